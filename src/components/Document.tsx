@@ -1,0 +1,83 @@
+import type { ReactNode } from "react";
+import { PageContext, type PageContextValue } from "./page-context.tsx";
+import { Header } from "./Header.tsx";
+import { Footer } from "./Footer.tsx";
+import { Breadcrumbs } from "./Breadcrumbs.tsx";
+
+export interface HeadData {
+  title: string;
+  description: string;
+  canonical: string;
+  alternates: { hreflang: string; href: string }[];
+  ogLocale: string;
+  ogLocaleAlternates: string[];
+  siteName: string;
+  /** Already escaped by serializeJsonLd. */
+  jsonLd: string;
+  stylesheet: string;
+  /** Modules this page loads (islands runtime), and chunks worth preloading. */
+  scripts: string[];
+  preloads: string[];
+  /** False on not-found and error pages: they must not be indexed. */
+  indexable: boolean;
+}
+
+/** The one document shell every page is rendered into. */
+export function Document({ head, page, children }: { head: HeadData; page: PageContextValue; children: ReactNode }) {
+  const { t } = page;
+  return (
+    <html lang={page.lang}>
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <title>{head.title}</title>
+        <meta name="description" content={head.description} />
+        {head.indexable ? (
+          <>
+            <link rel="canonical" href={head.canonical} />
+            {head.alternates.map((a) => (
+              <link key={a.hreflang} rel="alternate" hrefLang={a.hreflang} href={a.href} />
+            ))}
+          </>
+        ) : (
+          <meta name="robots" content="noindex" />
+        )}
+        <meta property="og:type" content="website" />
+        <meta property="og:site_name" content={head.siteName} />
+        <meta property="og:title" content={head.title} />
+        <meta property="og:description" content={head.description} />
+        <meta property="og:url" content={head.canonical} />
+        <meta property="og:locale" content={head.ogLocale} />
+        {head.ogLocaleAlternates.map((l) => (
+          <meta key={l} property="og:locale:alternate" content={l} />
+        ))}
+        <meta name="twitter:card" content="summary" />
+        <meta name="twitter:title" content={head.title} />
+        <meta name="twitter:description" content={head.description} />
+        <meta name="theme-color" content="#0b1f33" />
+        <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
+        <link rel="stylesheet" href={head.stylesheet} />
+        {head.preloads.map((href) => (
+          <link key={href} rel="modulepreload" href={href} />
+        ))}
+        {head.scripts.map((src) => (
+          <script key={src} type="module" src={src} />
+        ))}
+        <script type="application/ld+json" dangerouslySetInnerHTML={{ __html: head.jsonLd }} />
+      </head>
+      <body>
+        <PageContext.Provider value={page}>
+          <a className="skip-link" href="#main">
+            {t("a11y.skipToContent")}
+          </a>
+          <Header />
+          <main id="main" tabIndex={-1}>
+            {page.crumbs.length > 0 && <Breadcrumbs />}
+            {children}
+          </main>
+          <Footer />
+        </PageContext.Provider>
+      </body>
+    </html>
+  );
+}

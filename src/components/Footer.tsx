@@ -1,0 +1,84 @@
+import { Mail, MapPin } from "lucide-react";
+import { usePage } from "./page-context.tsx";
+import { SERVICE_LINES } from "../generator/routes.ts";
+import { NewsletterSlot } from "./NewsletterSlot.tsx";
+
+/** Four columns (brand and address, services, company, newsletter) and a legal bar. */
+export function Footer() {
+  const { t, href, site } = usePage();
+  const year = new Date().getFullYear();
+  return (
+    <footer className="site-footer">
+      <div className="container footer-grid">
+        <section className="footer-col" aria-labelledby="footer-brand">
+          <h2 id="footer-brand" className="footer-brand">
+            {site.brand}
+          </h2>
+          <p>{t("footer.tagline")}</p>
+          <address>
+            <p>
+              <MapPin size={16} aria-hidden="true" /> {t("footer.address")}
+            </p>
+            <p>
+              <Mail size={16} aria-hidden="true" /> <a href={`mailto:${site.email}`}>{site.email}</a>
+            </p>
+          </address>
+        </section>
+        <nav className="footer-col" aria-labelledby="footer-services">
+          <h2 id="footer-services">{t("footer.servicesHeading")}</h2>
+          <ul>
+            <li>
+              <a href={href("services")}>{t("footer.allServices")}</a>
+            </li>
+            {SERVICE_LINES.map((line) => (
+              <li key={line}>
+                <a href={href(`services.${line}`)}>{t(`nav.${line}`)}</a>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <nav className="footer-col" aria-labelledby="footer-company">
+          <h2 id="footer-company">{t("footer.companyHeading")}</h2>
+          <ul>
+            <li>
+              <a href={href("about")}>{t("nav.about")}</a>
+            </li>
+            <li>
+              <a href={href("technologies")}>{t("nav.technologies")}</a>
+            </li>
+            <li>
+              <a href={href("industries")}>{t("nav.industries")}</a>
+            </li>
+            <li>
+              <a href={`${href("home")}#insights`}>{t("nav.insights")}</a>
+            </li>
+            <li>
+              <a href={href("contact")}>{t("nav.contact")}</a>
+            </li>
+          </ul>
+        </nav>
+        <section className="footer-col" aria-labelledby="footer-newsletter">
+          <h2 id="footer-newsletter">{t("newsletter.heading")}</h2>
+          <p>{t("newsletter.description")}</p>
+          <NewsletterSlot />
+        </section>
+      </div>
+      <div className="container footer-legal">
+        <p>{t("footer.copyright", { year, brand: site.brand })}</p>
+        <nav aria-label={t("a11y.legalNav")}>
+          <ul>
+            <li>
+              <a href={href("privacy-policy")}>{t("nav.privacy")}</a>
+            </li>
+            <li>
+              <a href={href("terms-of-service")}>{t("nav.terms")}</a>
+            </li>
+            <li>
+              <a href={href("cookie-policy")}>{t("nav.cookies")}</a>
+            </li>
+          </ul>
+        </nav>
+      </div>
+    </footer>
+  );
+}

@@ -1,0 +1,103 @@
+import type { ReactNode } from "react";
+import { ArrowRight } from "lucide-react";
+import { usePage } from "./page-context.tsx";
+
+/** The top of every page: the one h1, an optional eyebrow and lead paragraph, and actions. */
+export function PageHero({ eyebrow, title, lead, children }: { eyebrow?: string; title: ReactNode; lead?: string; children?: ReactNode }) {
+  return (
+    <div className="page-hero">
+      <div className="container">
+        {eyebrow && <p className="eyebrow">{eyebrow}</p>}
+        <h1>{title}</h1>
+        {lead && <p className="lead">{lead}</p>}
+        {children && <div className="actions">{children}</div>}
+      </div>
+    </div>
+  );
+}
+
+/** A titled band of the page. The id links the heading to the section for assistive technology. */
+export function Section({ id, title, intro, tone, children }: { id: string; title: string; intro?: string; tone?: "muted" | "dark"; children: ReactNode }) {
+  return (
+    <section id={id} className={`section${tone ? ` section-${tone}` : ""}`} aria-labelledby={`${id}-title`}>
+      <div className="container">
+        <h2 id={`${id}-title`}>{title}</h2>
+        {intro && <p className="section-intro">{intro}</p>}
+        {children}
+      </div>
+    </section>
+  );
+}
+
+/**
+ * Text from a `body` key: paragraphs split on blank lines; lines starting with "- " become a list
+ * (content/README.md). It renders text only, so content can never inject markup.
+ */
+export function Prose({ text, className }: { text: string; className?: string }) {
+  const blocks = text.split(/\n\s*\n/).map((b) => b.trim()).filter(Boolean);
+  return (
+    <div className={className ?? "prose"}>
+      {blocks.map((block, i) => {
+        const lines = block.split("\n");
+        if (lines.every((l) => l.trim().startsWith("- "))) {
+          return (
+            <ul key={i}>
+              {lines.map((l, j) => (
+                <li key={j}>{l.trim().slice(2)}</li>
+              ))}
+            </ul>
+          );
+        }
+        return <p key={i}>{lines.join(" ")}</p>;
+      })}
+    </div>
+  );
+}
+
+/** 1..N for a numbered key family (`service1..4`). */
+export function useNumbered(prefix: string, item: string): number[] {
+  const { count } = usePage();
+  return Array.from({ length: count(prefix, item) }, (_, i) => i + 1);
+}
+
+export function ArrowLink({ href, children, className }: { href: string; children: ReactNode; className?: string }) {
+  return (
+    <a className={className ?? "arrow-link"} href={href}>
+      {children}
+      <ArrowRight size={16} aria-hidden="true" />
+    </a>
+  );
+}
+
+/** The closing call to action to discuss an AI transformation, on most pages. */
+export function CtaBand() {
+  const { t, href } = usePage();
+  return (
+    <section className="cta-band" aria-labelledby="cta-title">
+      <div className="container cta-inner">
+        <div>
+          <h2 id="cta-title">{t("cta.heading")}</h2>
+          <p>{t("cta.body")}</p>
+        </div>
+        <a className="btn btn-accent" href={href("contact")}>
+          {t("cta.button")}
+        </a>
+      </div>
+    </section>
+  );
+}
+
+/** Initials for people shown without photos. */
+export function Monogram({ name }: { name: string }) {
+  const initials = name
+    .split(/\s+/)
+    .filter((w) => /^\p{Lu}/u.test(w))
+    .map((w) => w.charAt(0))
+    .join("");
+  const short = initials.length > 2 ? initials.charAt(0) + initials.charAt(initials.length - 1) : initials;
+  return (
+    <span className="monogram" aria-hidden="true">
+      {short}
+    </span>
+  );
+}

@@ -1,0 +1,213 @@
+import { brotliCompress, gzip, constants as zlib } from "node:zlib";
+import { promisify } from "node:util";
+import { relative } from "node:path";
+import { loadSiteConfig, type SiteConfig } from "./config.ts";
+import { compareLocales, loadLocaleContent, type LocaleContent } from "./content.ts";
+import { createTranslator, type Translator } from "./i18n.ts";
+import { loadSsrModule } from "./ssr-bundle.ts";
+import { buildStylesheet } from "./styles.ts";
+import { buildIslands, type IslandBundle } from "./islands-bundle.ts";
+import { renderPage, type RenderInput } from "./render.ts";
+import { minifyHtml } from "./minify-html.ts";
+import { buildRobots, buildSitemap } from "./sitemap.ts";
+import { hostFiles } from "./security-headers.ts";
+import { StagedOutput } from "./output.ts";
+import { SitegenError } from "./errors.ts";
+import { errorFile, homePath, LOCALES, notFoundFile, outputFileForPath, routes, type LocaleCode } from "./routes.ts";
+import { faviconSvg } from "./favicon.ts";
+
+const brotli = promisify(brotliCompress);
+const gz = promisify(gzip);
+
+export interface BuildOptions {
+  root: string;
+  outDir: string;
+  siteUrl?: string;
+  /** Fail on missing translations instead of warning. */
+  strict?: boolean;
+  /** Write .br and .gz copies of text files beside them (for `sitegen serve` and hosts that use them). */
+  precompress?: boolean;
+  log?: (line: string) => void;
+}
+
+export interface PageReport {
+  path: string;
+  locale: LocaleCode;
+  file: string;
+  bytes: number;
+  brotliBytes: number;
+}
+
+export interface MissingKey {
+  locale: string;
+  key: string;
+  /** Pages that show the raw key because of it (empty: the key exists in the other locale only). */
+  pages: string[];
+  definedIn?: string;
+}
+
+export interface BuildResult {
+  outDir: string;
+  site: SiteConfig;
+  pages: PageReport[];
+  assets: { file: string; bytes: number; brotliBytes: number }[];
+  missing: MissingKey[];
+  timings: Record<string, number>;
+  totalMs: number;
+  files: number;
+  bytes: number;
+}
+
+/** The whole pipeline: content → pages bundle → CSS → islands → render → minify → sitemap → atomic swap. */
+export async function buildSite(options: BuildOptions): Promise<BuildResult> {
+  const started = performance.now();
+  const timings: Record<string, number> = {};
+  let mark = started;
+  const lap = (stage: string) => {
+    const now = performance.now();
+    timings[stage] = (timings[stage] ?? 0) + (now - mark);
+    mark = now;
+  };
+  const { root } = options;
+
+  const site = loadSiteConfig(root, { siteUrl: options.siteUrl });
+  // esbuild works in its own process, so both bundles compile while this thread loads content and CSS.
+  const ssrPromise = loadSsrModule(root);
+  const islandsPromise = buildIslands(root, site);
+  ssrPromise.catch(() => {});
+  islandsPromise.catch(() => {});
+  const contents = LOCALES.map((locale) => loadLocaleContent(root, locale, site));
+  lap("content");
+  const stylesheet = buildStylesheet(root);
+  lap("css");
+  const [ssr, islands] = await Promise.all([ssrPromise, islandsPromise]);
+  lap("bundles");
+
+  const missingUse = new Map<string, Set<string>>();
+  let currentPath = "";
+  const translators = Object.fromEntries(
+    contents.map((c) => [
+      c.locale,
+      createTranslator(c.locale, c.dictionary, (locale, key) => {
+        const id = `${locale}\u0000${key}`;
+        if (!missingUse.has(id)) missingUse.set(id, new Set());
+        missingUse.get(id)!.add(currentPath);
+      }),
+    ]),
+  ) as Record<LocaleCode, Translator>;
+
+  const renderInput: RenderInput = {
+    site,
+    translators,
+    ssr,
+    stylesheet: stylesheet.href,
+    scripts: islands.entryScripts,
+    preloads: islands.preloads,
+  };
+  const documents: { path: string; locale: LocaleCode; file: string; html: string }[] = [];
+  for (const route of routes) {
+    for (const locale of LOCALES) {
+      const path = route.paths[locale];
+      currentPath = path;
+      documents.push({ path, locale, file: outputFileForPath(path), html: renderPage(renderInput, { path, locale, route }) });
+    }
+  }
+  for (const locale of LOCALES) {
+    currentPath = `${notFoundFile(locale)} (not found)`;
+    documents.push({ path: currentPath, locale, file: notFoundFile(locale), html: renderPage(renderInput, { path: homePath(locale), locale, pageName: "not-found" }) });
+    currentPath = `${errorFile(locale)} (error)`;
+    documents.push({
+      path: currentPath,
+      locale,
+      file: errorFile(locale),
+      html: renderPage(renderInput, { path: homePath(locale), locale, pageName: "error", props: { status: 500 } }),
+    });
+  }
+  lap("render");
+
+  const missing = missingReport(contents, missingUse);
+  if (missing.length && options.strict) {
+    throw new SitegenError("MissingTranslations", `${missing.length} missing translation(s):\n${formatMissing(missing, root)}`, "Add the keys to content/<locale>/, or build without --strict to ship them as raw keys.");
+  }
+
+  const minified = await Promise.all(documents.map(async (d) => ({ ...d, html: await minifyHtml(d.html) })));
+  lap("minify");
+
+  const sitemap = await buildSitemap(site, new Date().toISOString().slice(0, 10));
+  lap("sitemap");
+
+  const out = new StagedOutput(options.outDir);
+  try {
+    const compressJobs: Promise<unknown>[] = [];
+    const sizes = new Map<string, number>();
+    const emit = (file: string, data: string | Uint8Array, compressible: boolean) => {
+      out.write(file, data);
+      if (!compressible) return;
+      const buffer = typeof data === "string" ? Buffer.from(data) : data;
+      compressJobs.push(
+        brotli(buffer, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11, [zlib.BROTLI_PARAM_SIZE_HINT]: buffer.byteLength } }).then((br) => {
+          sizes.set(file, br.byteLength);
+          if (options.precompress !== false) out.write(`${file}.br`, br);
+        }),
+      );
+      if (options.precompress !== false) compressJobs.push(gz(buffer, { level: 9 }).then((g) => out.write(`${file}.gz`, g)));
+    };
+    for (const d of minified) emit(d.file, d.html, true);
+    emit(stylesheet.file, stylesheet.code, true);
+    for (const asset of islands.files) emit(asset.file, asset.code, true);
+    emit("sitemap.xml", sitemap, true);
+    emit("robots.txt", buildRobots(site), false);
+    emit("favicon.svg", faviconSvg(site), true);
+    const host = hostFiles(site);
+    emit("_headers", host.headers, false);
+    emit("_redirects", host.redirects, false);
+    await Promise.all(compressJobs);
+    lap("write");
+    out.commit();
+    lap("swap");
+
+    const pages: PageReport[] = minified.map((d) => ({
+      path: d.path,
+      locale: d.locale,
+      file: d.file,
+      bytes: Buffer.byteLength(d.html),
+      brotliBytes: sizes.get(d.file) ?? 0,
+    }));
+    const assets = [stylesheet.file, ...islands.files.map((f) => f.file)].map((file) => ({
+      file,
+      bytes: file === stylesheet.file ? stylesheet.code.byteLength : islands.files.find((f) => f.file === file)!.code.byteLength,
+      brotliBytes: sizes.get(file) ?? 0,
+    }));
+    const totalMs = performance.now() - started;
+    return { outDir: options.outDir, site, pages, assets, missing, timings, totalMs, files: out.files, bytes: out.bytes };
+  } catch (error) {
+    out.discard();
+    throw error;
+  }
+}
+
+function missingReport(contents: LocaleContent[], used: Map<string, Set<string>>): MissingKey[] {
+  const report = new Map<string, MissingKey>();
+  const definedIn = (key: string) => contents.find((c) => c.sources.has(key))?.sources.get(key);
+  for (const [locale, keys] of Object.entries(compareLocales(contents))) {
+    for (const key of keys) report.set(`${locale}\u0000${key}`, { locale, key, pages: [], definedIn: definedIn(key) });
+  }
+  for (const [id, pages] of used) {
+    const [locale, key] = id.split("\u0000");
+    const entry = report.get(id) ?? { locale, key, pages: [], definedIn: definedIn(key) };
+    entry.pages = [...pages];
+    report.set(id, entry);
+  }
+  return [...report.values()].sort((a, b) => a.locale.localeCompare(b.locale) || a.key.localeCompare(b.key));
+}
+
+/** One line per key: the locale, the key, where the other locale defines it, and which pages show it raw. */
+export function formatMissing(missing: MissingKey[], root: string): string {
+  return missing
+    .map((m) => {
+      const where = m.definedIn ? `defined only in ${relative(root, m.definedIn) || m.definedIn}` : "defined in no locale";
+      const shown = m.pages.length ? `; shown raw on ${m.pages.slice(0, 3).join(", ")}${m.pages.length > 3 ? ` and ${m.pages.length - 3} more` : ""}` : "";
+      return `  ${m.locale.padEnd(3)} ${m.key}  (${where}${shown})`;
+    })
+    .join("\n");
+}

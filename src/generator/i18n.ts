@@ -1,0 +1,42 @@
+import type { Dictionary } from "./content.ts";
+
+export interface Translator {
+  locale: string;
+  /** The text of a key, or the key itself when it is missing (spec: "a missing translation shows the key"). */
+  t(key: string, vars?: Record<string, string | number>): string;
+  has(key: string): boolean;
+  /** How many numbered items `${prefix}.${item}1..N` exist, counting from 1 until the first gap. */
+  count(prefix: string, item: string): number;
+}
+
+export type MissingKeyListener = (locale: string, key: string) => void;
+
+export function createTranslator(locale: string, dictionary: Dictionary, onMissing?: MissingKeyListener): Translator {
+  const has = (key: string) => dictionary.has(key);
+  return {
+    locale,
+    has,
+    t(key, vars) {
+      const text = dictionary.get(key);
+      if (text === undefined) {
+        onMissing?.(locale, key);
+        return key;
+      }
+      if (!vars) return text;
+      return text.replace(/\{(\w+)\}/g, (match, name: string) => (name in vars ? String(vars[name]) : match));
+    },
+    count(prefix, item) {
+      let n = 0;
+      // A numbered item exists when any key starts with it: `service1.title` or `benefit1` alone.
+      while (hasItem(dictionary, `${prefix}.${item}${n + 1}`)) n++;
+      return n;
+    },
+  };
+}
+
+function hasItem(dictionary: Dictionary, key: string): boolean {
+  if (dictionary.has(key)) return true;
+  const prefix = `${key}.`;
+  for (const k of dictionary.keys()) if (k.startsWith(prefix)) return true;
+  return false;
+}

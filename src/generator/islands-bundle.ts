@@ -1,0 +1,74 @@
+import { build } from "esbuild";
+import { existsSync } from "node:fs";
+import { basename, join, relative } from "node:path";
+import fg from "fast-glob";
+import type { SiteConfig } from "./config.ts";
+import { SitegenError } from "./errors.ts";
+
+export interface IslandBundle {
+  files: { file: string; code: Uint8Array }[];
+  /** Module scripts every page loads (the runtime that finds and hydrates islands). */
+  entryScripts: string[];
+  /** Chunks the runtime imports at once: worth a modulepreload. */
+  preloads: string[];
+  /** Island name → URL of its hashed module, written on each island's marker at build time. */
+  islands: Record<string, string>;
+}
+
+const RUNTIME = "src/islands/runtime/main.ts";
+
+/**
+ * The browser bundle: the runtime plus one entry per island (src/islands/*.tsx), as ES modules with code
+ * splitting and content-hashed names. Islands are written against React; here `react` resolves to
+ * preact/compat, so visitors download Preact.
+ */
+export async function buildIslands(root: string, _site: SiteConfig): Promise<IslandBundle> {
+  const runtime = join(root, RUNTIME);
+  if (!existsSync(runtime)) return { files: [], entryScripts: [], preloads: [], islands: {} };
+  const islandFiles = fg.sync("src/islands/*.tsx", { cwd: root }).sort();
+  const outdir = join(root, "assets");
+  let result;
+  try {
+    result = await build({
+      absWorkingDir: root,
+      entryPoints: [RUNTIME, ...islandFiles],
+      outdir,
+      entryNames: "[name].[hash]",
+      chunkNames: "chunk.[hash]",
+      bundle: true,
+      splitting: true,
+      format: "esm",
+      platform: "browser",
+      target: ["chrome109", "firefox115", "safari15.4"],
+      minify: true,
+      write: false,
+      metafile: true,
+      jsx: "automatic",
+      jsxImportSource: "preact",
+      alias: {
+        react: "preact/compat",
+        "react-dom": "preact/compat",
+        "react/jsx-runtime": "preact/jsx-runtime",
+      },
+      define: { "process.env.NODE_ENV": '"production"' },
+      legalComments: "none",
+      logLevel: "silent",
+    });
+  } catch (error) {
+    const first = (error as { errors?: { text: string; location?: { file: string; line: number; column: number } }[] }).errors?.[0];
+    const where = first?.location ? `${first.location.file}:${first.location.line}:${first.location.column + 1}` : "src/islands";
+    throw new SitegenError("IslandCompileError", `${where}: ${first?.text ?? String(error)}`, "Fix the error at that position.", { cause: error });
+  }
+  const files = result.outputFiles.map((f) => ({ file: `assets/${relative(outdir, f.path)}`, code: f.contents }));
+  const outputs = result.metafile!.outputs;
+  const urlOf = (outPath: string) => `/assets/${relative(outdir, join(root, outPath))}`;
+  const islands: Record<string, string> = {};
+  let runtimeOut = "";
+  for (const [outPath, meta] of Object.entries(outputs)) {
+    if (!meta.entryPoint) continue;
+    if (meta.entryPoint === RUNTIME) runtimeOut = outPath;
+    else islands[basename(meta.entryPoint, ".tsx")] = urlOf(outPath);
+  }
+  const preloads = outputs[runtimeOut].imports.filter((i) => i.kind === "import-statement").map((i) => urlOf(i.path));
+  return { files, entryScripts: [urlOf(runtimeOut)], preloads, islands };
+}

@@ -1,0 +1,106 @@
+import type { SiteConfig } from "./config.ts";
+import type { Translator } from "./i18n.ts";
+import type { SsrModule } from "./ssr-bundle.ts";
+import type { PageContextValue } from "../components/page-context.tsx";
+import { breadcrumbsFor } from "./breadcrumbs.ts";
+import { counterpartPath, homePath, localeOfPath, routeById, type LocaleCode, type Route } from "./routes.ts";
+import { absoluteUrl, alternatesFor, serializeJsonLd, structuredData } from "./seo.ts";
+import { SitegenError } from "./errors.ts";
+
+export interface RenderInput {
+  site: SiteConfig;
+  translators: Record<LocaleCode, Translator>;
+  ssr: SsrModule;
+  stylesheet: string;
+  scripts: string[];
+  preloads: string[];
+}
+
+export interface RenderTarget {
+  /** The URL path the page answers at ("/en/about"), or the not-found/error page's locale home. */
+  path: string;
+  locale: LocaleCode;
+  route?: Route;
+  /** Which component renders it; defaults to the route's page. */
+  pageName?: string;
+  props?: Record<string, unknown>;
+}
+
+const dateFormats = new Map<string, Intl.DateTimeFormat>();
+
+export function formatDate(lang: string, iso: string): string {
+  let format = dateFormats.get(lang);
+  if (!format) {
+    format = new Intl.DateTimeFormat(lang, { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" });
+    dateFormats.set(lang, format);
+  }
+  const date = new Date(`${iso}T00:00:00Z`);
+  return Number.isNaN(date.getTime()) ? iso : format.format(date);
+}
+
+/** Everything a page's components read, decided here once, then the whole document as an HTML string. */
+export function renderPage(input: RenderInput, target: RenderTarget): string {
+  const { site, translators, ssr } = input;
+  const { route, locale } = target;
+  const translator = translators[locale];
+  const { t } = translator;
+  const localeConfig = site.locales.find((l) => l.code === locale)!;
+  const pageName = target.pageName ?? route?.page;
+  if (!pageName || !ssr.pageNames.includes(pageName)) {
+    throw new SitegenError("PageMissing", `Route "${route?.id}" needs src/pages/${pageName}.tsx, which does not exist.`, `Create it, or fix "page" in src/generator/routes.ts.`);
+  }
+  const crumbs = route ? breadcrumbsFor(target.path, translator) : [];
+  const metaKey = route?.metaKey ?? `meta.${pageName}`;
+  const title = route?.id === "home" ? t(`${metaKey}.title`) : `${t(`${metaKey}.title`)} | ${site.brand}`;
+  const description = t(`${metaKey}.description`);
+  const counterpartLocale: LocaleCode = locale === "en" ? "pt" : "en";
+  const page: PageContextValue = {
+    t: translator.t,
+    has: translator.has,
+    count: translator.count,
+    locale,
+    lang: localeConfig.lang,
+    path: target.path,
+    route,
+    site,
+    href: (id) => routeById(id).paths[locale],
+    formatDate: (iso) => formatDate(localeConfig.lang, iso),
+    counterpartPath: route ? route.paths[counterpartLocale] : homePath(counterpartLocale),
+    counterpartLocale,
+    crumbs,
+  };
+  const canonical = absoluteUrl(site, route ? target.path : homePath(locale));
+  const jsonLd = serializeJsonLd(
+    structuredData({ site, route, locale, lang: localeConfig.lang, path: target.path, title, description, crumbs, countryName: t("footer.country") }),
+  );
+  try {
+    return ssr.renderDocument(
+      {
+        title,
+        description,
+        canonical,
+        alternates: route ? alternatesFor(route, site) : [],
+        ogLocale: localeConfig.ogLocale,
+        ogLocaleAlternates: site.locales.filter((l) => l.code !== locale).map((l) => l.ogLocale),
+        siteName: site.brand,
+        jsonLd,
+        stylesheet: input.stylesheet,
+        scripts: input.scripts,
+        preloads: input.preloads,
+        indexable: Boolean(route),
+      },
+      page,
+      pageName,
+      target.props,
+    );
+  } catch (error) {
+    throw new SitegenError(
+      "PageRenderError",
+      `Rendering ${pageName} for ${target.path} (route "${route?.id ?? pageName}", ${locale}) failed: ${(error as Error).message}`,
+      "The stack trace below points at the component.",
+      { cause: error },
+    );
+  }
+}
+
+export { counterpartPath, localeOfPath };

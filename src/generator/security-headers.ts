@@ -1,0 +1,60 @@
+import type { SiteConfig } from "./config.ts";
+
+/** Origins (or 'self') the forms and the language detection talk to, from site.yaml's endpoints. */
+function endpointSources(site: SiteConfig): string[] {
+  const sources = new Set<string>(["'self'"]);
+  for (const endpoint of Object.values(site.endpoints)) {
+    if (/^https?:\/\//i.test(endpoint)) sources.add(new URL(endpoint).origin);
+  }
+  return [...sources];
+}
+
+/**
+ * The Content-Security-Policy: no inline script (JSON-LD is data, not script, so it needs no exception),
+ * and connect-src/form-action follow the configured endpoints, so pointing a form elsewhere needs no other
+ * change. Inline style attributes are allowed for islands that position tooltips and toasts.
+ */
+export function contentSecurityPolicy(site: SiteConfig, options: { liveReload?: boolean } = {}): string {
+  const endpoints = endpointSources(site).join(" ");
+  return [
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data:",
+    "font-src 'self'",
+    `connect-src ${endpoints}${options.liveReload ? " ws: wss:" : ""}`,
+    `form-action ${endpoints}`,
+    "frame-ancestors 'none'",
+    "base-uri 'self'",
+    "object-src 'none'",
+    "upgrade-insecure-requests",
+  ].join("; ");
+}
+
+/** Headers sent with every response by `sitegen serve`, and written to dist/_headers for hosts that read it. */
+export function securityHeaders(site: SiteConfig, options: { liveReload?: boolean } = {}): Record<string, string> {
+  return {
+    "Content-Security-Policy": contentSecurityPolicy(site, options),
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "strict-origin-when-cross-origin",
+    "X-Frame-Options": "DENY",
+    "Permissions-Policy": "camera=(), microphone=(), geolocation=(), interest-cohort=()",
+    "Cross-Origin-Opener-Policy": "same-origin",
+  };
+}
+
+export const HTML_CACHE = "no-cache";
+export const ASSET_CACHE = "public, max-age=31536000, immutable";
+
+/**
+ * dist/_headers (Netlify, Cloudflare Pages): security headers everywhere, long cache for hashed assets.
+ * dist/_redirects: unknown /en/* paths answer the English not-found page with 404 (the root 404.html covers
+ * the rest); the rule applies only when no file matches, so real pages are unaffected.
+ */
+export function hostFiles(site: SiteConfig): { headers: string; redirects: string } {
+  const lines = ["/*", ...Object.entries(securityHeaders(site)).map(([k, v]) => `  ${k}: ${v}`), "", "/assets/*", `  Cache-Control: ${ASSET_CACHE}`, ""];
+  return {
+    headers: lines.join("\n"),
+    redirects: "/en/*  /en/404.html  404\n",
+  };
+}

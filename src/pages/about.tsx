@@ -1,0 +1,65 @@
+import { usePage } from "../components/page-context.tsx";
+import { CtaBand, Monogram, PageHero, Prose, Section, useNumbered } from "../components/blocks.tsx";
+
+function Person({ prefix }: { prefix: string }) {
+  const { t } = usePage();
+  const name = t(`${prefix}.name`);
+  return (
+    <li className="card person">
+      <Monogram name={name} />
+      <h3>{name}</h3>
+      <p className="role">{t(`${prefix}.title`)}</p>
+      <p>{t(`${prefix}.bio`)}</p>
+    </li>
+  );
+}
+
+export default function AboutPage() {
+  const { t } = usePage();
+  const values = useNumbered("values", "value");
+  const advisors = useNumbered("advisors", "advisor");
+  return (
+    <>
+      <PageHero title={t("about.heading")} lead={t("about.intro")} />
+      <Section id="story" title={t("labels.ourStory")}>
+        <Prose text={t("about.story")} />
+      </Section>
+      <Section id="purpose" tone="muted" title={t("labels.purpose")}>
+        <div className="card-grid cols-2">
+          <div className="card">
+            <h3>{t("mission.title")}</h3>
+            <Prose text={t("mission.body")} />
+          </div>
+          <div className="card">
+            <h3>{t("vision.title")}</h3>
+            <Prose text={t("vision.body")} />
+          </div>
+        </div>
+      </Section>
+      <Section id="values" title={t("values.heading")}>
+        <ul className="card-grid cols-4">
+          {values.map((i) => (
+            <li key={i} className="card">
+              <h3>{t(`values.value${i}.title`)}</h3>
+              <p>{t(`values.value${i}.description`)}</p>
+            </li>
+          ))}
+        </ul>
+      </Section>
+      <Section id="leadership" tone="muted" title={t("leadership.heading")} intro={t("leadership.intro")}>
+        <ul className="card-grid cols-2">
+          <Person prefix="leadership.ceo" />
+          <Person prefix="leadership.cto" />
+        </ul>
+      </Section>
+      <Section id="advisors" title={t("advisors.heading")} intro={t("advisors.intro")}>
+        <ul className="card-grid cols-3">
+          {advisors.map((i) => (
+            <Person key={i} prefix={`advisors.advisor${i}`} />
+          ))}
+        </ul>
+      </Section>
+      <CtaBand />
+    </>
+  );
+}

@@ -1,0 +1,107 @@
+import { ArrowRight } from "lucide-react";
+import { usePage } from "../components/page-context.tsx";
+import { ArrowLink, CtaBand, Section, useNumbered } from "../components/blocks.tsx";
+import { sectorIcons, serviceLineIcons, technologyIcons } from "../components/icons.tsx";
+import { ALL_SECTORS, ROUTED_SECTORS, SERVICE_LINES } from "../generator/routes.ts";
+
+const sectorSlug = Object.fromEntries(Object.entries(ROUTED_SECTORS).map(([slug, key]) => [key, slug]));
+
+export default function HomePage() {
+  const { t, href, formatDate } = usePage();
+  const proof = useNumbered("home.proof", "item");
+  const posts = useNumbered("insights", "post");
+  return (
+    <>
+      <div className="hero">
+        <div className="container">
+          <p className="eyebrow">{t("hero.eyebrow")}</p>
+          <h1>
+            {t("hero.title")} <span className="highlight">{t("hero.titleHighlight")}</span> {t("hero.titleEnd")}
+          </h1>
+          <p className="lead">{t("hero.subtitle")}</p>
+          <div className="actions">
+            <a className="btn btn-accent" href={href("contact")}>
+              {t("hero.cta")}
+              <ArrowRight size={18} aria-hidden="true" />
+            </a>
+            <a className="btn btn-ghost" href={href("services")}>
+              {t("hero.learnMore")}
+            </a>
+          </div>
+          <ul className="proof-list">
+            {proof.map((i) => (
+              <li key={i}>{t(`home.proof.item${i}`)}</li>
+            ))}
+          </ul>
+        </div>
+      </div>
+
+      <Section id="services" title={t("home.services.heading")} intro={t("home.services.intro")}>
+        <ul className="card-grid cols-3">
+          {SERVICE_LINES.map((line) => {
+            const Icon = serviceLineIcons[line];
+            return (
+              <li key={line} className="card">
+                <Icon className="card-icon" size={28} aria-hidden="true" />
+                <p className="badge">{t(`services.${line}.badge`)}</p>
+                <h3>{t(`services.${line}.name`)}</h3>
+                <p>{t(`services.${line}.summary`)}</p>
+                <ArrowLink href={href(`services.${line}`)}>{t("labels.explore", { name: t(`services.${line}.name`) })}</ArrowLink>
+              </li>
+            );
+          })}
+        </ul>
+      </Section>
+
+      <Section id="technologies" tone="muted" title={t("home.technologies.heading")} intro={t("home.technologies.intro")}>
+        <ul className="chip-grid">
+          {Object.entries(technologyIcons).map(([key, Icon]) => (
+            <li key={key} className="chip">
+              <Icon size={18} aria-hidden="true" />
+              {t(`technologies.${key}.name`)}
+            </li>
+          ))}
+        </ul>
+        <ArrowLink href={href("technologies")}>{t("labels.seeTechnologies")}</ArrowLink>
+      </Section>
+
+      <Section id="industries" title={t("home.industries.heading")} intro={t("home.industries.intro")}>
+        <ul className="card-grid cols-4 compact">
+          {ALL_SECTORS.map((sector) => {
+            const Icon = sectorIcons[sector];
+            const slug = sectorSlug[sector];
+            return (
+              <li key={sector} className="card card-compact">
+                <Icon className="card-icon" size={24} aria-hidden="true" />
+                <h3>{slug ? <a href={href(`industries.${slug}`)}>{t(`industries.${sector}.name`)}</a> : t(`industries.${sector}.name`)}</h3>
+              </li>
+            );
+          })}
+        </ul>
+        <ArrowLink href={href("industries")}>{t("labels.seeIndustries")}</ArrowLink>
+      </Section>
+
+      <Section id="about-teaser" tone="dark" title={t("home.about.heading")}>
+        <p className="section-intro">{t("home.about.body")}</p>
+        <ArrowLink href={href("about")}>{t("home.about.cta")}</ArrowLink>
+      </Section>
+
+      <Section id="insights" title={t("insights.heading")} intro={t("insights.intro")}>
+        <ul className="card-grid cols-3">
+          {posts.map((i) => (
+            <li key={i} className="card post">
+              <article aria-labelledby={`post${i}-title`}>
+                <p className="meta">
+                  <time dateTime={t(`insights.post${i}.date`)}>{formatDate(t(`insights.post${i}.date`))}</time>
+                </p>
+                <h3 id={`post${i}-title`}>{t(`insights.post${i}.title`)}</h3>
+                <p>{t(`insights.post${i}.excerpt`)}</p>
+              </article>
+            </li>
+          ))}
+        </ul>
+      </Section>
+      <CtaBand />
+    </>
+  );
+}

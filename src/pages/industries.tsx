@@ -1,0 +1,63 @@
+import { usePage } from "../components/page-context.tsx";
+import { ArrowLink, CtaBand, PageHero, Prose, Section } from "../components/blocks.tsx";
+import { Stats, TitledItems, UseCases } from "../components/industry-blocks.tsx";
+import { sectorIcons } from "../components/icons.tsx";
+import { ROUTED_SECTORS } from "../generator/routes.ts";
+
+/** Manufacturing and healthcare have no page of their own (spec §2): their full text lives here. */
+function UnroutedSector({ sector, children }: { sector: "manufacturing" | "healthcare"; children?: React.ReactNode }) {
+  const { t } = usePage();
+  const base = `industries.${sector}`;
+  const Icon = sectorIcons[sector];
+  return (
+    <Section id={sector} tone={sector === "manufacturing" ? "muted" : undefined} title={t(`${base}.name`)} intro={t(`${base}.summary`)}>
+      <Icon className="section-icon" size={32} aria-hidden="true" />
+      <Prose text={t(`${base}.intro`)} />
+      <h3>{t("industries.resultsHeading")}</h3>
+      <Stats prefix={base} />
+      <h3>{t("industries.challengesHeading")}</h3>
+      <TitledItems prefix={base} item="challenge" level={4} />
+      <h3>{t("industries.useCasesHeading")}</h3>
+      <UseCases prefix={base} level={4} />
+      {children}
+    </Section>
+  );
+}
+
+export default function IndustriesPage() {
+  const { t, href } = usePage();
+  return (
+    <>
+      <PageHero title={t("industries.heading")} lead={t("industries.intro")} />
+      <Section id="sectors" title={t("labels.sectors")}>
+        <ul className="card-grid cols-3">
+          {Object.entries(ROUTED_SECTORS).map(([slug, sector]) => {
+            const Icon = sectorIcons[sector];
+            return (
+              <li key={slug} className="card">
+                <Icon className="card-icon" size={28} aria-hidden="true" />
+                <h3>{t(`industries.${sector}.name`)}</h3>
+                <p>{t(`industries.${sector}.summary`)}</p>
+                <ArrowLink href={href(`industries.${slug}`)}>{t("labels.explore", { name: t(`industries.${sector}.name`) })}</ArrowLink>
+              </li>
+            );
+          })}
+        </ul>
+      </Section>
+      <UnroutedSector sector="manufacturing">
+        <div className="card-grid cols-2">
+          <div className="card">
+            <h3>{t("industries.manufacturing.logistics.title")}</h3>
+            <Prose text={t("industries.manufacturing.logistics.body")} />
+          </div>
+          <div className="card">
+            <h3>{t("industries.manufacturing.publicSector.title")}</h3>
+            <Prose text={t("industries.manufacturing.publicSector.body")} />
+          </div>
+        </div>
+      </UnroutedSector>
+      <UnroutedSector sector="healthcare" />
+      <CtaBand />
+    </>
+  );
+}

@@ -1,0 +1,26 @@
+import { usePage } from "../components/page-context.tsx";
+import { CtaBand, PageHero, Prose, Section } from "../components/blocks.tsx";
+import { TitledItems, UseCases } from "../components/industry-blocks.tsx";
+
+export default function IndustryPage() {
+  const { t, route } = usePage();
+  const base = `industries.${route!.params!.sector}`;
+  return (
+    <>
+      <PageHero eyebrow={t("nav.industries")} title={t(`${base}.name`)} lead={t(`${base}.summary`)} />
+      <Section id="context" title={t("labels.overview")}>
+        <Prose text={t(`${base}.intro`)} />
+      </Section>
+      <Section id="challenges" tone="muted" title={t("industries.challengesHeading")}>
+        <TitledItems prefix={base} item="challenge" />
+      </Section>
+      <Section id="solutions" title={t("industries.solutionsHeading")}>
+        <TitledItems prefix={base} item="solution" />
+      </Section>
+      <Section id="use-cases" tone="muted" title={t("industries.useCasesHeading")}>
+        <UseCases prefix={base} />
+      </Section>
+      <CtaBand />
+    </>
+  );
+}

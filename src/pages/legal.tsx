@@ -1,0 +1,62 @@
+import { usePage } from "../components/page-context.tsx";
+import { Prose, useNumbered } from "../components/blocks.tsx";
+
+function CookieTable() {
+  const { t } = usePage();
+  const items = useNumbered("cookiePolicy", "item");
+  const columns = ["name", "category", "purpose", "duration", "type"] as const;
+  return (
+    <div className="table-wrap">
+      <table>
+        <caption>{t("cookiePolicy.table.caption")}</caption>
+        <thead>
+          <tr>
+            {columns.map((c) => (
+              <th key={c} scope="col">
+                {t(`cookiePolicy.table.${c}`)}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {items.map((i) => (
+            <tr key={i}>
+              {columns.map((c) =>
+                c === "name" ? (
+                  <th key={c} scope="row">
+                    <code>{t(`cookiePolicy.item${i}.${c}`)}</code>
+                  </th>
+                ) : (
+                  <td key={c}>{t(`cookiePolicy.item${i}.${c}`)}</td>
+                ),
+              )}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** Privacy policy, terms of service and cookie policy share one layout: title, date, sections. */
+export default function LegalPage() {
+  const { t, route, formatDate } = usePage();
+  const doc = route!.params!.doc;
+  const sections = useNumbered(doc, "section");
+  return (
+    <article className="container legal" aria-labelledby="legal-title">
+      <h1 id="legal-title">{t(`${doc}.title`)}</h1>
+      <p className="meta">
+        {t("labels.updated")} <time dateTime={t(`${doc}.updated`)}>{formatDate(t(`${doc}.updated`))}</time>
+      </p>
+      <Prose text={t(`${doc}.intro`)} className="prose lead-prose" />
+      {sections.map((i) => (
+        <section key={i} aria-labelledby={`section${i}`}>
+          <h2 id={`section${i}`}>{t(`${doc}.section${i}.heading`)}</h2>
+          <Prose text={t(`${doc}.section${i}.body`)} />
+          {doc === "cookiePolicy" && i === 1 && <CookieTable />}
+        </section>
+      ))}
+    </article>
+  );
+}
