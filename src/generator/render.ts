@@ -3,7 +3,7 @@ import type { Translator } from "./i18n.ts";
 import type { SsrModule } from "./ssr-bundle.ts";
 import type { PageContextValue } from "../components/page-context.tsx";
 import { breadcrumbsFor } from "./breadcrumbs.ts";
-import { counterpartPath, homePath, localeOfPath, routeById, type LocaleCode, type Route } from "./routes.ts";
+import { homePath, routeById, type LocaleCode, type Route } from "./routes.ts";
 import { absoluteUrl, alternatesFor, serializeJsonLd, structuredData } from "./seo.ts";
 import { SitegenError } from "./errors.ts";
 
@@ -103,4 +103,3 @@ export function renderPage(input: RenderInput, target: RenderTarget): string {
   }
 }
 
-export { counterpartPath, localeOfPath };

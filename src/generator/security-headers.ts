@@ -14,7 +14,7 @@ function endpointSources(site: SiteConfig): string[] {
  * and connect-src/form-action follow the configured endpoints, so pointing a form elsewhere needs no other
  * change. Inline style attributes are allowed for islands that position tooltips and toasts.
  */
-export function contentSecurityPolicy(site: SiteConfig, options: { liveReload?: boolean } = {}): string {
+export function contentSecurityPolicy(site: SiteConfig): string {
   const endpoints = endpointSources(site).join(" ");
   return [
     "default-src 'self'",
@@ -22,19 +22,18 @@ export function contentSecurityPolicy(site: SiteConfig, options: { liveReload?: 
     "style-src 'self' 'unsafe-inline'",
     "img-src 'self' data:",
     "font-src 'self'",
-    `connect-src ${endpoints}${options.liveReload ? " ws: wss:" : ""}`,
+    `connect-src ${endpoints}`,
     `form-action ${endpoints}`,
     "frame-ancestors 'none'",
     "base-uri 'self'",
     "object-src 'none'",
-    "upgrade-insecure-requests",
   ].join("; ");
 }
 
 /** Headers sent with every response by `sitegen serve`, and written to dist/_headers for hosts that read it. */
-export function securityHeaders(site: SiteConfig, options: { liveReload?: boolean } = {}): Record<string, string> {
+export function securityHeaders(site: SiteConfig): Record<string, string> {
   return {
-    "Content-Security-Policy": contentSecurityPolicy(site, options),
+    "Content-Security-Policy": contentSecurityPolicy(site),
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "strict-origin-when-cross-origin",
     "X-Frame-Options": "DENY",

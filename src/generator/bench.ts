@@ -1,0 +1,56 @@
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+interface RunFigures {
+  wallMs: number;
+  buildMs: number;
+  pages: number;
+  timings: Record<string, number>;
+  maxRssMb: number;
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+
+/**
+ * `sitegen bench`: each run is a cold build in a fresh Node process (start-up, content, both esbuild
+ * bundles, CSS, render, minify, sitemap, compression and the swap), timed from outside and reported by
+ * the build itself, so the figures compare with the peers' in research/peer-benchmark.md.
+ */
+export async function runBench(root: string, runs: number): Promise<void> {
+  const cli = join(root, "bin", "sitegen.js");
+  const args = (out: string) => [cli, "build", "--out", out, "--json"];
+  const work = mkdtempSync(join(tmpdir(), "sitegen-bench-"));
+  const results: RunFigures[] = [];
+  try {
+    // One warm-up run compiles the CLI cache, as a developer's first `npx sitegen` does.
+    spawnSync(process.execPath, args(join(work, "warmup")), { cwd: root, encoding: "utf8" });
+    for (let i = 0; i < runs; i++) {
+      const started = performance.now();
+      const child = spawnSync(process.execPath, args(join(work, `run-${i}`)), { cwd: root, encoding: "utf8" });
+      const wallMs = performance.now() - started;
+      if (child.status !== 0) throw new Error(`Bench run ${i + 1} failed:\n${child.stderr || child.stdout}`);
+      const figures = JSON.parse(child.stdout.trim().split("\n").pop()!) as Omit<RunFigures, "wallMs">;
+      results.push({ ...figures, wallMs });
+      process.stdout.write(`  run ${i + 1}/${runs}: ${wallMs.toFixed(0)} ms wall, ${figures.buildMs.toFixed(0)} ms build\n`);
+    }
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+  const pages = results[0].pages;
+  const wall = median(results.map((r) => r.wallMs));
+  const build = median(results.map((r) => r.buildMs));
+  const stages = Object.keys(results[0].timings);
+  console.log(`\nsitegen bench: ${runs} cold builds of ${pages} pages (2 locales), each in a fresh process`);
+  console.log(`  median wall time (process start to exit): ${wall.toFixed(0)} ms`);
+  console.log(`  median build time (inside the process):   ${build.toFixed(0)} ms`);
+  console.log(`  per page: ${(wall / pages).toFixed(2)} ms wall, ${(build / pages).toFixed(2)} ms build`);
+  console.log(`  per stage (median): ${stages.map((s) => `${s} ${median(results.map((r) => r.timings[s] ?? 0)).toFixed(1)} ms`).join(", ")}`);
+  console.log(`  peak memory (max RSS): ${Math.max(...results.map((r) => r.maxRssMb)).toFixed(0)} MB`);
+  console.log(`  target: cold build under 500 ms on 2 cores: ${wall < 500 ? "met" : "NOT met"}`);
+}

@@ -1,0 +1,88 @@
+import { watch, type FSWatcher } from "node:fs";
+import { join } from "node:path";
+import { buildSite } from "./build.ts";
+import { formatError, SitegenError } from "./errors.ts";
+import { createSiteServer, type ApiHandler } from "./server.ts";
+import type { SiteConfig } from "./config.ts";
+
+export interface ServeOptions {
+  root: string;
+  outDir: string;
+  port: number;
+  host: string;
+  siteUrl?: string;
+  watch: boolean;
+}
+
+/** The built-in form and language endpoints, mounted at the paths site.yaml configures (relative ones only). */
+export type ApiFactory = (site: SiteConfig, root: string) => Record<string, ApiHandler>;
+
+/** `sitegen serve`: build once, serve dist, and (unless --no-watch) rebuild and reload on every change. */
+export async function startServe(options: ServeOptions, apiFactory?: ApiFactory): Promise<void> {
+  const first = await buildSite({ root: options.root, outDir: options.outDir, siteUrl: options.siteUrl });
+  console.log(`Built ${first.pages.length} pages in ${Math.round(first.totalMs)} ms${first.missing.length ? ` (${first.missing.length} missing translations; run sitegen build for the list)` : ""}`);
+  const api = apiFactory?.(first.site, options.root) ?? {};
+  const site = createSiteServer({ outDir: options.outDir, site: first.site, api, liveReload: options.watch });
+
+  await new Promise<void>((ready, fail) => {
+    site.server.once("error", (error: NodeJS.ErrnoException) => {
+      fail(
+        error.code === "EADDRINUSE"
+          ? new SitegenError("PortInUse", `Port ${options.port} on ${options.host} is already in use.`, `Stop the other server or pick another port: sitegen serve --port ${options.port + 1}`)
+          : error,
+      );
+    });
+    site.server.listen(options.port, options.host, () => ready());
+  });
+  const address = site.server.address();
+  const port = typeof address === "object" && address ? address.port : options.port;
+  const shownHost = options.host === "0.0.0.0" || options.host === "::" ? "localhost" : options.host;
+  console.log(`Serving ${options.outDir} at http://${shownHost.includes(":") ? `[${shownHost}]` : shownHost}:${port}/ (English at /en)`);
+
+  const watchers: FSWatcher[] = [];
+  if (options.watch) {
+    let timer: NodeJS.Timeout | undefined;
+    let running = false;
+    let again = false;
+    const rebuild = async () => {
+      if (running) {
+        again = true;
+        return;
+      }
+      running = true;
+      try {
+        const result = await buildSite({ root: options.root, outDir: options.outDir, siteUrl: options.siteUrl });
+        site.refresh();
+        console.log(`Rebuilt ${result.pages.length} pages in ${Math.round(result.totalMs)} ms; open pages reload.`);
+      } catch (error) {
+        // Keep serving the last good build; the developer fixes the file and saves again.
+        console.error(`Rebuild failed; still serving the last good build.\n${formatError(error)}`);
+      } finally {
+        running = false;
+        if (again) {
+          again = false;
+          void rebuild();
+        }
+      }
+    };
+    for (const folder of ["src", "content"]) {
+      watchers.push(
+        watch(join(options.root, folder), { recursive: true }, () => {
+          clearTimeout(timer);
+          timer = setTimeout(rebuild, 80);
+        }),
+      );
+    }
+    console.log("Watching src/ and content/ for changes (Ctrl+C to stop).");
+  }
+
+  const stop = async () => {
+    for (const w of watchers) w.close();
+    await site.close();
+    process.exit(0);
+  };
+  process.once("SIGINT", stop);
+  process.once("SIGTERM", stop);
+  // Keep the CLI's promise pending: the server runs until the process is stopped.
+  await new Promise(() => {});
+}

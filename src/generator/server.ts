@@ -1,0 +1,211 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { createHash } from "node:crypto";
+import sirv from "sirv";
+import type { SiteConfig } from "./config.ts";
+import { ASSET_CACHE, HTML_CACHE, securityHeaders } from "./security-headers.ts";
+import { isHiddenFile, parseRequestPath } from "./request-path.ts";
+import { localeOfPath, notFoundFile } from "./routes.ts";
+
+/** A web-standard handler, as in src/api: the same code runs here and on an edge runtime. */
+export type ApiHandler = (request: Request) => Promise<Response>;
+
+export interface ServerOptions {
+  outDir: string;
+  site: SiteConfig;
+  /** Endpoint path → handler, mounted before static files. */
+  api?: Record<string, ApiHandler>;
+  /** Adds the live-reload client to HTML pages (watch mode). */
+  liveReload?: boolean;
+  /** Largest request body read, in bytes, for any endpoint (the handlers check their own limits too). */
+  maxBodyBytes?: number;
+}
+
+export interface SiteServer {
+  server: Server;
+  /** Call after dist was replaced by a rebuild: re-reads the file list and tells open pages to reload. */
+  refresh(): void;
+  close(): Promise<void>;
+}
+
+const RELOAD_PATH = "/__sitegen/reload";
+const RELOAD_SCRIPT = `new EventSource("${RELOAD_PATH}").addEventListener("reload",()=>location.reload());`;
+/** Internal pages a visitor must not reach at a URL of their own. */
+const INTERNAL_PAGE = /^(\/en)?\/(404|500)$/;
+
+export function createSiteServer(options: ServerOptions): SiteServer {
+  const outDir = resolve(options.outDir);
+  const headers = securityHeaders(options.site);
+  const reloadClients = new Set<ServerResponse>();
+  let files = staticFiles(outDir);
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((error) => {
+      console.error(error);
+      if (!res.headersSent) sendText(res, 500, "Internal server error");
+      else res.destroy();
+    });
+  });
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+    const target = parseRequestPath(req.url);
+    if (target.kind === "bad") return sendText(res, 400, `Bad request: ${target.reason}`);
+    if (target.kind === "redirect") {
+      res.writeHead(301, { Location: target.location });
+      return void res.end();
+    }
+    const { pathname } = target;
+    const method = req.method ?? "GET";
+
+    const api = options.api?.[pathname];
+    if (api) return runApi(api, req, res, options.maxBodyBytes ?? 64 * 1024);
+
+    if (options.liveReload && pathname === RELOAD_PATH) return openReloadStream(req, res);
+    if (options.liveReload && pathname === `${RELOAD_PATH}.js`) {
+      res.writeHead(200, { "Content-Type": "text/javascript; charset=utf-8", "Cache-Control": "no-store" });
+      return void res.end(RELOAD_SCRIPT);
+    }
+
+    if (method === "OPTIONS") {
+      res.writeHead(204, { Allow: "GET, HEAD, OPTIONS" });
+      return void res.end();
+    }
+    if (method !== "GET" && method !== "HEAD") {
+      res.setHeader("Allow", "GET, HEAD, OPTIONS");
+      return sendText(res, 405, "Method not allowed");
+    }
+    if (isHiddenFile(pathname) || INTERNAL_PAGE.test(pathname)) return notFound(req, res, pathname);
+    if (options.liveReload && isPage(pathname)) return sendHtml(req, res, pageFile(pathname)!, 200);
+    files(req, res, () => notFound(req, res, pathname));
+  }
+
+  function isPage(pathname: string): boolean {
+    return pageFile(pathname) !== undefined;
+  }
+
+  function pageFile(pathname: string): string | undefined {
+    const file = join(outDir, pathname === "/" ? "index.html" : `${pathname.slice(1)}.html`);
+    return file.startsWith(outDir) && existsSync(file) && statSync(file).isFile() ? file : undefined;
+  }
+
+  /** Spec §2: any other path shows a not-found page, in English under /en and in Portuguese elsewhere. */
+  function notFound(req: IncomingMessage, res: ServerResponse, pathname: string): void {
+    const file = join(outDir, notFoundFile(localeOfPath(pathname)));
+    if (!existsSync(file)) return sendText(res, 404, "Not found");
+    sendHtml(req, res, file, 404);
+  }
+
+  /** HTML sent by us rather than sirv: not-found pages (status 404) and, in watch mode, pages with the reload client. */
+  function sendHtml(req: IncomingMessage, res: ServerResponse, file: string, status: number): void {
+    let body: Buffer = readFileSync(file);
+    let encoding: string | undefined;
+    if (options.liveReload) {
+      body = Buffer.from(body.toString("utf8").replace("</head>", `<script type="module" src="${RELOAD_PATH}.js"></script></head>`));
+    } else {
+      const accepts = String(req.headers["accept-encoding"] ?? "");
+      for (const [ext, name] of [[".br", "br"], [".gz", "gzip"]] as const) {
+        if (accepts.includes(name) && existsSync(file + ext)) {
+          body = readFileSync(file + ext);
+          encoding = name;
+          break;
+        }
+      }
+    }
+    const etag = `W/"${createHash("sha1").update(body).digest("base64url").slice(0, 16)}"`;
+    res.setHeader("Vary", "Accept-Encoding");
+    if (status === 200 && req.headers["if-none-match"] === etag) {
+      res.writeHead(304, { ETag: etag, "Cache-Control": HTML_CACHE });
+      return void res.end();
+    }
+    res.writeHead(status, {
+      "Content-Type": "text/html; charset=utf-8",
+      "Content-Length": body.byteLength,
+      "Cache-Control": HTML_CACHE,
+      ETag: etag,
+      ...(encoding ? { "Content-Encoding": encoding } : {}),
+    });
+    res.end(req.method === "HEAD" ? undefined : body);
+  }
+
+  function openReloadStream(req: IncomingMessage, res: ServerResponse): void {
+    res.writeHead(200, { "Content-Type": "text/event-stream", "Cache-Control": "no-store", Connection: "keep-alive" });
+    res.write(": connected\n\n");
+    reloadClients.add(res);
+    req.on("close", () => reloadClients.delete(res));
+  }
+
+  return {
+    server,
+    refresh() {
+      files = staticFiles(outDir);
+      for (const client of reloadClients) client.write("event: reload\ndata: {}\n\n");
+    },
+    close() {
+      for (const client of reloadClients) client.end();
+      reloadClients.clear();
+      return new Promise((done) => {
+        server.close(() => done());
+        server.closeAllConnections();
+      });
+    },
+  };
+}
+
+/** sirv over dist: precompressed .br/.gz twins, ETag and 304, and the two cache policies. */
+function staticFiles(outDir: string) {
+  return sirv(outDir, {
+    dev: false,
+    etag: true,
+    brotli: true,
+    gzip: true,
+    extensions: ["html"],
+    setHeaders(res, pathname) {
+      const html = pathname.endsWith(".html") || !/\.[a-z0-9]+$/i.test(pathname);
+      res.setHeader("Cache-Control", pathname.startsWith("/assets/") ? ASSET_CACHE : html ? HTML_CACHE : "public, max-age=3600");
+    },
+  });
+}
+
+async function runApi(handler: ApiHandler, req: IncomingMessage, res: ServerResponse, maxBodyBytes: number): Promise<void> {
+  const method = req.method ?? "GET";
+  const hasBody = method !== "GET" && method !== "HEAD";
+  let body: Buffer | undefined;
+  if (hasBody) {
+    const declared = Number(req.headers["content-length"] ?? 0);
+    if (declared > maxBodyBytes) return drainAndAnswer(req, res, 413);
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of req as AsyncIterable<Buffer>) {
+      size += chunk.byteLength;
+      if (size > maxBodyBytes) return drainAndAnswer(req, res, 413);
+      chunks.push(chunk);
+    }
+    body = Buffer.concat(chunks);
+  }
+  const host = req.headers.host ?? "localhost";
+  const requestHeaders = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined) continue;
+    requestHeaders.set(name, Array.isArray(value) ? value.join(", ") : value);
+  }
+  requestHeaders.set("x-sitegen-remote-address", req.socket.remoteAddress ?? "");
+  const request = new Request(`http://${host}${req.url}`, { method, headers: requestHeaders, body: hasBody && body ? new Uint8Array(body) : undefined });
+  const response = await handler(request);
+  const out: Record<string, string> = {};
+  response.headers.forEach((value, name) => (out[name] = value));
+  res.writeHead(response.status, out);
+  res.end(method === "HEAD" ? undefined : Buffer.from(await response.arrayBuffer()));
+}
+
+function drainAndAnswer(req: IncomingMessage, res: ServerResponse, status: number): void {
+  res.setHeader("Connection", "close");
+  sendText(res, status, "Payload too large");
+  req.resume();
+}
+
+function sendText(res: ServerResponse, status: number, text: string): void {
+  res.writeHead(status, { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" });
+  res.end(text);
+}
