@@ -13,6 +13,12 @@ export type MissingKeyListener = (locale: string, key: string) => void;
 
 export function createTranslator(locale: string, dictionary: Dictionary, onMissing?: MissingKeyListener): Translator {
   const has = (key: string) => dictionary.has(key);
+  // Every dotted prefix of every key ("a.b" of "a.b.c"), so a numbered item is found in one lookup.
+  const prefixes = new Set<string>();
+  for (const key of dictionary.keys()) {
+    for (let i = key.indexOf("."); i !== -1; i = key.indexOf(".", i + 1)) prefixes.add(key.slice(0, i));
+  }
+  const hasItem = (key: string) => dictionary.has(key) || prefixes.has(key);
   return {
     locale,
     has,
@@ -28,15 +34,8 @@ export function createTranslator(locale: string, dictionary: Dictionary, onMissi
     count(prefix, item) {
       let n = 0;
       // A numbered item exists when any key starts with it: `service1.title` or `benefit1` alone.
-      while (hasItem(dictionary, `${prefix}.${item}${n + 1}`)) n++;
+      while (hasItem(`${prefix}.${item}${n + 1}`)) n++;
       return n;
     },
   };
-}
-
-function hasItem(dictionary: Dictionary, key: string): boolean {
-  if (dictionary.has(key)) return true;
-  const prefix = `${key}.`;
-  for (const k of dictionary.keys()) if (k.startsWith(prefix)) return true;
-  return false;
 }

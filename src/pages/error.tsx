@@ -6,13 +6,14 @@ export default function ErrorPage({ status, message }: { status?: number; messag
   const { t, href } = usePage();
   return (
     <PageHero title={t("error.title")} lead={t("error.body")}>
-      <p className="error-detail" data-error-detail="">
-        {status ? `${status}` : ""}
-        {status && message ? " " : ""}
-        {message ?? ""}
-      </p>
+      {status !== undefined && (
+        <p className="error-detail">
+          {t("error.status")}: {status}
+        </p>
+      )}
+      {message && <p className="error-detail">{message}</p>}
       <a className="btn btn-primary" href={href("home")}>
-        {t("notFound.home")}
+        {t("error.home")}
       </a>
     </PageHero>
   );

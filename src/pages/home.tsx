@@ -46,7 +46,7 @@ export default function HomePage() {
                 <p className="badge">{t(`services.${line}.badge`)}</p>
                 <h3>{t(`services.${line}.name`)}</h3>
                 <p>{t(`services.${line}.summary`)}</p>
-                <ArrowLink href={href(`services.${line}`)}>{t("labels.explore", { name: t(`services.${line}.name`) })}</ArrowLink>
+                <ArrowLink href={href(`services.${line}`)}>{t("labels.exploreService", { name: t(`services.${line}.name`) })}</ArrowLink>
               </li>
             );
           })}

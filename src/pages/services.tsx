@@ -19,7 +19,7 @@ function LineCard({ line }: { line: string }) {
           <li key={i}>{t(`services.${line}.service${i}.title`)}</li>
         ))}
       </ul>
-      <ArrowLink href={href(`services.${line}`)}>{t("labels.explore", { name: t(`services.${line}.name`) })}</ArrowLink>
+      <ArrowLink href={href(`services.${line}`)}>{t("labels.exploreService", { name: t(`services.${line}.name`) })}</ArrowLink>
     </li>
   );
 }

@@ -1,0 +1,30 @@
+import { defineConfig } from "@playwright/test";
+
+/** Browser tests run Debian's Chromium against `sitegen serve` (never a downloaded browser). */
+const PORT = Number(process.env.E2E_PORT ?? 4329);
+
+export default defineConfig({
+  testDir: "tests/e2e",
+  fullyParallel: true,
+  workers: 2,
+  retries: 0,
+  timeout: 30_000,
+  reporter: [["list"]],
+  use: {
+    baseURL: `http://127.0.0.1:${PORT}`,
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+    },
+  },
+  projects: [{ name: "chromium", use: { browserName: "chromium" } }],
+  webServer: {
+    // Its own output folder, so the tests never race a developer's dist/; no watcher, as a host would serve it.
+    command: `node bin/sitegen.js serve --no-watch --host 127.0.0.1 --port ${PORT} --out node_modules/.cache/sitegen/e2e-dist`,
+    url: `http://127.0.0.1:${PORT}/`,
+    reuseExistingServer: false,
+    timeout: 120_000,
+    stdout: "ignore",
+    stderr: "pipe",
+  },
+});

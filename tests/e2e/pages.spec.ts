@@ -1,0 +1,71 @@
+import { expect, test } from "@playwright/test";
+import AxeBuilder from "@axe-core/playwright";
+import { routes, LOCALES } from "../../src/generator/routes.ts";
+import { loadLocaleContent } from "../../src/generator/content.ts";
+import { loadSiteConfig } from "../../src/generator/config.ts";
+import { ROOT } from "../helpers.ts";
+
+const site = loadSiteConfig(ROOT);
+const text = Object.fromEntries(LOCALES.map((l) => [l, loadLocaleContent(ROOT, l, site).dictionary]));
+const pages = routes.flatMap((route) => LOCALES.map((locale) => ({ route, locale, path: route.paths[locale] })));
+
+for (const { route, locale, path } of pages) {
+  test(`${path} opens with 200, the right title and no accessibility violation`, async ({ page }) => {
+    const errors: string[] = [];
+    page.on("pageerror", (e) => errors.push(e.message));
+    const response = await page.goto(path);
+    expect(response?.status()).toBe(200);
+    const title = text[locale].get(`${route.metaKey}.title`)!;
+    await expect(page).toHaveTitle(route.id === "home" ? title : `${title} | ${site.brand}`);
+    await expect(page.locator("html")).toHaveAttribute("lang", locale === "pt" ? "pt-BR" : "en");
+    await expect(page.locator("h1")).toHaveCount(1);
+    const axe = await new AxeBuilder({ page }).analyze();
+    expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+}
+
+test("the language switcher goes to the counterpart page, both ways", async ({ page }) => {
+  await page.goto("/services/advisory");
+  await page.locator("a.lang-switch").click();
+  await expect(page).toHaveURL(/\/en\/services\/advisory$/);
+  await expect(page.locator("html")).toHaveAttribute("lang", "en");
+  await page.locator("a.lang-switch").click();
+  await expect(page).toHaveURL(/\/services\/advisory$/);
+  await expect(page.locator("html")).toHaveAttribute("lang", "pt-BR");
+});
+
+test("unknown paths show the not-found page of their language with status 404", async ({ page }) => {
+  const pt = await page.goto("/pagina-que-nao-existe");
+  expect(pt?.status()).toBe(404);
+  await expect(page.locator("h1")).toHaveText(text.pt.get("notFound.title")!);
+  await expect(page.locator("a.lang-switch")).toHaveAttribute("href", "/en");
+
+  const en = await page.goto("/en/no/such/page");
+  expect(en?.status()).toBe(404);
+  await expect(page.locator("h1")).toHaveText(text.en.get("notFound.title")!);
+  const axe = await new AxeBuilder({ page }).analyze();
+  expect(axe.violations).toEqual([]);
+});
+
+test("the skip link moves focus to the main content", async ({ page }) => {
+  await page.goto("/en/about");
+  await page.keyboard.press("Tab");
+  const skip = page.locator(".skip-link");
+  await expect(skip).toBeFocused();
+  await expect(skip).toBeVisible();
+  await page.keyboard.press("Enter");
+  await expect(page.locator("main")).toBeFocused();
+});
+
+test("on a phone the menu opens from its button and closes with Escape", async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 800 });
+  await page.goto("/en");
+  const nav = page.locator("#site-menu");
+  await expect(nav).toBeHidden();
+  await page.locator(".menu-toggle").click();
+  await expect(nav).toBeVisible();
+  await expect(nav.getByRole("link", { name: "AI Advisory" })).toBeVisible();
+  await page.keyboard.press("Escape");
+  await expect(nav).toBeHidden();
+});

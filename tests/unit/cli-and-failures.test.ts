@@ -1,0 +1,100 @@
+import { describe, expect, it } from "vitest";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { tmpdir } from "node:os";
+import { join, relative } from "node:path";
+import { ROOT, projectCopy } from "../helpers.ts";
+
+const cli = join(ROOT, "bin", "sitegen.js");
+const run = (args: string[], cwd = ROOT, env: Record<string, string> = {}) =>
+  spawnSync(process.execPath, [cli, ...args], { cwd, encoding: "utf8", env: { ...process.env, ...env } });
+
+/** Every file of a folder with its content hash, to prove a failed build left it byte-for-byte alone. */
+function snapshot(dir: string): Record<string, string> {
+  const files: Record<string, string> = {};
+  const walk = (d: string) => {
+    for (const name of readdirSync(d)) {
+      const p = join(d, name);
+      if (statSync(p).isDirectory()) walk(p);
+      else files[relative(dir, p)] = createHash("sha1").update(readFileSync(p)).digest("hex");
+    }
+  };
+  walk(dir);
+  return files;
+}
+
+describe("the CLI", () => {
+  it("prints help and version and exits 0", () => {
+    const help = run(["--help"]);
+    expect(help.status).toBe(0);
+    expect(help.stdout).toMatch(/build/);
+    expect(help.stdout).toMatch(/serve/);
+    const version = run(["--version"]);
+    expect(version.status).toBe(0);
+    expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
+  });
+
+  it("explains an unknown flag or command and exits non-zero", () => {
+    const flag = run(["build", "--bogus"]);
+    expect(flag.status).not.toBe(0);
+    expect(flag.stderr).toMatch(/unknown option '--bogus'/);
+    expect(flag.stderr).toMatch(/--help/);
+    const command = run(["biuld"]);
+    expect(command.status).not.toBe(0);
+    expect(command.stderr).toMatch(/build/);
+    expect(run(["serve", "--port", "abc"]).status).not.toBe(0);
+  });
+});
+
+describe("failing builds", () => {
+  it("name the YAML file, line and column, exit non-zero and leave dist unchanged", () => {
+    const project = projectCopy();
+    const out = join(mkdtempSync(join(tmpdir(), "sitegen-out-")), "dist");
+    expect(run(["build", "--out", out], project).status).toBe(0);
+    const before = snapshot(out);
+    const file = join(project, "content", "pt", "home.yaml");
+    writeFileSync(file, readFileSync(file, "utf8").replace(/^hero:\n/m, "hero:\n  broken: [unclosed\n"));
+    const failed = run(["build", "--out", out], project);
+    expect(failed.status).not.toBe(0);
+    expect(failed.stderr).toMatch(/content\/pt\/home\.yaml:\d+:\d+/);
+    expect(snapshot(out)).toEqual(before);
+  });
+
+  it("name the page and route of a component that throws, and leave dist unchanged", () => {
+    const project = projectCopy();
+    const out = join(mkdtempSync(join(tmpdir(), "sitegen-out-")), "dist");
+    expect(run(["build", "--out", out], project).status).toBe(0);
+    const before = snapshot(out);
+    const page = join(project, "src", "pages", "about.tsx");
+    writeFileSync(page, readFileSync(page, "utf8").replace("export default function AboutPage() {", 'export default function AboutPage() {\n  throw new Error("leadership data is broken");'));
+    const failed = run(["build", "--out", out], project);
+    expect(failed.status).not.toBe(0);
+    expect(failed.stderr).toMatch(/about.*\/about.*leadership data is broken/s);
+    expect(snapshot(out)).toEqual(before);
+  });
+
+  it("warn about a removed translation, show the key itself, and fail with --strict", () => {
+    const project = projectCopy();
+    const out = join(mkdtempSync(join(tmpdir(), "sitegen-out-")), "dist");
+    const file = join(project, "content", "en", "common.yaml");
+    // The first two-space "about:" of common.yaml is nav.about (nav is the file's first block).
+    writeFileSync(file, readFileSync(file, "utf8").replace(/^  about: .*\n/m, ""));
+    const warned = run(["build", "--out", out], project);
+    expect(warned.status).toBe(0);
+    expect(warned.stdout).toMatch(/warning: \d+ missing translation/);
+    expect(warned.stdout).toMatch(/en\s+nav\.about\s+\(defined only in content\/pt\/common\.yaml; shown raw on \/en/);
+    expect(readFileSync(join(out, "en.html"), "utf8")).toContain(">nav.about<");
+    const strict = run(["build", "--out", out, "--strict"], project);
+    expect(strict.status).not.toBe(0);
+    expect(strict.stderr).toMatch(/nav\.about/);
+  });
+
+  it("take the site address from --site-url or SITE_URL", () => {
+    const out = join(mkdtempSync(join(tmpdir(), "sitegen-out-")), "dist");
+    expect(run(["build", "--out", out], ROOT, { SITE_URL: "https://staging.example.org/" }).status).toBe(0);
+    expect(readFileSync(join(out, "about.html"), "utf8")).toContain('<link rel="canonical" href="https://staging.example.org/about">');
+    expect(run(["build", "--out", out, "--site-url", "https://flag.example.org"]).status).toBe(0);
+    expect(readFileSync(join(out, "sitemap.xml"), "utf8")).toContain("<loc>https://flag.example.org/en/about</loc>");
+  });
+});

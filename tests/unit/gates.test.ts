@@ -1,0 +1,102 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { brotliCompressSync } from "node:zlib";
+import fg from "fast-glob";
+import { buildSite, type BuildResult } from "../../src/generator/build.ts";
+import { ROOT, decodeEntities } from "../helpers.ts";
+
+let out: string;
+let result: BuildResult;
+let htmlFiles: string[];
+
+beforeAll(async () => {
+  out = join(mkdtempSync(join(tmpdir(), "sitegen-gates-")), "dist");
+  result = await buildSite({ root: ROOT, outDir: out });
+  htmlFiles = fg.sync("**/*.html", { cwd: out }).sort();
+});
+
+const br = (data: Buffer | string) => brotliCompressSync(data).byteLength;
+
+/** The file a site-relative URL resolves to in dist, as a static host answers it. */
+function fileFor(url: string): string | undefined {
+  const path = decodeURIComponent(url.split(/[?#]/)[0]);
+  const candidates = path === "/" ? ["index.html"] : [path.slice(1), `${path.slice(1)}.html`];
+  return candidates.find((c) => existsSync(join(out, c)) && statSync(join(out, c)).isFile());
+}
+
+describe("quality gates over every built page", () => {
+  it("passes the W3C Nu HTML Checker with zero errors", () => {
+    const jar = join(ROOT, "node_modules", "vnu-jar", "build", "dist", "vnu.jar");
+    let report = "";
+    try {
+      execFileSync("java", ["-jar", jar, "--errors-only", "--format", "json", ...htmlFiles.map((f) => join(out, f))], { encoding: "utf8", stdio: "pipe" });
+    } catch (error) {
+      report = (error as { stderr?: string }).stderr ?? String(error);
+    }
+    const messages = report ? (JSON.parse(report) as { messages: { url: string; message: string; lastLine?: number }[] }).messages : [];
+    expect(messages.map((m) => `${m.url.replace(`file:${out}`, "")}:${m.lastLine}: ${m.message}`)).toEqual([]);
+  }, 180_000);
+
+  it("resolves every internal link, asset reference and fragment", () => {
+    const broken: string[] = [];
+    for (const file of htmlFiles) {
+      const html = readFileSync(join(out, file), "utf8");
+      for (const [, , raw] of html.matchAll(/\s(href|src)="([^"]*)"/g)) {
+        const url = decodeEntities(raw);
+        if (/^(https?:|mailto:|tel:)/.test(url)) continue;
+        if (url.startsWith("#")) {
+          if (url.length > 1 && !html.includes(`id="${url.slice(1)}"`)) broken.push(`${file}: ${url}`);
+          continue;
+        }
+        if (!url.startsWith("/")) {
+          broken.push(`${file}: relative URL ${url}`);
+          continue;
+        }
+        if (url.startsWith("/api/")) continue; // form endpoints, served by sitegen serve
+        const target = fileFor(url);
+        if (!target) {
+          broken.push(`${file}: ${url}`);
+          continue;
+        }
+        const fragment = url.split("#")[1];
+        if (fragment && !readFileSync(join(out, target), "utf8").includes(`id="${fragment}"`)) broken.push(`${file}: ${url} (no #${fragment})`);
+      }
+    }
+    expect(broken).toEqual([]);
+  });
+
+  it("keeps every page within 14 KB of HTML, brotli-compressed (one TCP round trip)", () => {
+    const over = result.pages.filter((p) => p.brotliBytes > 14 * 1024).map((p) => `${p.file}: ${p.brotliBytes} B`);
+    expect(over).toEqual([]);
+  });
+
+  it("keeps the stylesheet within 12 KB, brotli-compressed", () => {
+    const css = fg.sync("assets/*.css", { cwd: out });
+    expect(css).toHaveLength(1);
+    expect(br(readFileSync(join(out, css[0])))).toBeLessThanOrEqual(12 * 1024);
+  });
+
+  it("keeps all JavaScript a page loads within 15 KB, brotli-compressed", () => {
+    const over: string[] = [];
+    for (const file of htmlFiles) {
+      const html = readFileSync(join(out, file), "utf8");
+      const seen = new Set<string>();
+      const queue = [...html.matchAll(/<(?:script[^>]*src|link rel="modulepreload" href)="([^"]+)"/g)].map((m) => m[1]);
+      let total = 0;
+      while (queue.length) {
+        const url = queue.shift()!;
+        if (seen.has(url)) continue;
+        seen.add(url);
+        const code = readFileSync(join(out, url.slice(1)), "utf8");
+        total += br(code);
+        // Static imports between chunks: the browser fetches them before running the module.
+        for (const m of code.matchAll(/(?:^|[;}\s])import\s*(?:[\w{},*\s]+from\s*)?"(\.\/[^"]+)"/g)) queue.push(`/assets/${m[1].slice(2)}`);
+      }
+      if (total > 15 * 1024) over.push(`${file}: ${total} B`);
+    }
+    expect(over).toEqual([]);
+  });
+});

@@ -1,0 +1,71 @@
+import { describe, expect, it } from "vitest";
+import { mkdtempSync, mkdirSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createTranslator } from "../../src/generator/i18n.ts";
+import { compareLocales, loadLocaleContent } from "../../src/generator/content.ts";
+import { loadSiteConfig } from "../../src/generator/config.ts";
+import { parseYamlFile } from "../../src/generator/yaml-file.ts";
+
+const root = join(import.meta.dirname, "../..");
+const site = loadSiteConfig(root);
+
+describe("t()", () => {
+  it("returns the text, fills variables, and shows the key itself when it is missing (spec §8)", () => {
+    const missing: string[] = [];
+    const { t, has } = createTranslator("en", new Map([["hero.title", "Hello"], ["labels.explore", "Explore {name}"]]), (l, k) => missing.push(`${l}:${k}`));
+    expect(t("hero.title")).toBe("Hello");
+    expect(t("labels.explore", { name: "Retail" })).toBe("Explore Retail");
+    expect(t("hero.nothing")).toBe("hero.nothing");
+    expect(has("hero.nothing")).toBe(false);
+    expect(missing).toEqual(["en:hero.nothing"]);
+  });
+
+  it("counts numbered items until the first gap", () => {
+    const { count } = createTranslator("pt", new Map([
+      ["s.service1.title", "a"], ["s.service2.title", "b"], ["s.service4.title", "d"], ["s.benefit1", "x"],
+    ]));
+    expect(count("s", "service")).toBe(2);
+    expect(count("s", "benefit")).toBe(1);
+    expect(count("s", "none")).toBe(0);
+  });
+});
+
+describe("content of this site", () => {
+  const pt = loadLocaleContent(root, "pt", site);
+  const en = loadLocaleContent(root, "en", site);
+
+  it("has the same keys in both languages", () => {
+    expect(compareLocales([pt, en])).toEqual({});
+  });
+
+  it("writes the brand only in site.yaml: copy refers to it as {brand}, which is filled in", () => {
+    for (const c of [pt, en]) for (const text of c.dictionary.values()) expect(text).not.toMatch(/\{(brand|city|email|legalName)\}/);
+    expect(en.dictionary.get("meta.home.title")).toContain(site.brand);
+  });
+
+  it("carries the spec's exact messages (§8) in both languages", () => {
+    expect(en.dictionary.get("newsletter.emptyEmail")).toBe("Please enter your email address");
+    expect(pt.dictionary.get("newsletter.emptyEmail")).toBe("Por favor, insira um email válido.");
+    expect(en.dictionary.get("newsletter.failure")).toBe("Failed to subscribe. Please try again.");
+    expect(pt.dictionary.get("newsletter.failure")).toBe("Falha ao inscrever. Tente novamente.");
+    expect(en.dictionary.get("contactForm.successMessage")).toBe("Your message has been sent. We'll get back to you soon!");
+    expect(pt.dictionary.get("contactForm.successTitle")).toBe("Mensagem Enviada!");
+    expect(en.dictionary.get("error.title")).toBe("Unexpected Application Error!");
+    expect(pt.dictionary.get("error.title")).toBe("Unexpected Application Error!");
+  });
+});
+
+describe("content errors", () => {
+  it("name the file, line and column of broken YAML", () => {
+    expect(() => parseYamlFile("content/pt/home.yaml", "hero:\n  title: ok\n  cta: [unclosed\n")).toThrowError(/content\/pt\/home\.yaml:\d+:\d+/);
+  });
+
+  it("name both files when two define the same key", () => {
+    const dir = mkdtempSync(join(tmpdir(), "sitegen-content-"));
+    mkdirSync(join(dir, "content", "pt"), { recursive: true });
+    writeFileSync(join(dir, "content", "pt", "a.yaml"), "hero:\n  title: A\n");
+    writeFileSync(join(dir, "content", "pt", "b.yaml"), "hero:\n  title: B\n");
+    expect(() => loadLocaleContent(dir, "pt", site)).toThrowError(/hero\.title.*a\.yaml.*b\.yaml/);
+  });
+});

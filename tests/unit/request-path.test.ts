@@ -1,0 +1,36 @@
+import { describe, expect, it } from "vitest";
+import { parseRequestPath } from "../../src/generator/request-path.ts";
+
+// Paths an attacker sends to reach files outside dist, in every encoding we know of.
+const HOSTILE = [
+  "/../package.json", "/..", "/assets/../../etc/passwd", "/%2e%2e/package.json", "/%2E%2E/%2E%2E/etc/passwd",
+  "/..%2fpackage.json", "/..%2F..%2Fetc%2Fpasswd", "/%2e%2e%2f%2e%2e%2fetc%2fpasswd", "/..\\package.json",
+  "/%5c..%5cpackage.json", "/about%00.html", "/%00", "/en/%2e%2e/%2e%2e/package.json", "/./about", "/assets/./x",
+  "/%c0%ae%c0%ae/package.json", "/%E0%A4%A", "/%", "/%zz", "/\u0000", "/about\r\nSet-Cookie: x=1",
+];
+
+describe("request paths", () => {
+  it.each(HOSTILE)("refuses %j", (path) => {
+    expect(parseRequestPath(path).kind).toBe("bad");
+  });
+
+  it("refuses anything that is not a path", () => {
+    expect(parseRequestPath(undefined).kind).toBe("bad");
+    expect(parseRequestPath("*").kind).toBe("bad");
+    expect(parseRequestPath("http://evil.example/").kind).toBe("bad");
+  });
+
+  it("accepts canonical paths and keeps the query", () => {
+    expect(parseRequestPath("/en/about?utm=x")).toEqual({ kind: "path", pathname: "/en/about", search: "?utm=x" });
+    expect(parseRequestPath("/s%C3%A3o")).toEqual({ kind: "path", pathname: "/são", search: "" });
+    expect(parseRequestPath("/assets/site.abc.css")).toMatchObject({ kind: "path" });
+  });
+
+  it("redirects old forms to the canonical URL", () => {
+    expect(parseRequestPath("/about/")).toEqual({ kind: "redirect", location: "/about" });
+    expect(parseRequestPath("/en/?a=1")).toEqual({ kind: "redirect", location: "/en?a=1" });
+    expect(parseRequestPath("/about.html")).toEqual({ kind: "redirect", location: "/about" });
+    expect(parseRequestPath("/index.html")).toEqual({ kind: "redirect", location: "/" });
+    expect(parseRequestPath("//evil.example")).toEqual({ kind: "redirect", location: "/evil.example" });
+  });
+});
