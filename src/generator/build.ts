@@ -130,14 +130,10 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     throw new SitegenError("MissingTranslations", `${missing.length} missing translation(s):\n${formatMissing(missing, root)}`, "Add the keys to content/<locale>/, or build without --strict to ship them as raw keys.");
   }
 
-  const minified = await Promise.all(documents.map(async (d) => ({ ...d, html: await minifyHtml(d.html) })));
-  lap("minify");
-
-  const sitemap = await buildSitemap(site, new Date().toISOString().slice(0, 10));
-  lap("sitemap");
-
   const out = new StagedOutput(options.outDir);
   try {
+    // Compression runs on libuv's thread pool, so each file compresses on the second core while this thread
+    // minifies the next page. Quality 10 is about three times faster than 11 for 2 % more bytes.
     const compressJobs: Promise<unknown>[] = [];
     const sizes = new Map<string, number>();
     const emit = (file: string, data: string | Uint8Array, compressible: boolean) => {
@@ -145,17 +141,24 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
       if (!compressible) return;
       const buffer = typeof data === "string" ? Buffer.from(data) : data;
       compressJobs.push(
-        brotli(buffer, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11, [zlib.BROTLI_PARAM_SIZE_HINT]: buffer.byteLength } }).then((br) => {
+        brotli(buffer, { params: { [zlib.BROTLI_PARAM_QUALITY]: 10, [zlib.BROTLI_PARAM_SIZE_HINT]: buffer.byteLength } }).then((br) => {
           sizes.set(file, br.byteLength);
           if (options.precompress !== false) out.write(`${file}.br`, br);
         }),
       );
       if (options.precompress !== false) compressJobs.push(gz(buffer, { level: 9 }).then((g) => out.write(`${file}.gz`, g)));
     };
-    for (const d of minified) emit(d.file, d.html, true);
     emit(stylesheet.file, stylesheet.code, true);
     for (const asset of islands.files) emit(asset.file, asset.code, true);
-    emit("sitemap.xml", sitemap, true);
+    const minified: typeof documents = [];
+    for (const d of documents) {
+      const html = await minifyHtml(d.html);
+      minified.push({ ...d, html });
+      emit(d.file, html, true);
+    }
+    lap("minify");
+    emit("sitemap.xml", await buildSitemap(site, new Date().toISOString().slice(0, 10)), true);
+    lap("sitemap");
     emit("robots.txt", buildRobots(site), false);
     emit("favicon.svg", faviconSvg(site), true);
     const host = hostFiles(site);
