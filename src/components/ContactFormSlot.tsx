@@ -1,33 +1,19 @@
 import { usePage } from "./page-context.tsx";
+import { Island } from "./Island.tsx";
+import ContactForm, { type ContactFormProps } from "../islands/contact-form.tsx";
 
-/** The contact form as plain HTML: it posts to the configured endpoint with JavaScript off. */
+/** The contact form: a plain form posting to the endpoint without JavaScript, hydrated when the browser is idle. */
 export function ContactFormSlot() {
   const { t, site, locale } = usePage();
-  const field = (name: string, type: string, autoComplete: string, required = true) => (
-    <div className="field">
-      <label htmlFor={`contact-${name}`}>
-        {t(`contactForm.${name}`)}
-        {!required && <span className="optional"> {t("contactForm.optional")}</span>}
-      </label>
-      <input id={`contact-${name}`} name={name} type={type} autoComplete={autoComplete} required={required} />
-    </div>
-  );
-  return (
-    <form className="contact-form" method="post" action={site.endpoints.contact}>
-      <input type="hidden" name="locale" value={locale} />
-      <div className="field-row">
-        {field("firstName", "text", "given-name")}
-        {field("lastName", "text", "family-name")}
-      </div>
-      {field("email", "email", "email")}
-      {field("company", "text", "organization")}
-      <div className="field">
-        <label htmlFor="contact-message">{t("contactForm.message")}</label>
-        <textarea id="contact-message" name="message" rows={6} required />
-      </div>
-      <button type="submit" className="btn btn-primary">
-        {t("contactForm.submit")}
-      </button>
-    </form>
-  );
+  const pick = <K extends string>(prefix: string, keys: readonly K[]) => Object.fromEntries(keys.map((k) => [k, t(`${prefix}.${k}`)])) as Record<K, string>;
+  const props: ContactFormProps = {
+    endpoint: site.endpoints.contact,
+    locale,
+    text: {
+      labels: pick("contactForm", ["firstName", "lastName", "email", "company", "message"] as const),
+      ...pick("contactForm", ["optional", "submit", "submitting", "summaryHeading", "successTitle", "successMessage", "errorTitle", "failure"] as const),
+      errors: pick("contactForm.errors", ["firstName", "lastName", "email", "emailInvalid", "message", "tooLong"] as const),
+    },
+  };
+  return <Island name="contact-form" when="idle" component={ContactForm} props={props} />;
 }

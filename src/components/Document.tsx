@@ -1,3 +1,4 @@
+import { ConsentRoot, Toaster } from "./ConsentRoot.tsx";
 import type { ReactNode } from "react";
 import { PageContext, type PageContextValue } from "./page-context.tsx";
 import { Header } from "./Header.tsx";
@@ -26,7 +27,7 @@ export interface HeadData {
 export function Document({ head, page, children }: { head: HeadData; page: PageContextValue; children: ReactNode }) {
   const { t } = page;
   return (
-    <html lang={page.lang}>
+    <html lang={page.lang} data-detect-language={page.route?.id === "home" ? page.site.endpoints.detectLanguage : undefined}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
@@ -67,6 +68,7 @@ export function Document({ head, page, children }: { head: HeadData; page: PageC
       </head>
       <body>
         <PageContext.Provider value={page}>
+          <ConsentRoot />
           <a className="skip-link" href="#main">
             {t("a11y.skipToContent")}
           </a>
@@ -76,6 +78,7 @@ export function Document({ head, page, children }: { head: HeadData; page: PageC
             {children}
           </main>
           <Footer />
+          <Toaster />
         </PageContext.Provider>
       </body>
     </html>

@@ -76,6 +76,11 @@ export function Footer() {
             <li>
               <a href={href("cookie-policy")}>{t("nav.cookies")}</a>
             </li>
+            <li>
+              <a href={`${href("cookie-policy")}#cookie-settings`} data-cookie-settings="">
+                {t("nav.cookieSettings")}
+              </a>
+            </li>
           </ul>
         </nav>
       </div>

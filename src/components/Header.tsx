@@ -86,6 +86,7 @@ export function Header() {
           lang={otherLang}
           data-lang-switch={counterpartLocale}
           data-current-lang={locale}
+          data-tooltip={t("languageSwitcher.tooltip")}
         >
           <Globe size={18} aria-hidden="true" />
           <span>{t("languageSwitcher.label")}</span>

@@ -1,22 +1,18 @@
 import { usePage } from "./page-context.tsx";
+import { Island } from "./Island.tsx";
+import Newsletter, { type NewsletterProps } from "../islands/newsletter.tsx";
 
 /**
- * The footer's newsletter form as plain HTML: with JavaScript off it posts to the configured endpoint,
- * which answers with a redirect to a localised result page.
+ * The footer's newsletter form. Without JavaScript it posts to the configured endpoint, which answers with
+ * a redirect to a localised result page; the island hydrates when the footer comes near the viewport.
  */
 export function NewsletterSlot() {
   const { t, site, locale } = usePage();
-  return (
-    <form className="newsletter-form" method="post" action={site.endpoints.newsletter}>
-      <input type="hidden" name="locale" value={locale} />
-      <label htmlFor="newsletter-email">{t("newsletter.emailLabel")}</label>
-      <div className="inline-field">
-        <input id="newsletter-email" name="email" type="email" autoComplete="email" required placeholder={t("newsletter.placeholder")} />
-        <button type="submit" className="btn btn-primary">
-          {t("newsletter.submit")}
-        </button>
-      </div>
-      <p className="form-hint">{t("newsletter.note")}</p>
-    </form>
-  );
+  const keys = ["emailLabel", "placeholder", "submit", "submitting", "note", "emptyEmail", "invalidEmail", "errorTitle", "failure", "successTitle", "successMessage"] as const;
+  const props: NewsletterProps = {
+    endpoint: site.endpoints.newsletter,
+    locale,
+    text: Object.fromEntries(keys.map((k) => [k, t(`newsletter.${k}`)])) as NewsletterProps["text"],
+  };
+  return <Island name="newsletter" when="visible" component={Newsletter} props={props} />;
 }

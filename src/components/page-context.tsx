@@ -23,6 +23,8 @@ export interface PageContextValue {
   counterpartPath: string;
   counterpartLocale: LocaleCode;
   crumbs: Crumb[];
+  /** Island name → URL of its browser module (empty when the build has no islands). */
+  islands: Record<string, string>;
 }
 
 export const PageContext = createContext<PageContextValue | null>(null);

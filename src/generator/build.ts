@@ -103,6 +103,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     stylesheet: stylesheet.href,
     scripts: islands.entryScripts,
     preloads: islands.preloads,
+    islands: islands.islands,
   };
   const documents: { path: string; locale: LocaleCode; file: string; html: string }[] = [];
   for (const route of routes) {

@@ -45,11 +45,8 @@ export async function buildIslands(root: string, _site: SiteConfig): Promise<Isl
       metafile: true,
       jsx: "automatic",
       jsxImportSource: "preact",
-      alias: {
-        react: "preact/compat",
-        "react-dom": "preact/compat",
-        "react/jsx-runtime": "preact/jsx-runtime",
-      },
+      // Islands are written against React's API; in the browser "react" is a thin module over Preact's hooks.
+      alias: { react: join(root, "src/islands/runtime/react.ts") },
       define: { "process.env.NODE_ENV": '"production"' },
       legalComments: "none",
       logLevel: "silent",

@@ -14,6 +14,7 @@ export interface RenderInput {
   stylesheet: string;
   scripts: string[];
   preloads: string[];
+  islands: Record<string, string>;
 }
 
 export interface RenderTarget {
@@ -68,6 +69,7 @@ export function renderPage(input: RenderInput, target: RenderTarget): string {
     counterpartPath: route ? route.paths[counterpartLocale] : homePath(counterpartLocale),
     counterpartLocale,
     crumbs,
+    islands: input.islands,
   };
   const canonical = absoluteUrl(site, route ? target.path : homePath(locale));
   const jsonLd = serializeJsonLd(

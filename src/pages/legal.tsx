@@ -38,6 +38,28 @@ function CookieTable() {
   );
 }
 
+/**
+ * Where the footer's "cookie settings" link lands. The buttons need JavaScript (they open the consent
+ * dialog or clear the stored choice), so they stay hidden until the runtime shows them.
+ */
+function ConsentControls() {
+  const { t } = usePage();
+  return (
+    <section id="cookie-settings" aria-labelledby="cookie-settings-title">
+      <h2 id="cookie-settings-title">{t("cookies.manageHeading")}</h2>
+      <p>{t("cookies.manageBody")}</p>
+      <div className="form-actions" data-consent-controls="" hidden>
+        <button type="button" className="btn btn-primary" data-cookie-settings="">
+          {t("cookies.openSettings")}
+        </button>
+        <button type="button" className="btn btn-ghost" data-cookie-clear="">
+          {t("cookies.withdraw")}
+        </button>
+      </div>
+    </section>
+  );
+}
+
 /** Privacy policy, terms of service and cookie policy share one layout: title, date, sections. */
 export default function LegalPage() {
   const { t, route, formatDate } = usePage();
@@ -57,6 +79,7 @@ export default function LegalPage() {
           {doc === "cookiePolicy" && i === 1 && <CookieTable />}
         </section>
       ))}
+      {doc === "cookiePolicy" && <ConsentControls />}
     </article>
   );
 }

@@ -84,7 +84,8 @@ describe("quality gates over every built page", () => {
     for (const file of htmlFiles) {
       const html = readFileSync(join(out, file), "utf8");
       const seen = new Set<string>();
-      const queue = [...html.matchAll(/<(?:script[^>]*src|link rel="modulepreload" href)="([^"]+)"/g)].map((m) => m[1]);
+      // Entry scripts, preloads, and every island module the page can load (data-src), with their imports.
+      const queue = [...html.matchAll(/<(?:script[^>]*src|link rel="modulepreload" href)="([^"]+)"|data-src="([^"]+)"/g)].map((m) => m[1] ?? m[2]);
       let total = 0;
       while (queue.length) {
         const url = queue.shift()!;

@@ -1,0 +1,215 @@
+/**
+ * The newsletter and contact endpoints: web-standard handlers over an injected store, so the same code runs
+ * under `sitegen serve` and on an edge runtime.
+ *
+ * Order of checks for a POST: count it against the rate limit, read the body (at most 16 KB) and parse it,
+ * then answer 429 (over the limit), 415 (not JSON or urlencoded), 413, 400, silent success (honeypot or
+ * filled too fast; nothing stored), 422 (per-field messages), 503 (the store failed) or success. The body is
+ * read even for a 429 so its `locale` field can pick the language of the answer.
+ */
+import {
+  bodyKind,
+  jsonResponse,
+  localeFromAcceptLanguage,
+  localeFromField,
+  message,
+  readBody,
+  seeOther,
+  textResponse,
+  type ApiLocale,
+  wantsJson,
+  type Messages,
+} from "./http.ts";
+import { validateContact, validateNewsletter, type FieldProblem, type FieldReader } from "./validate.ts";
+import type { RateLimiter } from "./rate-limit.ts";
+import type { SubmissionStore } from "./store.ts";
+
+export type FormKind = "newsletter" | "contact";
+export type ApiHandler = (request: Request) => Promise<Response>;
+
+/** The largest body a form endpoint reads, in bytes. */
+export const MAX_BODY_BYTES = 16 * 1024;
+
+/** Why a submission failed, as the `reason` of the error page's address. */
+export type FailureReason = "invalid" | "rate-limited" | "too-large" | "malformed" | "unavailable";
+
+export interface FormHandlerOptions {
+  kind: FormKind;
+  messages: Messages;
+  store: SubmissionStore;
+  limiter: RateLimiter;
+  /** Submissions sent sooner than this after `startedAt` are treated as bots. */
+  minFillMs: number;
+  /** Take the client from the first X-Forwarded-For address (only behind a proxy you run). */
+  trustProxy: boolean;
+  /** Path prefix of each language's pages: { pt: "", en: "/en" }. */
+  localePrefix: Record<ApiLocale, string>;
+  now: () => number;
+  maxBodyBytes?: number;
+}
+
+const NO_STORE = { "Cache-Control": "no-store" };
+
+/** The address of a redirect target page in a language. */
+export function resultPath(prefix: string, page: string): string {
+  return `${prefix}/forms/${page}`;
+}
+
+/** Who is asking, for the rate limit: the socket address, or the first X-Forwarded-For entry behind a trusted proxy. */
+export function clientAddress(request: Request, trustProxy: boolean): string {
+  if (trustProxy) {
+    const first = request.headers.get("x-forwarded-for")?.split(",")[0]?.trim();
+    if (first) return normaliseAddress(first);
+  }
+  return normaliseAddress(request.headers.get("x-sitegen-remote-address") ?? "") || "unknown";
+}
+
+function normaliseAddress(address: string): string {
+  const lower = address.trim().toLowerCase();
+  // The same IPv4 client seen through a dual-stack socket.
+  return lower.startsWith("::ffff:") && lower.includes(".") ? lower.slice(7) : lower;
+}
+
+type Parsed = { ok: true; read: FieldReader } | { ok: false; reason: "unsupported" | "too-large" | "malformed" };
+
+async function parseBody(request: Request, limit: number): Promise<Parsed> {
+  const kind = bodyKind(request);
+  if (kind !== "json" && kind !== "form") return { ok: false, reason: "unsupported" };
+  const body = await readBody(request, limit);
+  if (!body.ok) return { ok: false, reason: "too-large" };
+  let text: string;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true }).decode(body.bytes);
+  } catch {
+    return { ok: false, reason: "malformed" };
+  }
+  if (kind === "form") {
+    const params = new URLSearchParams(text);
+    return {
+      ok: true,
+      read(name) {
+        const values = params.getAll(name);
+        // A repeated field is not a single string: the validators refuse it like a JSON array.
+        return values.length === 0 ? undefined : values.length === 1 ? values[0] : values;
+      },
+    };
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    return { ok: false, reason: "malformed" };
+  }
+  if (data === null || typeof data !== "object" || Array.isArray(data)) return { ok: false, reason: "malformed" };
+  const record = data as Record<string, unknown>;
+  return { ok: true, read: (name) => (Object.hasOwn(record, name) ? record[name] : undefined) };
+}
+
+/** Honeypot filled, or sent faster than a person could fill the form. A missing or non-numeric startedAt is unknown, never spam. */
+function looksAutomated(read: FieldReader, now: number, minFillMs: number): boolean {
+  const honeypot = read("website");
+  if (typeof honeypot === "string" ? honeypot.trim() !== "" : honeypot !== undefined && honeypot !== null) return true;
+  const raw = read("startedAt");
+  const startedAt = typeof raw === "number" ? raw : typeof raw === "string" && /^\s*-?\d+(\.\d+)?\s*$/.test(raw) ? Number(raw) : NaN;
+  return Number.isFinite(startedAt) && now - startedAt < minFillMs;
+}
+
+const PROBLEM_KEYS: Record<FormKind, Record<string, Record<FieldProblem, string>>> = {
+  newsletter: {
+    email: { required: "newsletter.emptyEmail", invalid: "newsletter.invalidEmail", tooLong: "newsletter.invalidEmail" },
+  },
+  contact: {
+    firstName: { required: "contactForm.errors.firstName", invalid: "api.invalid", tooLong: "contactForm.errors.tooLong" },
+    lastName: { required: "contactForm.errors.lastName", invalid: "api.invalid", tooLong: "contactForm.errors.tooLong" },
+    email: { required: "contactForm.errors.email", invalid: "contactForm.errors.emailInvalid", tooLong: "contactForm.errors.emailInvalid" },
+    company: { required: "api.invalid", invalid: "api.invalid", tooLong: "contactForm.errors.tooLong" },
+    message: { required: "contactForm.errors.message", invalid: "api.invalid", tooLong: "contactForm.errors.tooLong" },
+  },
+};
+
+/** Every message key the form endpoints may answer with (content/<locale>/forms.yaml must define each). */
+export const API_MESSAGE_KEYS: readonly string[] = [
+  ...new Set([
+    ...Object.values(PROBLEM_KEYS).flatMap((fields) => Object.values(fields).flatMap((p) => Object.values(p))),
+    ...["api.tooLarge", "api.malformed", "api.rateLimited", "api.method", "api.invalid"],
+    ...["newsletter.failure", "newsletter.successTitle", "newsletter.successMessage"],
+    ...["contactForm.failure", "contactForm.successTitle", "contactForm.successMessage"],
+  ]),
+];
+
+export function createFormHandler(options: FormHandlerOptions): ApiHandler {
+  const { kind, messages, store, limiter, minFillMs, trustProxy, localePrefix, now } = options;
+  const limit = options.maxBodyBytes ?? MAX_BODY_BYTES;
+  const failureKey = kind === "newsletter" ? "newsletter.failure" : "contactForm.failure";
+  const successKeys = kind === "newsletter" ? ["newsletter.successTitle", "newsletter.successMessage"] : ["contactForm.successTitle", "contactForm.successMessage"];
+
+  return async function handleForm(request: Request): Promise<Response> {
+    const json = wantsJson(request);
+    let locale: ApiLocale = localeFromAcceptLanguage(request.headers.get("accept-language")) ?? "pt";
+    const t = (key: string) => message(messages, locale, key);
+
+    /** An error: JSON with its status for scripts, a redirect to the error page for plain form posts. */
+    const fail = (status: number, reason: FailureReason, text: string, extra: { errors?: Record<string, string>; headers?: Record<string, string> } = {}) =>
+      json
+        ? jsonResponse(status, { ok: false, message: text, ...(extra.errors ? { errors: extra.errors } : {}) }, { ...NO_STORE, ...extra.headers })
+        : seeOther(`${resultPath(localePrefix[locale], "error")}?reason=${reason}`, { ...NO_STORE, ...extra.headers });
+    const succeed = () =>
+      json
+        ? jsonResponse(200, { ok: true, title: t(successKeys[0]), message: t(successKeys[1]) }, NO_STORE)
+        : seeOther(resultPath(localePrefix[locale], `${kind}-success`), NO_STORE);
+    /** Protocol errors keep their status even for form posts: no page of ours sends them. */
+    const refuse = (status: number, text: string, headers: Record<string, string> = {}) =>
+      json ? jsonResponse(status, { ok: false, message: text }, { ...NO_STORE, ...headers }) : textResponse(status, `${text}\n`, { ...NO_STORE, ...headers });
+
+    try {
+      if (request.method !== "POST") return refuse(405, t("api.method"), { Allow: "POST" });
+
+      const time = now();
+      const rate = limiter.hit(clientAddress(request, trustProxy), time);
+      const parsed = await parseBody(request, limit);
+      if (parsed.ok) locale = localeFromField(parsed.read("locale")) ?? locale;
+
+      if (!rate.allowed) return fail(429, "rate-limited", t("api.rateLimited"), { headers: { "Retry-After": String(rate.retryAfter) } });
+      if (!parsed.ok) {
+        if (parsed.reason === "unsupported") return refuse(415, t("api.malformed"), { Accept: "application/json, application/x-www-form-urlencoded" });
+        if (parsed.reason === "too-large") return fail(413, "too-large", t("api.tooLarge"));
+        return fail(400, "malformed", t("api.malformed"));
+      }
+      const { read } = parsed;
+      if (looksAutomated(read, time, minFillMs)) return succeed();
+
+      const createdAt = new Date(time).toISOString();
+      let problems: Partial<Record<string, FieldProblem>>;
+      let save: () => unknown;
+      if (kind === "newsletter") {
+        const { values, problems: found } = validateNewsletter(read);
+        problems = found;
+        save = () => store.addNewsletter({ email: values.email, locale, createdAt });
+      } else {
+        const { values, problems: found } = validateContact(read);
+        problems = found;
+        save = () => store.addContact({ ...values, company: values.company === "" ? null : values.company, locale, createdAt });
+      }
+      const invalid = Object.entries(problems) as [string, FieldProblem][];
+      if (invalid.length > 0) {
+        const errors: Record<string, string> = {};
+        for (const [field, problem] of invalid) errors[field] = t(PROBLEM_KEYS[kind][field][problem]);
+        // One field (the newsletter): its own message says it best; several: the summary.
+        return fail(422, "invalid", kind === "newsletter" ? errors.email : t("api.invalid"), { errors });
+      }
+
+      try {
+        // Stored before the answer is built: every acknowledged submission is in the database.
+        await save();
+      } catch (error) {
+        console.error(`sitegen: could not store a ${kind} submission: ${error instanceof Error ? error.message : String(error)}`);
+        return fail(503, "unavailable", t(failureKey), { headers: { "Retry-After": "60" } });
+      }
+      return succeed();
+    } catch (error) {
+      // A bug, not bad input: log it and answer without crashing the server.
+      console.error(`sitegen: the ${kind} endpoint failed:`, error);
+      return fail(500, "unavailable", t(failureKey));
+    }
+  };
+}

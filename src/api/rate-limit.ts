@@ -1,0 +1,72 @@
+/**
+ * A rolling-window limiter: at most `limit` requests per client in any `windowMs`. Memory stays bounded:
+ * each client keeps at most `limit` timestamps, idle clients are swept regularly, and past `maxClients`
+ * the least recently seen clients are dropped.
+ */
+export interface RateLimitResult {
+  allowed: boolean;
+  /** Whole seconds until the client may try again (0 when allowed). */
+  retryAfter: number;
+}
+
+export interface RateLimiterOptions {
+  /** Requests allowed per window; 0 (or less) disables the limiter. */
+  limit: number;
+  windowMs?: number;
+  maxClients?: number;
+}
+
+export class RateLimiter {
+  readonly limit: number;
+  readonly windowMs: number;
+  readonly maxClients: number;
+  /** Client → its request times in the window, oldest first. Map order = least recently seen first. */
+  private readonly hits = new Map<string, number[]>();
+  private lastSweep = 0;
+
+  constructor(options: RateLimiterOptions) {
+    // 0, a negative number or a non-number turns the limiter off.
+    this.limit = Number.isFinite(options.limit) && options.limit >= 1 ? Math.floor(options.limit) : Infinity;
+    this.windowMs = options.windowMs ?? 60_000;
+    this.maxClients = options.maxClients ?? 10_000;
+  }
+
+  /** Counts one request by `client` at `now`, unless it is over the limit (a refused request is not counted). */
+  hit(client: string, now: number): RateLimitResult {
+    if (this.limit === Infinity) return { allowed: true, retryAfter: 0 };
+    this.sweep(now);
+    const times = (this.hits.get(client) ?? []).filter((t) => now - t < this.windowMs && t <= now);
+    if (times.length >= this.limit) {
+      this.remember(client, times);
+      const oldest = times[0] ?? now;
+      return { allowed: false, retryAfter: Math.max(1, Math.ceil((oldest + this.windowMs - now) / 1000)) };
+    }
+    times.push(now);
+    this.remember(client, times);
+    return { allowed: true, retryAfter: 0 };
+  }
+
+  /** Clients currently tracked (for tests and monitoring). */
+  get size(): number {
+    return this.hits.size;
+  }
+
+  private remember(client: string, times: number[]): void {
+    this.hits.delete(client);
+    if (times.length === 0) return;
+    this.hits.set(client, times);
+    while (this.hits.size > this.maxClients) {
+      const oldest = this.hits.keys().next().value as string;
+      this.hits.delete(oldest);
+    }
+  }
+
+  /** Drops clients whose last request left the window; at most once per window unless the map is full. */
+  private sweep(now: number): void {
+    if (now - this.lastSweep < this.windowMs && this.hits.size < this.maxClients) return;
+    this.lastSweep = now;
+    for (const [client, times] of this.hits) {
+      if (now - times[times.length - 1] >= this.windowMs) this.hits.delete(client);
+    }
+  }
+}

@@ -1,0 +1,28 @@
+/**
+ * Where accepted submissions go. The handlers only know this interface, so an edge deployment can inject
+ * its own store; `sitegen serve` injects the SQLite one (src/api/sqlite-store.ts, Node only).
+ * Both methods are synchronous or awaited before the response is built: an acknowledged submission is stored.
+ */
+export interface NewsletterEntry {
+  email: string;
+  locale: string;
+  createdAt: string;
+}
+
+export interface ContactEntry {
+  firstName: string;
+  lastName: string;
+  email: string;
+  /** null when the optional field was left empty. */
+  company: string | null;
+  message: string;
+  locale: string;
+  createdAt: string;
+}
+
+export interface SubmissionStore {
+  /** "exists" when the address was already subscribed (compared case-insensitively); nothing is added then. */
+  addNewsletter(entry: NewsletterEntry): "added" | "exists" | Promise<"added" | "exists">;
+  addContact(entry: ContactEntry): void | Promise<void>;
+  close(): void;
+}

@@ -1,0 +1,87 @@
+import { existsSync } from "node:fs";
+import { relative, resolve } from "node:path";
+import Database from "better-sqlite3";
+import { loadSiteConfig } from "./config.ts";
+import { SitegenError } from "./errors.ts";
+
+export const SUBMISSION_TYPES = ["newsletter", "contact"] as const;
+export const SUBMISSION_FORMATS = ["csv", "json"] as const;
+type SubmissionType = (typeof SUBMISSION_TYPES)[number];
+
+/** Columns per table, in output order (the database's own names). */
+const COLUMNS: Record<SubmissionType, string[]> = {
+  newsletter: ["id", "email", "locale", "created_at"],
+  contact: ["id", "first_name", "last_name", "email", "company", "message", "locale", "created_at"],
+};
+/** Both tables in one CSV: a `type` column, then every column of either table. */
+const COMBINED_COLUMNS = ["type", "id", "created_at", "locale", "email", "first_name", "last_name", "company", "message"];
+
+type Row = Record<string, string | number | null>;
+
+/**
+ * One CSV field (RFC 4180): quoted when it holds a comma, quote or line break, quotes doubled. A text that a
+ * spreadsheet would run as a formula (starting with = + - @ or a tab/CR) gets a leading apostrophe, so an
+ * exported contact message cannot execute in Excel or Sheets (use --format json for the exact stored text).
+ */
+export function csvField(value: string | number | null | undefined): string {
+  if (value === null || value === undefined) return "";
+  let text = String(value);
+  if (typeof value === "string" && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  return /[",\r\n]/.test(text) || /^\s|\s$/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+function csv(columns: string[], rows: Row[]): string {
+  return [columns.join(","), ...rows.map((row) => columns.map((c) => csvField(row[c])).join(","))].join("\n");
+}
+
+/**
+ * `sitegen submissions [--type newsletter|contact] [--format csv|json]`: prints what the forms stored, oldest
+ * first. CSV by default, both types (one table with a `type` column); JSON is an array for one type and
+ * `{ newsletter: [...], contact: [...] }` for both.
+ */
+export function printSubmissions(root: string, opts: { type?: string; format: string }): void {
+  const format = (opts.format ?? "csv").toLowerCase();
+  if (!(SUBMISSION_FORMATS as readonly string[]).includes(format)) {
+    throw new SitegenError("SubmissionsFormatInvalid", `"${opts.format}" is not an output format.`, `Use --format ${SUBMISSION_FORMATS.join(" or --format ")}.`);
+  }
+  const type = opts.type?.toLowerCase();
+  if (type !== undefined && !(SUBMISSION_TYPES as readonly string[]).includes(type)) {
+    throw new SitegenError(
+      "SubmissionsTypeInvalid",
+      `"${opts.type}" is not a submission type.`,
+      `Use --type ${SUBMISSION_TYPES.join(" or --type ")}, or leave it out for both.`,
+    );
+  }
+  const types = type ? [type as SubmissionType] : [...SUBMISSION_TYPES];
+
+  const site = loadSiteConfig(root);
+  const file = resolve(root, site.submissions?.database ?? ".data/submissions.db");
+  if (!existsSync(file)) {
+    console.error(`No submissions stored yet: ${relative(root, file) || file} does not exist (it is created by the first form sent through sitegen serve).`);
+    return;
+  }
+
+  let db: Database.Database;
+  try {
+    db = new Database(file, { readonly: true, fileMustExist: true });
+  } catch (error) {
+    throw new SitegenError("SubmissionsUnreadable", `Could not open ${file}: ${(error as Error).message}`, "Check the file's permissions, or that it is a SQLite database.", { cause: error });
+  }
+  try {
+    const tables = new Set((db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((r) => r.name));
+    const data = {} as Record<SubmissionType, Row[]>;
+    for (const t of types) {
+      data[t] = tables.has(t) ? (db.prepare(`SELECT ${COLUMNS[t].join(", ")} FROM ${t} ORDER BY id`).all() as Row[]) : [];
+    }
+    if (format === "json") {
+      console.log(JSON.stringify(types.length === 1 ? data[types[0]] : data, null, 2));
+    } else if (types.length === 1) {
+      console.log(csv(COLUMNS[types[0]], data[types[0]]));
+    } else {
+      const rows = types.flatMap((t) => data[t].map((row) => ({ type: t, ...row })));
+      console.log(csv(COMBINED_COLUMNS, rows));
+    }
+  } finally {
+    db.close();
+  }
+}

@@ -1,0 +1,147 @@
+import { useEffect, useRef, useState } from "react";
+import { islandMount } from "./runtime/island.ts";
+import { firstTouchTracker, submitJson } from "./form-submit.ts";
+import { toast } from "./runtime/toast.ts";
+
+const FIELDS = ["firstName", "lastName", "email", "company", "message"] as const;
+type Field = (typeof FIELDS)[number];
+
+export interface ContactFormProps {
+  endpoint: string;
+  locale: string;
+  text: {
+    labels: Record<Field, string>;
+    optional: string;
+    submit: string;
+    submitting: string;
+    summaryHeading: string;
+    successTitle: string;
+    successMessage: string;
+    errorTitle: string;
+    failure: string;
+    errors: { firstName: string; lastName: string; email: string; emailInvalid: string; message: string; tooLong: string };
+  };
+}
+
+const EMAIL = /^[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+$/;
+const LIMITS: Record<Field, number> = { firstName: 100, lastName: 100, email: 254, company: 200, message: 5000 };
+const AUTOCOMPLETE: Record<Field, string> = { firstName: "given-name", lastName: "family-name", email: "email", company: "organization", message: "off" };
+
+function validate(values: Record<Field, string>, t: ContactFormProps["text"]["errors"]): Partial<Record<Field, string>> {
+  const errors: Partial<Record<Field, string>> = {};
+  for (const field of FIELDS) {
+    const v = values[field].trim();
+    if (v.length > LIMITS[field]) errors[field] = t.tooLong;
+    else if (field === "email") {
+      if (!v) errors.email = t.email;
+      else if (!EMAIL.test(v)) errors.email = t.emailInvalid;
+    } else if (field !== "company" && !v) errors[field] = t[field];
+  }
+  return errors;
+}
+
+/**
+ * The contact form (spec §3/§4/§8). Without JavaScript it is a plain form posting to the endpoint. Hydrated,
+ * it checks the fields first (an error summary linking to each field, and a message beside it), sends
+ * JSON, and reports through a toast. Nothing typed is cleared unless the message was sent.
+ */
+export default function ContactForm({ endpoint, locale, text }: ContactFormProps) {
+  const [busy, setBusy] = useState(false);
+  const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
+  const formRef = useRef<HTMLFormElement>(null);
+  const summaryRef = useRef<HTMLDivElement>(null);
+  const touched = useRef(firstTouchTracker());
+
+  useEffect(() => {
+    if (formRef.current) formRef.current.noValidate = true;
+  }, []);
+
+  async function onSubmit(event: { preventDefault(): void }) {
+    event.preventDefault();
+    const form = formRef.current;
+    if (busy || !form) return;
+    const data = new FormData(form);
+    const values = Object.fromEntries(FIELDS.map((f) => [f, String(data.get(f) ?? "")])) as Record<Field, string>;
+    const found = validate(values, text.errors);
+    setErrors(found);
+    if (Object.keys(found).length) {
+      requestAnimationFrame(() => summaryRef.current?.focus());
+      return;
+    }
+    setBusy(true);
+    const result = await submitJson(endpoint, { ...values, locale, website: String(data.get("website") ?? ""), startedAt: touched.current.value() });
+    setBusy(false);
+    if (result.ok) {
+      form.reset();
+      toast({ type: "success", title: text.successTitle, description: text.successMessage });
+      return;
+    }
+    if (result.errors && Object.keys(result.errors).length) {
+      setErrors(result.errors as Partial<Record<Field, string>>);
+      requestAnimationFrame(() => summaryRef.current?.focus());
+    }
+    toast({ type: "error", title: text.errorTitle, description: result.message ?? text.failure, duration: 8000 });
+  }
+
+  const listed = FIELDS.filter((f) => errors[f]);
+  const field = (name: Field, multiline = false) => {
+    const id = `contact-${name}`;
+    const error = errors[name];
+    const common = {
+      id,
+      name,
+      required: name !== "company",
+      "aria-invalid": error ? true : undefined,
+      "aria-describedby": error ? `${id}-error` : undefined,
+      onInput: () => error && setErrors((e) => ({ ...e, [name]: undefined })),
+    };
+    return (
+      <div className="field">
+        <label htmlFor={id}>
+          {text.labels[name]}
+          {name === "company" && <span className="optional"> ({text.optional})</span>}
+        </label>
+        {multiline ? <textarea {...common} rows={6} /> : <input {...common} type={name === "email" ? "email" : "text"} autoComplete={AUTOCOMPLETE[name]} />}
+        {error && (
+          <p id={`${id}-error`} className="field-error">
+            {error}
+          </p>
+        )}
+      </div>
+    );
+  };
+
+  return (
+    <form ref={formRef} className="contact-form" method="post" action={endpoint} onSubmit={onSubmit} onFocusCapture={() => touched.current.mark()} aria-busy={busy}>
+      <input type="hidden" name="locale" value={locale} />
+      <div className="hp-field" aria-hidden="true">
+        <label htmlFor="contact-website">Website</label>
+        <input id="contact-website" name="website" type="text" tabIndex={-1} autoComplete="off" />
+      </div>
+      {listed.length > 0 && (
+        <div className="error-summary" role="alert" tabIndex={-1} ref={summaryRef} aria-labelledby="contact-summary-title">
+          <h3 id="contact-summary-title">{text.summaryHeading}</h3>
+          <ul>
+            {listed.map((f) => (
+              <li key={f}>
+                <a href={`#contact-${f}`}>{errors[f]}</a>
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+      <div className="field-row">
+        {field("firstName")}
+        {field("lastName")}
+      </div>
+      {field("email")}
+      {field("company")}
+      {field("message", true)}
+      <button type="submit" className="btn btn-primary" disabled={busy}>
+        {busy ? text.submitting : text.submit}
+      </button>
+    </form>
+  );
+}
+
+export const mount = islandMount(ContactForm);

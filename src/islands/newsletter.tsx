@@ -1,0 +1,104 @@
+import { useEffect, useRef, useState } from "react";
+import { islandMount } from "./runtime/island.ts";
+import { firstTouchTracker, submitJson } from "./form-submit.ts";
+import { toast } from "./runtime/toast.ts";
+
+export interface NewsletterProps {
+  endpoint: string;
+  locale: string;
+  text: {
+    emailLabel: string;
+    placeholder: string;
+    submit: string;
+    submitting: string;
+    note: string;
+    emptyEmail: string;
+    invalidEmail: string;
+    errorTitle: string;
+    failure: string;
+    successTitle: string;
+    successMessage: string;
+  };
+}
+
+type Status = "idle" | "submitting";
+const EMAIL = /^[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+$/;
+
+/**
+ * The footer newsletter form (spec §4/§5/§8). Server-rendered as a plain form that posts without
+ * JavaScript; hydrated, it validates, sends JSON, and reports through toasts. On failure the address stays.
+ */
+export default function Newsletter({ endpoint, locale, text }: NewsletterProps) {
+  const [status, setStatus] = useState<Status>("idle");
+  const [error, setError] = useState("");
+  const input = useRef<HTMLInputElement>(null);
+  const touched = useRef(firstTouchTracker());
+  const formRef = useRef<HTMLFormElement>(null);
+  // Without JavaScript the browser's own validation helps; once hydrated, our messages (spec §5) take over.
+  useEffect(() => {
+    if (formRef.current) formRef.current.noValidate = true;
+  }, []);
+
+  async function onSubmit(event: { preventDefault(): void; currentTarget: HTMLFormElement }) {
+    event.preventDefault();
+    if (status === "submitting") return;
+    const form = event.currentTarget;
+    const email = (input.current?.value ?? "").trim();
+    const problem = !email ? text.emptyEmail : !EMAIL.test(email) ? text.invalidEmail : "";
+    setError(problem);
+    if (problem) {
+      toast({ type: "error", title: text.errorTitle, description: problem });
+      input.current?.focus();
+      return;
+    }
+    setStatus("submitting");
+    const honeypot = (form.elements.namedItem("website") as HTMLInputElement | null)?.value ?? "";
+    const result = await submitJson(endpoint, { email, locale, website: honeypot, startedAt: touched.current.value() });
+    setStatus("idle");
+    if (result.ok) {
+      form.reset();
+      toast({ type: "success", title: text.successTitle, description: text.successMessage });
+    } else {
+      const fieldError = result.errors?.email;
+      if (fieldError) setError(fieldError);
+      toast({ type: "error", title: text.errorTitle, description: fieldError ?? text.failure });
+    }
+  }
+
+  const busy = status === "submitting";
+  return (
+    <form ref={formRef} className="newsletter-form" method="post" action={endpoint} onSubmit={onSubmit} onFocusCapture={() => touched.current.mark()} aria-busy={busy}>
+      <input type="hidden" name="locale" value={locale} />
+      <div className="hp-field" aria-hidden="true">
+        <label htmlFor="newsletter-website">Website</label>
+        <input id="newsletter-website" name="website" type="text" tabIndex={-1} autoComplete="off" />
+      </div>
+      <label htmlFor="newsletter-email">{text.emailLabel}</label>
+      <div className="inline-field">
+        <input
+          ref={input}
+          id="newsletter-email"
+          name="email"
+          type="email"
+          autoComplete="email"
+          required
+          placeholder={text.placeholder}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? "newsletter-error" : undefined}
+          onInput={() => error && setError("")}
+        />
+        <button type="submit" className="btn btn-primary" disabled={busy}>
+          {busy ? text.submitting : text.submit}
+        </button>
+      </div>
+      {error && (
+        <p id="newsletter-error" className="field-error">
+          {error}
+        </p>
+      )}
+      <p className="form-hint">{text.note}</p>
+    </form>
+  );
+}
+
+export const mount = islandMount(Newsletter);

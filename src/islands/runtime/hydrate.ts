@@ -1,0 +1,43 @@
+import type { Mount, MountMode } from "./island.ts";
+
+/** Loads an island's module (its URL was written into the marker at build time) and mounts it once. */
+export async function mountIsland(element: HTMLElement, mode: MountMode = "hydrate"): Promise<void> {
+  if (element.dataset.mounted) return;
+  element.dataset.mounted = "";
+  const src = element.dataset.src;
+  if (!src) return;
+  const props = JSON.parse(element.dataset.props ?? "{}") as Record<string, unknown>;
+  const module = (await import(/* @vite-ignore */ src)) as { mount: Mount };
+  module.mount(element, props, mode);
+  element.dataset.hydrated = "";
+}
+
+const INTERACTIONS = ["focusin", "pointerenter", "pointerdown", "touchstart", "keydown"] as const;
+
+/**
+ * Islands hydrate on the strategy their marker names (data-when): load, idle, visible, or the first
+ * interaction with them. "manual" islands are mounted by code that decides when (the consent banner).
+ */
+export function scheduleIslands(root: ParentNode = document): void {
+  root.querySelectorAll<HTMLElement>("[data-island]").forEach((el) => {
+    const when = el.dataset.when ?? "load";
+    const go = () => void mountIsland(el);
+    if (when === "load") go();
+    else if (when === "idle") ("requestIdleCallback" in window ? requestIdleCallback(go, { timeout: 2000 }) : setTimeout(go, 200));
+    else if (when === "visible") {
+      const io = new IntersectionObserver((entries) => {
+        if (entries.some((e) => e.isIntersecting)) {
+          io.disconnect();
+          go();
+        }
+      }, { rootMargin: "200px" });
+      io.observe(el);
+    } else if (when === "interaction") {
+      const once = () => {
+        for (const type of INTERACTIONS) el.removeEventListener(type, once, true);
+        go();
+      };
+      for (const type of INTERACTIONS) el.addEventListener(type, once, { capture: true, passive: true });
+    }
+  });
+}

@@ -1,0 +1,124 @@
+/**
+ * The one script every page loads (about 3 KB): language memory and detection, tooltips, the toaster's
+ * hotkeys, consent (gated scripts and the banner), and the island loader. Islands and the consent UI are
+ * separate chunks loaded only when a page needs them.
+ */
+import { applyDetectedLanguage, languageOfPath, storedLanguage, storeLanguage, type Language } from "./language.ts";
+import { initTooltips } from "./tooltip.ts";
+import { CONSENT_EVENT, clearConsent, isGranted, readConsent, type ConsentPolicy, type ConsentState } from "./consent.ts";
+import { mountIsland, scheduleIslands } from "./hydrate.ts";
+
+const OPEN_SETTINGS_EVENT = "sitegen:open-cookie-settings";
+const CLEAR_EVENT = "sitegen:consent-cleared";
+
+logPageLoad();
+rememberLanguage();
+initTooltips();
+toasterHotkeys();
+const consentRoot = document.querySelector<HTMLElement>("[data-island='cookie-consent']");
+const policy: ConsentPolicy = {
+  revision: Number(consentRoot?.dataset.revision ?? 1),
+  lifetimeDays: Number(consentRoot?.dataset.lifetimeDays ?? 365),
+};
+startConsent();
+scheduleIslands();
+
+/** Spec §7: the page-load time, logged once per page. */
+function logPageLoad(): void {
+  const report = () => {
+    const nav = performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming | undefined;
+    const ms = nav && nav.loadEventStart > 0 ? nav.loadEventStart : performance.now();
+    console.info(`Page loaded in ${Math.round(ms)} ms`);
+  };
+  if (document.readyState === "complete") setTimeout(report);
+  else addEventListener("load", () => setTimeout(report), { once: true });
+}
+
+function rememberLanguage(): void {
+  const path = location.pathname;
+  const current = languageOfPath(path);
+  const html = document.documentElement;
+  const switcher = document.querySelector<HTMLAnchorElement>("a[data-lang-switch]");
+  // The switcher stores the visitor's choice before navigating (spec §4).
+  switcher?.addEventListener("click", () => storeLanguage(switcher.dataset.langSwitch as Language));
+  const detect = html.dataset.detectLanguage; // present on the two home pages only
+  if (detect === undefined || storedLanguage() !== null) {
+    storeLanguage(current);
+    return;
+  }
+  let interacted = false;
+  const mark = () => (interacted = true);
+  for (const type of ["pointerdown", "keydown", "touchstart", "wheel"]) addEventListener(type, mark, { once: true, passive: true, capture: true });
+  void applyDetectedLanguage({
+    path,
+    endpoint: detect || null,
+    counterpart: switcher?.getAttribute("href") ?? (current === "en" ? "/" : "/en"),
+    interacted: () => interacted,
+    navigate: (target) => location.replace(target),
+  });
+}
+
+/** Alt+T or F8 moves focus to the notifications region (spec §9), which exists before any toast. */
+function toasterHotkeys(): void {
+  addEventListener("keydown", (e) => {
+    const altT = e.altKey && (e.code === "KeyT" || e.key.toLowerCase() === "t");
+    if (!altT && e.key !== "F8") return;
+    const region = document.querySelector<HTMLElement>("[data-toaster]");
+    if (!region) return;
+    e.preventDefault();
+    (region.querySelector<HTMLElement>("li button") ?? region).focus();
+  });
+}
+
+function startConsent(): void {
+  let state: ConsentState | null = readConsent(policy);
+  runGrantedScripts(state);
+  addEventListener(CONSENT_EVENT, (e) => {
+    state = (e as CustomEvent<ConsentState>).detail;
+    runGrantedScripts(state);
+  });
+  if (!consentRoot) return;
+  const showConsentUi = async (initialView?: "dialog") => {
+    if (consentRoot.dataset.mounted) {
+      if (initialView) dispatchEvent(new Event(OPEN_SETTINGS_EVENT));
+      return;
+    }
+    if (initialView) consentRoot.dataset.props = JSON.stringify({ ...JSON.parse(consentRoot.dataset.props ?? "{}"), initialView });
+    await mountIsland(consentRoot, "render");
+    initTooltips(consentRoot);
+  };
+  if (!state) void showConsentUi();
+  // The footer's "cookie settings" link and the cookie policy's buttons; without JavaScript the link
+  // simply opens the cookie policy.
+  document.addEventListener("click", (e) => {
+    const target = (e.target as Element).closest<HTMLElement>("[data-cookie-settings], [data-cookie-clear]");
+    if (!target) return;
+    e.preventDefault();
+    if (target.matches("[data-cookie-clear]")) {
+      clearConsent();
+      state = null;
+      // A mounted banner listens for this and shows itself again; otherwise mounting shows it.
+      if (consentRoot.dataset.mounted) dispatchEvent(new Event(CLEAR_EVENT));
+      else void showConsentUi();
+      return;
+    }
+    void showConsentUi("dialog");
+  });
+  document.querySelectorAll<HTMLElement>("[data-consent-controls]").forEach((el) => (el.hidden = false));
+}
+
+/**
+ * Consent-gated scripts: `<script type="text/plain" data-consent="analytics" src=...>` stays inert until
+ * its category is granted, then runs once as a real script (same origin and CSP rules as any other).
+ */
+function runGrantedScripts(state: ConsentState | null): void {
+  document.querySelectorAll<HTMLScriptElement>('script[type="text/plain"][data-consent]').forEach((inert) => {
+    const category = inert.dataset.consent as "analytics" | "marketing" | "functional" | "essential";
+    if (!isGranted(state, category)) return;
+    const live = document.createElement("script");
+    for (const { name, value } of Array.from(inert.attributes)) if (name !== "type" && name !== "data-consent") live.setAttribute(name, value);
+    live.dataset.consentGranted = category;
+    if (!inert.src) live.textContent = inert.textContent;
+    inert.replaceWith(live);
+  });
+}
