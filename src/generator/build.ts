@@ -13,7 +13,7 @@ import { buildRobots, buildSitemap } from "./sitemap.ts";
 import { hostFiles } from "./security-headers.ts";
 import { StagedOutput } from "./output.ts";
 import { SitegenError } from "./errors.ts";
-import { errorFile, homePath, LOCALES, notFoundFile, outputFileForPath, routes, type LocaleCode } from "./routes.ts";
+import { errorFile, FORM_RESULTS, formResultPath, homePath, LOCALES, notFoundFile, outputFileForPath, routes, type FormResult, type LocaleCode } from "./routes.ts";
 import { faviconSvg } from "./favicon.ts";
 
 const brotli = promisify(brotliCompress);
@@ -116,6 +116,16 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   for (const locale of LOCALES) {
     currentPath = `${notFoundFile(locale)} (not found)`;
     documents.push({ path: currentPath, locale, file: notFoundFile(locale), html: renderPage(renderInput, { path: homePath(locale), locale, pageName: "not-found" }) });
+    for (const [result, keys] of Object.entries(FORM_RESULTS) as [FormResult, (typeof FORM_RESULTS)[FormResult]][]) {
+      const path = formResultPath(result, locale);
+      currentPath = `${path} (form result)`;
+      documents.push({
+        path: currentPath,
+        locale,
+        file: outputFileForPath(path),
+        html: renderPage(renderInput, { path: homePath(locale), locale, pageName: "form-result", props: { result, ...keys }, metaKeys: { title: keys.title, description: keys.message } }),
+      });
+    }
     currentPath = `${errorFile(locale)} (error)`;
     documents.push({
       path: currentPath,

@@ -25,6 +25,8 @@ export interface RenderTarget {
   /** Which component renders it; defaults to the route's page. */
   pageName?: string;
   props?: Record<string, unknown>;
+  /** Content keys of the title and description when the page has no route (form results). */
+  metaKeys?: { title: string; description: string };
 }
 
 const dateFormats = new Map<string, Intl.DateTimeFormat>();
@@ -52,8 +54,9 @@ export function renderPage(input: RenderInput, target: RenderTarget): string {
   }
   const crumbs = route ? breadcrumbsFor(target.path, translator) : [];
   const metaKey = route?.metaKey ?? `meta.${pageName}`;
-  const title = route?.id === "home" ? t(`${metaKey}.title`) : `${t(`${metaKey}.title`)} | ${site.brand}`;
-  const description = t(`${metaKey}.description`);
+  const titleKey = target.metaKeys?.title ?? `${metaKey}.title`;
+  const title = route?.id === "home" ? t(titleKey) : `${t(titleKey)} | ${site.brand}`;
+  const description = t(target.metaKeys?.description ?? `${metaKey}.description`);
   const counterpartLocale: LocaleCode = locale === "en" ? "pt" : "en";
   const page: PageContextValue = {
     t: translator.t,

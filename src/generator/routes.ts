@@ -130,3 +130,18 @@ export function notFoundFile(locale: LocaleCode): string {
 export function errorFile(locale: LocaleCode): string {
   return locale === "en" ? "en/500.html" : "500.html";
 }
+
+/**
+ * Where the form endpoints send a visitor whose browser posted a form without JavaScript (303 See Other).
+ * Not routes of the spec's site map: they are not indexed, not in the sitemap, and have no breadcrumbs.
+ */
+export const FORM_RESULTS = {
+  "newsletter-success": { title: "newsletter.successTitle", message: "newsletter.successMessage" },
+  "contact-success": { title: "contactForm.successTitle", message: "contactForm.successMessage" },
+  error: { title: "result.errorHeading", message: "api.invalid" },
+} as const;
+export type FormResult = keyof typeof FORM_RESULTS;
+
+export function formResultPath(result: FormResult, locale: LocaleCode): string {
+  return `${locale === "en" ? EN_PREFIX : ""}/forms/${result}`;
+}

@@ -138,7 +138,7 @@ describe("special pages and files", () => {
   });
 
   it("reports pages per locale and sizes", () => {
-    expect(result.pages.filter((p) => p.locale === "pt")).toHaveLength(routes.length + 2);
+    expect(result.pages.filter((p) => p.locale === "pt")).toHaveLength(routes.length + 5); // routes, not-found, error, three form results
     expect(result.pages.every((p) => p.brotliBytes > 0 && p.brotliBytes < p.bytes)).toBe(true);
     expect(Object.keys(result.timings)).toEqual(expect.arrayContaining(["content", "render", "minify", "write"]));
   });

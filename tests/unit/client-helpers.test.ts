@@ -1,0 +1,67 @@
+import { describe, expect, it, vi } from "vitest";
+import { cachedQuery, clearQueryCache, retryDelay } from "../../src/islands/runtime/query.ts";
+import { languageFromBrowser, languageOfPath } from "../../src/islands/runtime/language.ts";
+import { renderToString } from "react-dom/server";
+import { createElement } from "react";
+import { usePage } from "../../src/components/page-context.tsx";
+
+describe("data cache (spec §7, §9)", () => {
+  it("waits min(1000 * 2^n, 30000) ms between retries", () => {
+    expect([0, 1, 2, 3, 4, 5, 6].map(retryDelay)).toEqual([1000, 2000, 4000, 8000, 16000, 30000, 30000]);
+  });
+
+  it("retries a failing query 3 times, then gives up", async () => {
+    clearQueryCache();
+    const waits: number[] = [];
+    const fetcher = vi.fn(async () => {
+      throw new Error("down");
+    });
+    await expect(cachedQuery("down", fetcher, { sleep: async (ms) => void waits.push(ms), store: undefined })).rejects.toThrow("down");
+    expect(fetcher).toHaveBeenCalledTimes(4);
+    expect(waits).toEqual([1000, 2000, 4000]);
+  });
+
+  it("keeps a result for 5 minutes", async () => {
+    clearQueryCache();
+    let clock = 0;
+    let calls = 0;
+    const fetcher = async () => ++calls;
+    const opts = { now: () => clock, sleep: async () => {} };
+    expect(await cachedQuery("k", fetcher, opts)).toBe(1);
+    clock = 4 * 60 * 1000;
+    expect(await cachedQuery("k", fetcher, opts)).toBe(1);
+    clock = 5 * 60 * 1000 + 1;
+    expect(await cachedQuery("k", fetcher, opts)).toBe(2);
+  });
+});
+
+describe("language (spec §4)", () => {
+  it("comes from the path", () => {
+    expect(languageOfPath("/en")).toBe("en");
+    expect(languageOfPath("/en/about")).toBe("en");
+    expect(languageOfPath("/")).toBe("pt");
+    expect(languageOfPath("/english")).toBe("pt");
+  });
+
+  it("from browser languages is pt when any starts with pt or contains br, otherwise en", () => {
+    expect(languageFromBrowser(["en-US", "pt-BR"])).toBe("pt");
+    expect(languageFromBrowser(["pt"])).toBe("pt");
+    expect(languageFromBrowser(["es-BR"])).toBe("pt");
+    expect(languageFromBrowser(["en-GB", "fr"])).toBe("en");
+    expect(languageFromBrowser([])).toBe("en");
+  });
+
+  it("falls back to English and says so when detection fails", () => {
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    expect(languageFromBrowser(undefined)).toBe("en");
+    expect(warn).toHaveBeenCalledWith("Language detection failed, defaulting to English");
+    warn.mockRestore();
+  });
+
+  it("accessor used outside its provider throws an error", () => {
+    function Probe() {
+      return createElement("p", null, usePage().t("nav.home"));
+    }
+    expect(() => renderToString(createElement(Probe))).toThrowError(/outside <PageContext.Provider>/);
+  });
+});
