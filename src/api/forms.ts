@@ -12,12 +12,13 @@ import {
   jsonResponse,
   localeFromAcceptLanguage,
   localeFromField,
+  localeFromReferer,
   message,
   readBody,
   seeOther,
   textResponse,
-  type ApiLocale,
   wantsJson,
+  type ApiLocale,
   type Messages,
 } from "./http.ts";
 import { validateContact, validateNewsletter, type FieldProblem, type FieldReader } from "./validate.ts";
@@ -111,7 +112,10 @@ function looksAutomated(read: FieldReader, now: number, minFillMs: number): bool
   if (typeof honeypot === "string" ? honeypot.trim() !== "" : honeypot !== undefined && honeypot !== null) return true;
   const raw = read("startedAt");
   const startedAt = typeof raw === "number" ? raw : typeof raw === "string" && /^\s*-?\d+(\.\d+)?\s*$/.test(raw) ? Number(raw) : NaN;
-  return Number.isFinite(startedAt) && now - startedAt < minFillMs;
+  // startedAt comes from the browser's clock: a negative elapsed time means that clock runs ahead of ours,
+  // which says nothing about the sender, so it counts as unknown rather than as a bot.
+  const elapsed = now - startedAt;
+  return Number.isFinite(elapsed) && elapsed >= 0 && elapsed < minFillMs;
 }
 
 const PROBLEM_KEYS: Record<FormKind, Record<string, Record<FieldProblem, string>>> = {
@@ -145,7 +149,9 @@ export function createFormHandler(options: FormHandlerOptions): ApiHandler {
 
   return async function handleForm(request: Request): Promise<Response> {
     const json = wantsJson(request);
-    let locale: ApiLocale = localeFromAcceptLanguage(request.headers.get("accept-language")) ?? "pt";
+    // The body's locale field (below), else the page the form was on, else the browser's languages, else pt.
+    let locale: ApiLocale =
+      localeFromReferer(request, localePrefix) ?? localeFromAcceptLanguage(request.headers.get("accept-language")) ?? "pt";
     const t = (key: string) => message(messages, locale, key);
 
     /** An error: JSON with its status for scripts, a redirect to the error page for plain form posts. */

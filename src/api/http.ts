@@ -62,6 +62,25 @@ export function localeFromField(value: unknown): ApiLocale | undefined {
   return primary === "pt" || primary === "en" ? primary : undefined;
 }
 
+/**
+ * The language of the page a form was posted from, by a same-origin Referer: the locale whose path prefix
+ * it starts with (the unprefixed locale otherwise). Used when the body cannot tell (too large, unreadable).
+ */
+export function localeFromReferer(request: Request, localePrefix: Record<ApiLocale, string>): ApiLocale | undefined {
+  const referer = request.headers.get("referer");
+  if (!referer) return undefined;
+  let from: URL;
+  try {
+    from = new URL(referer);
+    if (from.origin !== new URL(request.url).origin) return undefined;
+  } catch {
+    return undefined;
+  }
+  const entries = Object.entries(localePrefix) as [ApiLocale, string][];
+  const prefixed = entries.find(([, prefix]) => prefix !== "" && (from.pathname === prefix || from.pathname.startsWith(`${prefix}/`)));
+  return prefixed?.[0] ?? entries.find(([, prefix]) => prefix === "")?.[0];
+}
+
 export type BodyKind = "json" | "form" | "other" | "none";
 
 /** The media type of the request body, by its Content-Type. */

@@ -97,6 +97,17 @@ export function createProgram(): Command {
     });
 
   program
+    .command("submissions")
+    .description("Print the newsletter and contact submissions stored by the built-in endpoints.")
+    .option("-t, --type <type>", "newsletter or contact (default: both)")
+    .option("-f, --format <format>", "csv or json", "csv")
+    .action(async (opts: { type?: string; format: string }) => {
+      // Imported here rather than at the top: only this command reads the stored submissions.
+      const { printSubmissions } = await import("./submissions-command.ts");
+      printSubmissions(projectRoot, opts);
+    });
+
+  program
     .command("bench")
     .description("Build the site several times in fresh processes and print median timings and peak memory.")
     .option("-r, --runs <n>", "number of cold builds", count, 7)

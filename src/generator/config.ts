@@ -56,7 +56,21 @@ export function loadSiteConfig(root: string, overrides: ConfigOverrides = {}): S
       "See the locales block in the repository's site.yaml.",
     );
   }
-  return { ...(data as SiteConfig), siteUrl, locales };
+  return { ...(data as SiteConfig), siteUrl, locales, submissions: submissionSettings(data.submissions) };
+}
+
+/**
+ * Where submissions go and how many a client may send per minute. The environment may override both for
+ * one run (SUBMISSIONS_DB, SUBMISSIONS_RATE_LIMIT), so a test or a load test needs no edited site.yaml.
+ */
+function submissionSettings(value: Partial<SiteConfig["submissions"]> | undefined): SiteConfig["submissions"] {
+  const limit = Number(process.env.SUBMISSIONS_RATE_LIMIT ?? value?.rateLimitPerMinute ?? 5);
+  return {
+    database: process.env.SUBMISSIONS_DB ?? value?.database ?? ".data/submissions.db",
+    rateLimitPerMinute: Number.isFinite(limit) && limit > 0 ? limit : 5,
+    trustProxy: value?.trustProxy === true,
+    minFillSeconds: Number(value?.minFillSeconds ?? 2),
+  };
 }
 
 /** The base address without a trailing slash; a bad value fails early with the accepted form. */

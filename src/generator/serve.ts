@@ -2,8 +2,9 @@ import { watch, type FSWatcher } from "node:fs";
 import { join } from "node:path";
 import { buildSite } from "./build.ts";
 import { formatError, SitegenError } from "./errors.ts";
-import { createSiteServer, type ApiHandler } from "./server.ts";
-import type { SiteConfig } from "./config.ts";
+import { createSiteServer } from "./server.ts";
+import { loadLocaleContent } from "./content.ts";
+import { createApiHandlers } from "../api/index.ts";
 
 export interface ServeOptions {
   root: string;
@@ -14,15 +15,14 @@ export interface ServeOptions {
   watch: boolean;
 }
 
-/** The built-in form and language endpoints, mounted at the paths site.yaml configures (relative ones only). */
-export type ApiFactory = (site: SiteConfig, root: string) => Record<string, ApiHandler>;
-
 /** `sitegen serve`: build once, serve dist, and (unless --no-watch) rebuild and reload on every change. */
-export async function startServe(options: ServeOptions, apiFactory?: ApiFactory): Promise<void> {
+export async function startServe(options: ServeOptions): Promise<void> {
   const first = await buildSite({ root: options.root, outDir: options.outDir, siteUrl: options.siteUrl });
   console.log(`Built ${first.pages.length} pages in ${Math.round(first.totalMs)} ms${first.missing.length ? ` (${first.missing.length} missing translations; run sitegen build for the list)` : ""}`);
-  const api = apiFactory?.(first.site, options.root) ?? {};
-  const site = createSiteServer({ outDir: options.outDir, site: first.site, api, liveReload: options.watch });
+  // The built-in endpoints answer in the visitor's language with the texts of content/<locale>/forms.yaml.
+  const messages = { pt: loadLocaleContent(options.root, "pt", first.site).dictionary, en: loadLocaleContent(options.root, "en", first.site).dictionary };
+  const api = createApiHandlers({ site: first.site, root: options.root, messages });
+  const site = createSiteServer({ outDir: options.outDir, site: first.site, api: api.handlers, liveReload: options.watch });
 
   await new Promise<void>((ready, fail) => {
     site.server.once("error", (error: NodeJS.ErrnoException) => {
@@ -79,6 +79,7 @@ export async function startServe(options: ServeOptions, apiFactory?: ApiFactory)
   const stop = async () => {
     for (const w of watchers) w.close();
     await site.close();
+    api.close();
     process.exit(0);
   };
   process.once("SIGINT", stop);

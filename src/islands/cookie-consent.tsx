@@ -40,6 +40,8 @@ type View = "banner" | "dialog" | "hidden";
 export default function CookieConsent({ policy, policyHref, initialView, text }: CookieConsentProps) {
   const stored = readConsent(policy);
   const [view, setView] = useState<View>(initialView ?? (stored ? "hidden" : "banner"));
+  // While undecided the banner stays in the page under the modal dialog, so focus can return to it.
+  const [undecided, setUndecided] = useState(!stored);
   const [choice, setChoice] = useState<ConsentPreferences>(stored?.preferences ?? { ...ESSENTIAL_ONLY });
   const dialog = useRef<HTMLDialogElement>(null);
   const opener = useRef<Element | null>(null);
@@ -51,6 +53,7 @@ export default function CookieConsent({ policy, policyHref, initialView, text }:
     };
     const cleared = () => {
       setChoice({ ...ESSENTIAL_ONLY });
+      setUndecided(true);
       setView("banner");
     };
     addEventListener(OPEN_SETTINGS_EVENT, open);
@@ -70,25 +73,25 @@ export default function CookieConsent({ policy, policyHref, initialView, text }:
     if (view !== "dialog" && d?.open) d.close();
   }, [view]);
 
-  /** Leaves the dialog: back to the banner while undecided, and focus back where it was. */
+  /** Leaves the dialog: back to the banner while undecided, and focus back to what opened it. */
   function closeDialog(next: View) {
+    dialog.current?.close();
     setView(next);
     const back = opener.current;
-    requestAnimationFrame(() => {
-      if (back instanceof HTMLElement && back.isConnected && back !== document.body) back.focus();
-      else document.querySelector<HTMLElement>(next === "banner" ? ".consent-banner button" : "main")?.focus();
-    });
+    if (back instanceof HTMLElement && back.isConnected && back !== document.body) back.focus();
+    else document.getElementById("main")?.focus();
   }
 
   const decide = (save: () => void) => {
     save();
+    setUndecided(false);
     if (view === "dialog") closeDialog("hidden");
     else setView("hidden");
   };
 
   return (
     <>
-      {view === "banner" && (
+      {undecided && view !== "hidden" && (
         <section className="consent-banner" aria-labelledby="consent-title" aria-describedby="consent-description">
           <h2 id="consent-title">{text.title}</h2>
           <p id="consent-description">

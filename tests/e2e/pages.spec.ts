@@ -49,6 +49,11 @@ test("unknown paths show the not-found page of their language with status 404", 
 });
 
 test("the skip link moves focus to the main content", async ({ page }) => {
+  // With a decision stored there is no banner, so the skip link is the first stop.
+  await page.addInitScript(() => {
+    localStorage.setItem("cookie-consent", JSON.stringify({ consent: false, timestamp: Date.now(), revision: 1 }));
+    localStorage.setItem("cookie-preferences", JSON.stringify({ essential: true, analytics: false, marketing: false, functional: false }));
+  });
   await page.goto("/en/about");
   await page.keyboard.press("Tab");
   const skip = page.locator(".skip-link");

@@ -2,14 +2,14 @@ import type { Mount, MountMode } from "./island.ts";
 
 /** Loads an island's module (its URL was written into the marker at build time) and mounts it once. */
 export async function mountIsland(element: HTMLElement, mode: MountMode = "hydrate"): Promise<void> {
-  if (element.dataset.mounted) return;
-  element.dataset.mounted = "";
+  if (element.dataset.mounted !== undefined) return;
+  element.dataset.mounted = "true";
   const src = element.dataset.src;
   if (!src) return;
   const props = JSON.parse(element.dataset.props ?? "{}") as Record<string, unknown>;
   const module = (await import(/* @vite-ignore */ src)) as { mount: Mount };
   module.mount(element, props, mode);
-  element.dataset.hydrated = "";
+  element.dataset.hydrated = "true";
 }
 
 const INTERACTIONS = ["focusin", "pointerenter", "pointerdown", "touchstart", "keydown"] as const;

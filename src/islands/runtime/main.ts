@@ -79,7 +79,7 @@ function startConsent(): void {
   });
   if (!consentRoot) return;
   const showConsentUi = async (initialView?: "dialog") => {
-    if (consentRoot.dataset.mounted) {
+    if (consentRoot.dataset.mounted !== undefined) {
       if (initialView) dispatchEvent(new Event(OPEN_SETTINGS_EVENT));
       return;
     }
@@ -98,7 +98,7 @@ function startConsent(): void {
       clearConsent();
       state = null;
       // A mounted banner listens for this and shows itself again; otherwise mounting shows it.
-      if (consentRoot.dataset.mounted) dispatchEvent(new Event(CLEAR_EVENT));
+      if (consentRoot.dataset.mounted !== undefined) dispatchEvent(new Event(CLEAR_EVENT));
       else void showConsentUi();
       return;
     }

@@ -14,8 +14,8 @@ let openTip: { trigger: HTMLElement; tip: HTMLElement } | null = null;
 let timer: ReturnType<typeof setTimeout> | undefined;
 
 export function attachTooltip(trigger: HTMLElement, text = trigger.dataset.tooltip ?? ""): void {
-  if (!text || trigger.dataset.tooltipReady) return;
-  trigger.dataset.tooltipReady = "";
+  if (!text || trigger.dataset.tooltipReady !== undefined) return;
+  trigger.dataset.tooltipReady = "true";
   const tip = document.createElement("div");
   tip.id = `tooltip-${++counter}`;
   tip.setAttribute("role", "tooltip");

@@ -1,0 +1,365 @@
+import { expect, test, type Page } from "@playwright/test";
+
+const DAY = 86_400_000;
+const decided = (consent: boolean, ageMs = 0) => ({
+  "cookie-consent": JSON.stringify({ consent, timestamp: Date.now() - ageMs, revision: 1 }),
+  "cookie-preferences": JSON.stringify({ essential: true, analytics: consent, marketing: consent, functional: consent }),
+});
+
+async function seed(page: Page, items: Record<string, string>) {
+  await page.addInitScript((entries) => {
+    if (sessionStorage.getItem("seeded")) return;
+    sessionStorage.setItem("seeded", "1");
+    for (const [k, v] of Object.entries(entries)) localStorage.setItem(k, v);
+  }, items);
+}
+
+async function captureConsentEvents(page: Page) {
+  await page.addInitScript(() => {
+    (window as unknown as { consentEvents: unknown[] }).consentEvents = [];
+    addEventListener("cookie-consent-changed", (e) => (window as unknown as { consentEvents: unknown[] }).consentEvents.push((e as CustomEvent).detail));
+  });
+}
+
+/** Waits until an island has hydrated (a click before that is a plain form post, by design). */
+async function hydrated(page: Page, name: string) {
+  const island = page.locator(`[data-island="${name}"]`);
+  await island.scrollIntoViewIfNeeded();
+  await expect(island).toHaveAttribute("data-hydrated", "true");
+}
+
+const stored = (page: Page, key: string) => page.evaluate((k) => localStorage.getItem(k), key);
+const banner = (page: Page) => page.locator(".consent-banner");
+
+test.describe("cookie consent", () => {
+  test("accept all stores every category, fires the event and hides the banner (en)", async ({ page }) => {
+    await captureConsentEvents(page);
+    await page.goto("/en/about");
+    await expect(banner(page)).toBeVisible();
+    await expect(banner(page).getByRole("link", { name: /Cookie Policy/ })).toHaveAttribute("href", "/en/cookie-policy");
+    await banner(page).getByRole("button", { name: "Accept all" }).click();
+    await expect(banner(page)).toHaveCount(0);
+    expect(JSON.parse((await stored(page, "cookie-preferences"))!)).toEqual({ essential: true, analytics: true, marketing: true, functional: true });
+    expect(JSON.parse((await stored(page, "cookie-consent"))!)).toMatchObject({ consent: true, timestamp: expect.any(Number) });
+    expect(await page.evaluate(() => (window as unknown as { consentEvents: unknown[] }).consentEvents)).toEqual([
+      { consent: true, preferences: { essential: true, analytics: true, marketing: true, functional: true } },
+    ]);
+    await page.reload();
+    await expect(page.locator("footer")).toBeVisible();
+    await expect(banner(page)).toHaveCount(0);
+  });
+
+  test("reject all keeps essential only (pt)", async ({ page }) => {
+    await page.goto("/sobre-nao-existe");
+    await banner(page).getByRole("button", { name: "Recusar todos" }).click();
+    await expect(banner(page)).toHaveCount(0);
+    expect(JSON.parse((await stored(page, "cookie-consent"))!).consent).toBe(false);
+    expect(JSON.parse((await stored(page, "cookie-preferences"))!)).toEqual({ essential: true, analytics: false, marketing: false, functional: false });
+  });
+
+  test("customise opens a modal dialog; Escape closes it and returns focus; saving records the chosen categories", async ({ page }) => {
+    await captureConsentEvents(page);
+    await page.goto("/en");
+    const customise = banner(page).getByRole("button", { name: "Customise" });
+    await customise.focus();
+    await page.keyboard.press("Enter");
+    const dialog = page.getByRole("dialog", { name: "Cookie preferences" });
+    await expect(dialog).toBeVisible();
+    await expect(dialog.getByRole("switch", { name: /Essential/ })).toBeDisabled();
+    await expect(dialog.getByRole("switch", { name: /Essential/ })).toBeChecked();
+    await expect(dialog.getByRole("link", { name: /Cookie Policy/ })).toHaveAttribute("href", "/en/cookie-policy");
+    await page.keyboard.press("Escape");
+    await expect(dialog).toBeHidden();
+    await expect(customise).toBeFocused();
+    await customise.click();
+    await dialog.getByRole("switch", { name: /Analytics/ }).check();
+    await dialog.getByRole("button", { name: "Save preferences" }).click();
+    await expect(dialog).toBeHidden();
+    await expect(banner(page)).toHaveCount(0);
+    expect(JSON.parse((await stored(page, "cookie-preferences"))!)).toEqual({ essential: true, analytics: true, marketing: false, functional: false });
+    expect(await page.evaluate(() => (window as unknown as { consentEvents: { consent: boolean }[] }).consentEvents.at(-1)?.consent)).toBe(true);
+  });
+
+  test("the dialog's close button leaves the choice open and the banner back", async ({ page }) => {
+    await page.goto("/en/contact");
+    await banner(page).getByRole("button", { name: "Customise" }).click();
+    await page.getByRole("dialog").getByRole("button", { name: "Close" }).click();
+    await expect(page.getByRole("dialog")).toBeHidden();
+    await expect(banner(page)).toBeVisible();
+    expect(await stored(page, "cookie-consent")).toBeNull();
+  });
+
+  test("the footer link reopens the preferences, and withdrawing clears the stored values and shows the banner", async ({ page }) => {
+    await seed(page, decided(true));
+    await page.goto("/en/cookie-policy");
+    await expect(banner(page)).toHaveCount(0);
+    await page.locator("footer").getByRole("link", { name: "Cookie settings" }).click();
+    const dialog = page.getByRole("dialog", { name: "Cookie preferences" });
+    await expect(dialog).toBeVisible();
+    await expect(dialog.getByRole("switch", { name: /Marketing/ })).toBeChecked();
+    await page.keyboard.press("Escape");
+    await page.getByRole("button", { name: "Withdraw consent" }).click();
+    await expect(banner(page)).toBeVisible();
+    expect(await stored(page, "cookie-consent")).toBeNull();
+    expect(await stored(page, "cookie-preferences")).toBeNull();
+  });
+
+  test("a consent older than 365 days shows the banner again", async ({ page }) => {
+    await seed(page, decided(true, 366 * DAY));
+    await page.goto("/en");
+    await expect(banner(page)).toBeVisible();
+    expect(await stored(page, "cookie-consent")).toBeNull();
+  });
+
+  test("corrupt storage shows the banner and never breaks the page", async ({ page }) => {
+    const errors: string[] = [];
+    page.on("pageerror", (e) => errors.push(e.message));
+    await seed(page, { "cookie-consent": "{not json", "cookie-preferences": "[]" });
+    await page.goto("/en/services");
+    await expect(banner(page)).toBeVisible();
+    expect(errors).toEqual([]);
+  });
+
+  test("consent-gated scripts stay inert until their category is granted", async ({ page }) => {
+    await page.goto("/en/about");
+    await page.evaluate(() => {
+      const s = document.createElement("script");
+      s.type = "text/plain";
+      s.dataset.consent = "analytics";
+      s.id = "gated";
+      s.src = "/favicon.svg";
+      document.body.append(s);
+    });
+    await banner(page).getByRole("button", { name: "Reject all" }).click();
+    await expect(page.locator("script#gated")).toHaveAttribute("type", "text/plain");
+    await page.locator("footer").getByRole("link", { name: "Cookie settings" }).click();
+    await page.getByRole("dialog").getByRole("button", { name: "Accept all" }).click();
+    await expect(page.locator("script#gated")).toHaveAttribute("data-consent-granted", "analytics");
+  });
+});
+
+test.describe("newsletter", () => {
+  test.beforeEach(async ({ page }) => seed(page, decided(false)));
+  const form = (page: Page) => page.locator("form.newsletter-form");
+
+  test("an empty email gives the spec's message (en and pt)", async ({ page }) => {
+    await page.goto("/en/about");
+    await hydrated(page, "newsletter");
+    await form(page).locator("input[type=email]").focus();
+    await form(page).getByRole("button", { name: "Subscribe" }).click();
+    const toasts = page.locator("[data-toaster] li");
+    await expect(toasts.last()).toContainText("Error");
+    await expect(toasts.last()).toContainText("Please enter your email address");
+    await page.goto("/about");
+    await hydrated(page, "newsletter");
+    await form(page).locator("input[type=email]").focus();
+    await form(page).locator("button[type=submit]").click();
+    await expect(page.locator("[data-toaster] li").last()).toContainText("Erro");
+    await expect(page.locator("[data-toaster] li").last()).toContainText("Por favor, insira um email válido.");
+  });
+
+  test("success shows the spec's toast and clears the field", async ({ page }) => {
+    await page.goto("/en/technologies");
+    await hydrated(page, "newsletter");
+    const input = form(page).locator("input[type=email]");
+    await input.fill(`reader-${Date.now()}@example.com.br`);
+    await page.waitForTimeout(2100); // the minimum fill time
+    await form(page).getByRole("button", { name: "Subscribe" }).click();
+    const toast = page.locator("[data-toaster] li").last();
+    await expect(toast).toContainText("Success!");
+    await expect(toast).toContainText("Thank you for subscribing to our newsletter!");
+    await expect(input).toHaveValue("");
+  });
+
+  test("with the endpoint down the address stays and an error toast explains (pt)", async ({ page }) => {
+    await page.route("**/api/newsletter", (route) => route.abort());
+    await page.goto("/technologies");
+    await hydrated(page, "newsletter");
+    const input = form(page).locator("input[type=email]");
+    await input.fill("diretoria@empresa.com.br");
+    await form(page).locator("button[type=submit]").click();
+    const toast = page.locator("[data-toaster] li").last();
+    await expect(toast).toContainText("Erro");
+    await expect(toast).toContainText("Falha ao inscrever. Tente novamente.");
+    await expect(input).toHaveValue("diretoria@empresa.com.br");
+  });
+
+  test("while submitting, the button says so and cannot be pressed twice", async ({ page }) => {
+    let calls = 0;
+    await page.route("**/api/newsletter", async (route) => {
+      calls++;
+      await new Promise((r) => setTimeout(r, 800));
+      await route.fulfill({ status: 200, contentType: "application/json", body: '{"ok":true}' });
+    });
+    await page.goto("/en/about");
+    await hydrated(page, "newsletter");
+    await form(page).locator("input[type=email]").fill("slow@example.com");
+    const button = form(page).locator("button[type=submit]");
+    await button.click();
+    await expect(button).toHaveText("Subscribing...");
+    await expect(button).toBeDisabled();
+    await form(page).locator("input[type=email]").press("Enter");
+    await expect(page.locator("[data-toaster] li").last()).toContainText("Success!");
+    expect(calls).toBe(1);
+  });
+
+  test("at most three toasts are shown, and Alt+T moves focus to them", async ({ page }) => {
+    await page.goto("/en/about");
+    await hydrated(page, "newsletter");
+    await form(page).locator("input[type=email]").focus();
+    // Enter submits like the button, which the growing stack of toasts may cover.
+    for (let i = 0; i < 5; i++) await form(page).locator("input[type=email]").press("Enter");
+    await expect(page.locator("[data-toaster] li")).toHaveCount(3);
+    await page.keyboard.press("Alt+t");
+    await expect(page.locator("[data-toaster] li button").first()).toBeFocused();
+  });
+});
+
+test.describe("contact form", () => {
+  test.beforeEach(async ({ page }) => seed(page, decided(false)));
+
+  async function fill(page: Page, lang: "pt" | "en") {
+    await page.locator("#contact-firstName").fill("Mariana");
+    await page.locator("#contact-lastName").fill("Albuquerque");
+    await page.locator("#contact-email").fill(`mariana-${lang}-${Date.now()}@banco.com.br`);
+    await page.locator("#contact-company").fill("Banco Exemplo S.A.");
+    await page.locator("#contact-message").fill("Queremos avaliar casos de uso de IA generativa no atendimento.");
+  }
+
+  test("invalid fields show a summary linking to each field and a message beside it", async ({ page }) => {
+    await page.goto("/en/contact");
+    await hydrated(page, "contact-form");
+    await page.locator("#contact-firstName").fill("Mariana");
+    await page.locator("#contact-email").fill("not-an-email");
+    await page.getByRole("button", { name: "Send message" }).click();
+    const summary = page.locator(".error-summary");
+    await expect(summary).toBeFocused();
+    await expect(summary.getByRole("link")).toHaveCount(3);
+    await expect(page.locator("#contact-email")).toHaveAttribute("aria-invalid", "true");
+    await expect(page.locator("#contact-firstName")).toHaveValue("Mariana");
+  });
+
+  test("success shows 'Mensagem Enviada!' in Portuguese", async ({ page }) => {
+    await page.goto("/contact");
+    await hydrated(page, "contact-form");
+    await fill(page, "pt");
+    await page.waitForTimeout(2100);
+    await page.locator("form.contact-form button[type=submit]").click();
+    const toast = page.locator("[data-toaster] li").last();
+    await expect(toast).toContainText("Mensagem Enviada!");
+    await expect(toast).toContainText("Entraremos em contato em breve.");
+    await expect(page.locator("#contact-message")).toHaveValue("");
+  });
+
+  test("failure keeps every field and explains in English", async ({ page }) => {
+    await page.route("**/api/contact", (route) => route.fulfill({ status: 503, contentType: "application/json", body: "{}" }));
+    await page.goto("/en/contact");
+    await hydrated(page, "contact-form");
+    await fill(page, "en");
+    await page.getByRole("button", { name: "Send message" }).click();
+    await expect(page.locator("[data-toaster] li").last()).toContainText("Error");
+    await expect(page.locator("#contact-message")).toHaveValue("Queremos avaliar casos de uso de IA generativa no atendimento.");
+    await expect(page.locator("#contact-company")).toHaveValue("Banco Exemplo S.A.");
+  });
+});
+
+test.describe("without JavaScript", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("the newsletter form posts and lands on the localised success page", async ({ page }) => {
+    await page.goto("/en/about");
+    await page.locator("form.newsletter-form input[type=email]").fill(`nojs-${Date.now()}@example.com`);
+    await page.locator("form.newsletter-form button[type=submit]").click();
+    await expect(page).toHaveURL(/\/en\/forms\/newsletter-success$/);
+    await expect(page.locator("h1")).toHaveText("Success!");
+  });
+
+  test("the contact form posts and lands on the Portuguese success page", async ({ page }) => {
+    await page.goto("/contact");
+    await page.locator("#contact-firstName").fill("João");
+    await page.locator("#contact-lastName").fill("Pereira");
+    await page.locator("#contact-email").fill(`joao-${Date.now()}@empresa.com.br`);
+    await page.locator("#contact-message").fill("Gostaria de uma conversa sobre governança de IA.");
+    await page.locator("form.contact-form button[type=submit]").click();
+    await expect(page).toHaveURL(/\/forms\/contact-success$/);
+    await expect(page.locator("h1")).toHaveText("Mensagem Enviada!");
+  });
+});
+
+test.describe("language", () => {
+  test("the home page redirects to the detected language and stores it", async ({ page }) => {
+    await page.route("**/api/detect-language", (route) => route.fulfill({ status: 200, contentType: "application/json", body: '{"language":"en"}' }));
+    await page.goto("/");
+    await expect(page).toHaveURL(/\/en$/);
+    expect(await stored(page, "language")).toBe("en");
+  });
+
+  test("a stored language is respected: no detection, no redirect", async ({ page }) => {
+    let asked = false;
+    await page.route("**/api/detect-language", (route) => {
+      asked = true;
+      return route.fulfill({ status: 200, contentType: "application/json", body: '{"language":"en"}' });
+    });
+    await seed(page, { language: "pt" });
+    await page.goto("/");
+    await page.waitForTimeout(500);
+    await expect(page).toHaveURL(/\/$/);
+    expect(asked).toBe(false);
+  });
+
+  test("a failing detection keeps and stores the URL's language, silently", async ({ page }) => {
+    await page.clock.install();
+    let calls = 0;
+    await page.route("**/api/detect-language", (route) => {
+      calls++;
+      return route.abort();
+    });
+    const errors: string[] = [];
+    page.on("pageerror", (e) => errors.push(e.message));
+    await page.goto("/");
+    await expect.poll(() => calls).toBe(1);
+    await page.clock.runFor(1000);
+    await expect.poll(() => calls).toBe(2);
+    await page.clock.runFor(2000);
+    await expect.poll(() => calls).toBe(3);
+    await page.clock.runFor(4000);
+    await expect.poll(() => calls).toBe(4);
+    await expect.poll(() => stored(page, "language")).toBe("pt");
+    await expect(page).toHaveURL(/\/$/);
+    expect(errors).toEqual([]);
+  });
+
+  test("the switcher stores the visitor's choice; other pages store their language", async ({ page }) => {
+    await page.goto("/en/about");
+    expect(await stored(page, "language")).toBe("en");
+    await page.locator("a.lang-switch").click();
+    await expect(page).toHaveURL(/\/about$/);
+    expect(await stored(page, "language")).toBe("pt");
+  });
+});
+
+test.describe("tooltips", () => {
+  test("the language switcher's tooltip opens after 700 ms of hover, at once on keyboard focus, and closes on Escape", async ({ page }) => {
+    await seed(page, decided(false));
+    await page.clock.install();
+    await page.goto("/en/about");
+    await page.clock.pauseAt(Date.now() + 60_000);
+    const link = page.locator("a.lang-switch");
+    const id = await link.getAttribute("aria-describedby");
+    const tip = page.locator(`#${id}`);
+    await expect(tip).toHaveAttribute("role", "tooltip");
+    await expect(tip).toHaveText("View this page in Portuguese");
+    await link.hover();
+    await page.clock.runFor(650);
+    await expect(tip).toBeHidden();
+    await page.clock.runFor(100);
+    await expect(tip).toBeVisible();
+    await page.keyboard.press("Escape");
+    await expect(tip).toBeHidden();
+    await page.mouse.move(0, 400);
+    await link.focus();
+    await page.keyboard.press("Shift+Tab");
+    await page.keyboard.press("Tab");
+    await expect(tip).toBeVisible();
+  });
+});
