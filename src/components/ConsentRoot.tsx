@@ -2,7 +2,8 @@ import { usePage } from "./page-context.tsx";
 import type { CookieConsentProps } from "../islands/cookie-consent.tsx";
 
 /**
- * The empty container the consent banner renders into, first in <body> so keyboard users reach it first.
+ * The empty container the consent banner renders into, right after the skip link, so keyboard users reach
+ * it before anything else.
  * It has no server markup: without JavaScript the site sets no optional cookie, so there is nothing to ask.
  */
 export function ConsentRoot() {

@@ -68,10 +68,10 @@ export function Document({ head, page, children }: { head: HeadData; page: PageC
       </head>
       <body>
         <PageContext.Provider value={page}>
-          <ConsentRoot />
           <a className="skip-link" href="#main">
             {t("a11y.skipToContent")}
           </a>
+          <ConsentRoot />
           <Header />
           <main id="main" tabIndex={-1}>
             {page.crumbs.length > 0 && <Breadcrumbs />}

@@ -11,6 +11,8 @@ const pages = routes.flatMap((route) => LOCALES.map((locale) => ({ route, locale
 
 for (const { route, locale, path } of pages) {
   test(`${path} opens with 200, the right title and no accessibility violation`, async ({ page }) => {
+    // A stored language: the home page would otherwise follow the browser's language (spec §4).
+    await page.addInitScript((lang) => localStorage.setItem("language", lang), locale);
     const errors: string[] = [];
     page.on("pageerror", (e) => errors.push(e.message));
     const response = await page.goto(path);
