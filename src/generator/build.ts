@@ -56,6 +56,8 @@ export interface BuildResult {
   totalMs: number;
   files: number;
   bytes: number;
+  /** The text of each locale, as loaded for this build (the server's endpoints answer with it). */
+  dictionaries: Record<LocaleCode, Map<string, string>>;
 }
 
 /** The whole pipeline: content → pages bundle → CSS → islands → render → minify → sitemap → atomic swap. */
@@ -193,7 +195,8 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
       brotliBytes: sizes.get(file) ?? 0,
     }));
     const totalMs = performance.now() - started;
-    return { outDir: options.outDir, site, pages, assets, missing, timings, totalMs, files: out.files, bytes: out.bytes };
+    const dictionaries = Object.fromEntries(contents.map((c) => [c.locale, c.dictionary])) as Record<LocaleCode, Map<string, string>>;
+    return { outDir: options.outDir, site, pages, assets, missing, timings, totalMs, files: out.files, bytes: out.bytes, dictionaries };
   } catch (error) {
     out.discard();
     throw error;

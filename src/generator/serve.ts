@@ -3,7 +3,6 @@ import { join } from "node:path";
 import { buildSite } from "./build.ts";
 import { formatError, SitegenError } from "./errors.ts";
 import { createSiteServer } from "./server.ts";
-import { loadLocaleContent } from "./content.ts";
 import { createApiHandlers } from "../api/index.ts";
 
 export interface ServeOptions {
@@ -20,8 +19,7 @@ export async function startServe(options: ServeOptions): Promise<void> {
   const first = await buildSite({ root: options.root, outDir: options.outDir, siteUrl: options.siteUrl });
   console.log(`Built ${first.pages.length} pages in ${Math.round(first.totalMs)} ms${first.missing.length ? ` (${first.missing.length} missing translations; run sitegen build for the list)` : ""}`);
   // The built-in endpoints answer in the visitor's language with the texts of content/<locale>/forms.yaml.
-  const messages = { pt: loadLocaleContent(options.root, "pt", first.site).dictionary, en: loadLocaleContent(options.root, "en", first.site).dictionary };
-  const api = createApiHandlers({ site: first.site, root: options.root, messages });
+  const api = createApiHandlers({ site: first.site, root: options.root, messages: first.dictionaries });
   const site = createSiteServer({ outDir: options.outDir, site: first.site, api: api.handlers, liveReload: options.watch });
 
   await new Promise<void>((ready, fail) => {

@@ -77,12 +77,9 @@ export function createSiteServer(options: ServerOptions): SiteServer {
       return sendText(res, 405, "Method not allowed");
     }
     if (isHiddenFile(pathname) || INTERNAL_PAGE.test(pathname)) return notFound(req, res, pathname);
-    if (options.liveReload && isPage(pathname)) return sendHtml(req, res, pageFile(pathname)!, 200);
+    const page = options.liveReload ? pageFile(pathname) : undefined;
+    if (page) return sendHtml(req, res, page, 200);
     files(req, res, () => notFound(req, res, pathname));
-  }
-
-  function isPage(pathname: string): boolean {
-    return pageFile(pathname) !== undefined;
   }
 
   function pageFile(pathname: string): string | undefined {

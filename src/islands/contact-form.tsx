@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { islandMount } from "./runtime/island.ts";
-import { firstTouchTracker, submitJson } from "./form-submit.ts";
+import { firstTouchTracker, LOOKS_LIKE_EMAIL, submitJson } from "./form-submit.ts";
+import { HiddenFormFields } from "./runtime/form-fields.tsx";
 import { toast } from "./runtime/toast.ts";
 
 const FIELDS = ["firstName", "lastName", "email", "company", "message"] as const;
@@ -23,7 +24,6 @@ export interface ContactFormProps {
   };
 }
 
-const EMAIL = /^[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+$/;
 const LIMITS: Record<Field, number> = { firstName: 100, lastName: 100, email: 254, company: 200, message: 5000 };
 const AUTOCOMPLETE: Record<Field, string> = { firstName: "given-name", lastName: "family-name", email: "email", company: "organization", message: "off" };
 
@@ -34,7 +34,7 @@ function validate(values: Record<Field, string>, t: ContactFormProps["text"]["er
     if (v.length > LIMITS[field]) errors[field] = t.tooLong;
     else if (field === "email") {
       if (!v) errors.email = t.email;
-      else if (!EMAIL.test(v)) errors.email = t.emailInvalid;
+      else if (!LOOKS_LIKE_EMAIL.test(v)) errors.email = t.emailInvalid;
     } else if (field !== "company" && !v) errors[field] = t[field];
   }
   return errors;
@@ -113,11 +113,7 @@ export default function ContactForm({ endpoint, locale, text }: ContactFormProps
 
   return (
     <form ref={formRef} className="contact-form" method="post" action={endpoint} onSubmit={onSubmit} onFocusCapture={() => touched.current.mark()} aria-busy={busy}>
-      <input type="hidden" name="locale" value={locale} />
-      <div className="hp-field" aria-hidden="true">
-        <label htmlFor="contact-website">Website</label>
-        <input id="contact-website" name="website" type="text" tabIndex={-1} autoComplete="off" />
-      </div>
+      <HiddenFormFields form="contact" locale={locale} />
       {listed.length > 0 && (
         <div className="error-summary" role="alert" tabIndex={-1} ref={summaryRef} aria-labelledby="contact-summary-title">
           <h3 id="contact-summary-title">{text.summaryHeading}</h3>

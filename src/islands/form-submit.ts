@@ -2,6 +2,9 @@
  * Sends a form to its endpoint as JSON and reads the answer. The endpoints answer JSON to
  * `Accept: application/json` (and a 303 redirect to a result page to a plain form post without JavaScript).
  */
+/** A quick check before sending; the endpoint's validation (src/api/validate.ts) is the one that counts. */
+export const LOOKS_LIKE_EMAIL = /^[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+$/;
+
 export interface SubmitResult {
   ok: boolean;
   status: number;

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { islandMount } from "./runtime/island.ts";
-import { firstTouchTracker, submitJson } from "./form-submit.ts";
+import { firstTouchTracker, LOOKS_LIKE_EMAIL, submitJson } from "./form-submit.ts";
+import { HiddenFormFields } from "./runtime/form-fields.tsx";
 import { toast } from "./runtime/toast.ts";
 
 export interface NewsletterProps {
@@ -22,7 +23,6 @@ export interface NewsletterProps {
 }
 
 type Status = "idle" | "submitting";
-const EMAIL = /^[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+$/;
 
 /**
  * The footer newsletter form (spec §4/§5/§8). Server-rendered as a plain form that posts without
@@ -44,7 +44,7 @@ export default function Newsletter({ endpoint, locale, text }: NewsletterProps) 
     if (status === "submitting") return;
     const form = event.currentTarget;
     const email = (input.current?.value ?? "").trim();
-    const problem = !email ? text.emptyEmail : !EMAIL.test(email) ? text.invalidEmail : "";
+    const problem = !email ? text.emptyEmail : !LOOKS_LIKE_EMAIL.test(email) ? text.invalidEmail : "";
     setError(problem);
     if (problem) {
       toast({ type: "error", title: text.errorTitle, description: problem });
@@ -68,11 +68,7 @@ export default function Newsletter({ endpoint, locale, text }: NewsletterProps) 
   const busy = status === "submitting";
   return (
     <form ref={formRef} className="newsletter-form" method="post" action={endpoint} onSubmit={onSubmit} onFocusCapture={() => touched.current.mark()} aria-busy={busy}>
-      <input type="hidden" name="locale" value={locale} />
-      <div className="hp-field" aria-hidden="true">
-        <label htmlFor="newsletter-website">Website</label>
-        <input id="newsletter-website" name="website" type="text" tabIndex={-1} autoComplete="off" />
-      </div>
+      <HiddenFormFields form="newsletter" locale={locale} />
       <label htmlFor="newsletter-email">{text.emailLabel}</label>
       <div className="inline-field">
         <input
