@@ -1,4 +1,5 @@
 import { ConsentRoot, Toaster } from "./ConsentRoot.tsx";
+import { NavTemplates } from "./NavTemplates.tsx";
 import type { ReactNode } from "react";
 import { PageContext, type PageContextValue } from "./page-context.tsx";
 import { Header } from "./Header.tsx";
@@ -27,7 +28,7 @@ export interface HeadData {
 export function Document({ head, page, children }: { head: HeadData; page: PageContextValue; children: ReactNode }) {
   const { t } = page;
   return (
-    <html lang={page.lang} data-detect-language={page.route?.id === "home" ? page.site.endpoints.detectLanguage : undefined}>
+    <html lang={page.lang}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
@@ -72,13 +73,20 @@ export function Document({ head, page, children }: { head: HeadData; page: PageC
             {t("a11y.skipToContent")}
           </a>
           <ConsentRoot />
+          {page.route?.id === "home" && (
+            // Spec §4: on the home path only, a first visit asks which language to show (mounted by the runtime).
+            <div hidden data-island="language-detection" data-when="manual" data-src={page.islands["language-detection"]} data-props={JSON.stringify({ endpoint: page.site.endpoints.detectLanguage })} />
+          )}
           <Header />
           <main id="main" tabIndex={-1}>
             {page.crumbs.length > 0 && <Breadcrumbs />}
             {children}
           </main>
           <Footer />
+          <NavTemplates />
           <Toaster />
+          {/* The navigation island announces each new page's title here (present from the start, so screen readers follow it). */}
+          <div className="visually-hidden" data-route-announcer="" aria-live="assertive" aria-atomic="true" />
         </PageContext.Provider>
       </body>
     </html>

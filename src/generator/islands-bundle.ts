@@ -18,14 +18,14 @@ export interface IslandBundle {
 const RUNTIME = "src/islands/runtime/main.ts";
 
 /**
- * The browser bundle: the runtime plus one entry per island (src/islands/*.tsx), as ES modules with code
+ * The browser bundle: the runtime plus one entry per island (src/islands/*.ts and *.tsx), as ES modules with code
  * splitting and content-hashed names. Islands are written against React; here `react` resolves to
  * preact/compat, so visitors download Preact.
  */
 export async function buildIslands(root: string, _site: SiteConfig): Promise<IslandBundle> {
   const runtime = join(root, RUNTIME);
   if (!existsSync(runtime)) return { files: [], entryScripts: [], preloads: [], islands: {} };
-  const islandFiles = fg.sync("src/islands/*.tsx", { cwd: root }).sort();
+  const islandFiles = fg.sync("src/islands/*.{ts,tsx}", { cwd: root }).sort();
   const outdir = join(root, "assets");
   let result;
   try {
@@ -64,7 +64,7 @@ export async function buildIslands(root: string, _site: SiteConfig): Promise<Isl
   for (const [outPath, meta] of Object.entries(outputs)) {
     if (!meta.entryPoint) continue;
     if (meta.entryPoint === RUNTIME) runtimeOut = outPath;
-    else islands[basename(meta.entryPoint, ".tsx")] = urlOf(outPath);
+    else islands[basename(meta.entryPoint).replace(/\.tsx?$/, "")] = urlOf(outPath);
   }
   const preloads = outputs[runtimeOut].imports.filter((i) => i.kind === "import-statement").map((i) => urlOf(i.path));
   return { files, entryScripts: [urlOf(runtimeOut)], preloads, islands };

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import { islandMount } from "./runtime/island.ts";
-import { firstTouchTracker, LOOKS_LIKE_EMAIL, submitJson } from "./form-submit.ts";
+import { firstTouchTracker, LOOKS_LIKE_EMAIL, submitJson } from "./runtime/form-submit.ts";
 import { HiddenFormFields } from "./runtime/form-fields.tsx";
 import { toast } from "./runtime/toast.ts";
 

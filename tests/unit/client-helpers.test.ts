@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { cachedQuery, clearQueryCache, retryDelay } from "../../src/islands/runtime/query.ts";
-import { languageFromBrowser, languageOfPath } from "../../src/islands/runtime/language.ts";
+import { languageOfPath } from "../../src/islands/runtime/language.ts";
+import { languageFromBrowser } from "../../src/islands/language-detection.ts";
 import { renderToString } from "react-dom/server";
 import { createElement } from "react";
 import { usePage } from "../../src/components/page-context.tsx";

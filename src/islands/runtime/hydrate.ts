@@ -1,15 +1,28 @@
 import type { Mount, MountMode } from "./island.ts";
 
+/** The mount function of each mounted island, so it can be rendered again with new props. */
+const mounted = new WeakMap<HTMLElement, Mount>();
+
+const propsOf = (element: HTMLElement) => JSON.parse(element.dataset.props ?? "{}") as Record<string, unknown>;
+
 /** Loads an island's module (its URL was written into the marker at build time) and mounts it once. */
 export async function mountIsland(element: HTMLElement, mode: MountMode = "hydrate"): Promise<void> {
   if (element.dataset.mounted !== undefined) return;
   element.dataset.mounted = "true";
   const src = element.dataset.src;
   if (!src) return;
-  const props = JSON.parse(element.dataset.props ?? "{}") as Record<string, unknown>;
   const module = (await import(/* @vite-ignore */ src)) as { mount: Mount };
-  module.mount(element, props, mode);
+  module.mount(element, propsOf(element), mode);
+  mounted.set(element, module.mount);
   element.dataset.hydrated = "true";
+}
+
+/**
+ * Renders a mounted island again with the props now on its marker (the navigation island puts the new
+ * language's strings there). Preact keeps the component's state, so an open banner stays open.
+ */
+export function refreshIsland(element: HTMLElement): void {
+  mounted.get(element)?.(element, propsOf(element), "render");
 }
 
 const INTERACTIONS = ["focusin", "pointerenter", "pointerdown", "touchstart", "keydown"] as const;
@@ -17,12 +30,15 @@ const INTERACTIONS = ["focusin", "pointerenter", "pointerdown", "touchstart", "k
 /**
  * Islands hydrate on the strategy their marker names (data-when): load, idle, visible, or the first
  * interaction with them. "manual" islands are mounted by code that decides when (the consent banner).
+ * `eager` (after a client-side navigation) hydrates every island at once.
  */
-export function scheduleIslands(root: ParentNode = document): void {
+export function scheduleIslands(root: ParentNode = document, eager = false): void {
   root.querySelectorAll<HTMLElement>("[data-island]").forEach((el) => {
     const when = el.dataset.when ?? "load";
     const go = () => void mountIsland(el);
-    if (when === "load") go();
+    if (when === "manual") return;
+    // After a client-side navigation the modules are usually cached already: hydrate new content at once.
+    if (when === "load" || eager) go();
     else if (when === "idle") ("requestIdleCallback" in window ? requestIdleCallback(go, { timeout: 2000 }) : setTimeout(go, 200));
     else if (when === "visible") {
       const io = new IntersectionObserver((entries) => {

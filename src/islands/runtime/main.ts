@@ -1,12 +1,13 @@
 /**
- * The one script every page loads (about 3 KB): language memory and detection, tooltips, the toaster's
- * hotkeys, consent (gated scripts and the banner), and the island loader. Islands and the consent UI are
- * separate chunks loaded only when a page needs them.
+ * The one script every page loads: language memory and detection, tooltips, the toaster's hotkeys, consent
+ * (gated scripts and the banner), the island loader, and the navigation island that swaps pages in place.
+ * Islands and the consent UI are separate chunks loaded only when a page needs them.
  */
-import { applyDetectedLanguage, languageOfPath, storedLanguage, storeLanguage, type Language } from "./language.ts";
-import { initTooltips } from "./tooltip.ts";
+import { languageOfPath, storedLanguage, storeLanguage, type Language } from "./language.ts";
+import { initTooltips, pruneTooltips } from "./tooltip.ts";
 import { CONSENT_EVENT, clearConsent, isGranted, readConsent, type ConsentPolicy, type ConsentState } from "./consent.ts";
-import { mountIsland, scheduleIslands } from "./hydrate.ts";
+import { mountIsland, refreshIsland, scheduleIslands } from "./hydrate.ts";
+import { startNavigation, type PageChange } from "./navigation.ts";
 
 const OPEN_SETTINGS_EVENT = "sitegen:open-cookie-settings";
 const CLEAR_EVENT = "sitegen:consent-cleared";
@@ -22,6 +23,23 @@ const policy: ConsentPolicy = {
 };
 startConsent();
 scheduleIslands();
+// Registered after the consent and language listeners, which must see a click first (the footer's cookie
+// settings link is handled there; the switcher stores the choice before the page changes).
+startNavigation({ onPage });
+
+/** After the navigation island swapped a page in: everything a full load would have run for the new content. */
+function onPage({ roots, languageChanged, elapsed }: PageChange): void {
+  console.info(`Page loaded in ${Math.round(elapsed)} ms`);
+  storeLanguage(languageOfPath(location.pathname));
+  pruneTooltips();
+  for (const root of roots) {
+    initTooltips(root);
+    scheduleIslands(root, true);
+  }
+  revealConsentControls();
+  runGrantedScripts(readConsent(policy));
+  if (languageChanged && consentRoot) refreshIsland(consentRoot);
+}
 
 /** Spec §7: the page-load time, logged once per page. */
 function logPageLoad(): void {
@@ -35,27 +53,37 @@ function logPageLoad(): void {
 }
 
 function rememberLanguage(): void {
-  const path = location.pathname;
-  const current = languageOfPath(path);
-  const html = document.documentElement;
-  const switcher = document.querySelector<HTMLAnchorElement>("a[data-lang-switch]");
-  // The switcher stores the visitor's choice before navigating (spec §4).
-  switcher?.addEventListener("click", () => storeLanguage(switcher.dataset.langSwitch as Language));
-  const detect = html.dataset.detectLanguage; // present on the two home pages only
-  if (detect === undefined || storedLanguage() !== null) {
+  const current = languageOfPath(location.pathname);
+  // The switcher stores the visitor's choice before navigating (spec §4). Delegated: the navigation
+  // island replaces the header, and with it the switcher.
+  document.addEventListener("click", (e) => {
+    const link = (e.target as Element | null)?.closest?.<HTMLAnchorElement>("a[data-lang-switch]");
+    if (link) storeLanguage(link.dataset.langSwitch as Language);
+  });
+  // Present on the two home pages only; detection runs only when no language is stored yet.
+  const detector = document.querySelector<HTMLElement>("[data-island='language-detection']");
+  if (!detector || storedLanguage() !== null) {
     storeLanguage(current);
     return;
   }
   let interacted = false;
   const mark = () => (interacted = true);
   for (const type of ["pointerdown", "keydown", "touchstart", "wheel"]) addEventListener(type, mark, { once: true, passive: true, capture: true });
-  void applyDetectedLanguage({
-    path,
-    endpoint: detect || null,
-    counterpart: switcher?.getAttribute("href") ?? (current === "en" ? "/" : "/en"),
-    interacted: () => interacted,
-    navigate: (target) => location.replace(target),
-  });
+  // Spec §4: a different answer replaces the history entry with the counterpart and stores it, unless the
+  // visitor has started interacting; a failure (null) keeps and stores the URL's language, silently.
+  addEventListener(
+    "sitegen:language-detected",
+    (e) => {
+      const detected = (e as CustomEvent<Language | null>).detail;
+      const switcher = document.querySelector<HTMLAnchorElement>("a[data-lang-switch]");
+      if (detected && detected !== current && !interacted && languageOfPath(location.pathname) === current) {
+        storeLanguage(detected);
+        location.replace((switcher?.getAttribute("href") ?? (current === "en" ? "/" : "/en")) + location.search + location.hash);
+      } else storeLanguage(current);
+    },
+    { once: true },
+  );
+  void mountIsland(detector, "render");
 }
 
 /** Alt+T or F8 moves focus to the notifications region (spec §9), which exists before any toast. */
@@ -104,6 +132,11 @@ function startConsent(): void {
     }
     void showConsentUi("dialog");
   });
+  revealConsentControls();
+}
+
+/** The cookie policy's buttons work only with JavaScript, so they are shown by it. */
+function revealConsentControls(): void {
   document.querySelectorAll<HTMLElement>("[data-consent-controls]").forEach((el) => (el.hidden = false));
 }
 

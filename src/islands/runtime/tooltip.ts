@@ -12,6 +12,8 @@ let counter = 0;
 let lastClosedAt = -Infinity;
 let openTip: { trigger: HTMLElement; tip: HTMLElement } | null = null;
 let timer: ReturnType<typeof setTimeout> | undefined;
+/** Each tooltip element and its trigger, so tooltips of triggers a navigation removed can go too. */
+const tips = new Map<HTMLElement, HTMLElement>();
 
 export function attachTooltip(trigger: HTMLElement, text = trigger.dataset.tooltip ?? ""): void {
   if (!text || trigger.dataset.tooltipReady !== undefined) return;
@@ -23,6 +25,7 @@ export function attachTooltip(trigger: HTMLElement, text = trigger.dataset.toolt
   tip.hidden = true;
   tip.textContent = text;
   document.body.append(tip);
+  tips.set(tip, trigger);
   trigger.setAttribute("aria-describedby", [trigger.getAttribute("aria-describedby"), tip.id].filter(Boolean).join(" "));
 
   const schedule = () => {
@@ -76,4 +79,14 @@ export function initTooltips(root: ParentNode = document): void {
     if (e.key === "Escape" && openTip) hide(openTip.tip);
   });
   addEventListener("scroll", () => openTip && hide(openTip.tip), { passive: true, capture: true });
+}
+
+/** Removes the tooltips whose trigger left the page (the navigation island replaced it). */
+export function pruneTooltips(): void {
+  for (const [tip, trigger] of tips) {
+    if (trigger.isConnected) continue;
+    if (openTip?.tip === tip) openTip = null;
+    tip.remove();
+    tips.delete(tip);
+  }
 }

@@ -1,0 +1,364 @@
+import { expect, test, type Page } from "@playwright/test";
+import AxeBuilder from "@axe-core/playwright";
+
+/**
+ * The navigation island (issue 5): links swap the page in place, with the skeleton, the fade, the route
+ * error fallback, history and focus; islands and scripts run again; without JavaScript links still work.
+ */
+
+const decidedConsent = {
+  "cookie-consent": JSON.stringify({ consent: false, timestamp: Date.now(), revision: 1 }),
+  "cookie-preferences": JSON.stringify({ essential: true, analytics: false, marketing: false, functional: false }),
+};
+
+/** Storage as a returning visitor has it (language chosen, consent decided unless told otherwise). */
+async function seed(page: Page, language: "pt" | "en", consent = true) {
+  await page.addInitScript(
+    ([lang, items]: readonly [string, Record<string, string>]) => {
+      if (sessionStorage.getItem("seeded")) return;
+      sessionStorage.setItem("seeded", "1");
+      localStorage.setItem("language", lang);
+      for (const [k, v] of Object.entries(items)) localStorage.setItem(k, v);
+    },
+    [language, consent ? decidedConsent : {}] as const,
+  );
+}
+
+const violations = async (page: Page) => (await new AxeBuilder({ page }).analyze()).violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+
+/** Every uncaught error in the page: none is allowed on any path. */
+function watchErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  return errors;
+}
+
+/** A value on window survives only if no full page load happened. */
+const mark = (page: Page) => page.evaluate(() => ((window as unknown as { navMark: number }).navMark = 42));
+const marked = (page: Page) => page.evaluate(() => (window as unknown as { navMark?: number }).navMark);
+const head = (page: Page) =>
+  page.evaluate(() => ({
+    lang: document.documentElement.lang,
+    title: document.title,
+    description: document.querySelector('meta[name="description"]')?.getAttribute("content"),
+    canonical: document.querySelector('link[rel="canonical"]')?.getAttribute("href"),
+    hreflang: Array.from(document.querySelectorAll('link[rel="alternate"][hreflang]'), (l) => `${l.getAttribute("hreflang")} ${new URL(l.getAttribute("href")!).pathname}`),
+    jsonLd: Array.from(document.querySelectorAll('script[type="application/ld+json"]')).length,
+    h1: document.querySelector("main h1")?.textContent,
+  }));
+
+/** A link to somewhere the site has no page, as a stale link in content would be. */
+const addLink = (page: Page, href: string, text: string) =>
+  page.evaluate(([h, t]) => {
+    const a = document.createElement("a");
+    a.href = h;
+    a.textContent = t;
+    document.querySelector("main")!.prepend(a);
+  }, [href, text]);
+
+/** Delays one page's HTML so the in-between state can be looked at. */
+async function delay(page: Page, glob: string, ms: number) {
+  await page.route(glob, async (route) => {
+    if (route.request().resourceType() !== "fetch") return route.continue();
+    await new Promise((r) => setTimeout(r, ms));
+    await route.continue();
+  });
+}
+
+test.describe("links swap the page in place", () => {
+  test("a header link changes URL, title, description, canonical, hreflang and heading without a full load (en)", async ({ page }) => {
+    const errors = watchErrors(page);
+    await seed(page, "en");
+    await page.goto("/en");
+    await mark(page);
+    await page.locator("header nav").getByRole("link", { name: "About", exact: true }).click();
+    await expect(page).toHaveURL(/\/en\/about$/);
+    const about = await head(page);
+    expect(about.title).toMatch(/About/);
+    expect(about.lang).toBe("en");
+    expect(about.canonical).toMatch(/\/en\/about$/);
+    expect(about.hreflang).toEqual(["pt-BR /about", "en /en/about", "x-default /about"]);
+    expect(about.jsonLd).toBe(1);
+    expect(await marked(page)).toBe(42);
+    await expect(page.locator('header a[href="/en/about"]').first()).toHaveAttribute("aria-current", "page");
+    await expect(page.locator("a[data-lang-switch]")).toHaveAttribute("href", "/about");
+    await expect(page.locator("main h1")).toBeFocused();
+    await expect(page.locator("[data-route-announcer]")).toHaveText(about.title);
+    expect(errors).toEqual([]);
+  });
+
+  test("the language switcher changes lang, header, footer and stores the choice without a full load (pt → en)", async ({ page }) => {
+    const errors = watchErrors(page);
+    await seed(page, "pt");
+    await page.goto("/services");
+    await mark(page);
+    await page.locator("a[data-lang-switch]").click();
+    await expect(page).toHaveURL(/\/en\/services$/);
+    await expect(page.locator("html")).toHaveAttribute("lang", "en");
+    const services = await head(page);
+    expect(services.canonical).toMatch(/\/en\/services$/);
+    expect(services.hreflang).toEqual(["pt-BR /services", "en /en/services", "x-default /services"]);
+    await expect(page.locator("header nav").getByRole("link", { name: "About", exact: true })).toBeVisible();
+    await expect(page.locator("footer form.newsletter-form button[type=submit]")).toHaveText("Subscribe");
+    await expect(page.locator(".skip-link")).toHaveText("Skip to content");
+    expect(await page.evaluate(() => localStorage.getItem("language"))).toBe("en");
+    expect(await marked(page)).toBe(42);
+    // And back in Portuguese, through a link in the new header.
+    await page.locator("a[data-lang-switch]").click();
+    await expect(page).toHaveURL(/\/services$/);
+    await expect(page.locator("html")).toHaveAttribute("lang", "pt-BR");
+    await expect(page.locator("header nav").getByRole("link", { name: "Sobre", exact: true })).toBeVisible();
+    expect(await page.evaluate(() => localStorage.getItem("language"))).toBe("pt");
+    expect(await marked(page)).toBe(42);
+    expect(errors).toEqual([]);
+  });
+
+  test("footer and breadcrumb links are taken over too (pt)", async ({ page }) => {
+    await seed(page, "pt");
+    await page.goto("/services/advisory");
+    await mark(page);
+    await page.locator("nav.breadcrumbs a").nth(1).click();
+    await expect(page).toHaveURL(/\/services$/);
+    await page.locator('footer a[href="/privacy-policy"]').click();
+    await expect(page).toHaveURL(/\/privacy-policy$/);
+    await expect(page.locator("main h1")).toBeFocused();
+    expect(await marked(page)).toBe(42);
+  });
+
+  test("a link to a spot on another page lands on it", async ({ page }) => {
+    await seed(page, "en");
+    await page.goto("/en/about");
+    await page.locator('header a[href="/en#insights"]').click();
+    await expect(page).toHaveURL(/\/en#insights$/);
+    await expect(page.locator("#insights")).toBeInViewport();
+  });
+});
+
+test.describe("while the next page loads", () => {
+  test("the skeleton with six cards and four footer columns shows, then the page replaces it (pt)", async ({ page }) => {
+    await seed(page, "pt");
+    await page.goto("/");
+    await delay(page, "**/technologies", 1500);
+    await page.locator("header nav").getByRole("link", { name: "Tecnologias" }).click();
+    const skeleton = page.locator("[data-skeleton]");
+    await expect(skeleton).toBeVisible();
+    await expect(skeleton.locator("[data-skeleton-card]")).toHaveCount(6);
+    await expect(skeleton.locator("[data-skeleton-column]")).toHaveCount(4);
+    await expect(skeleton).toHaveAttribute("role", "status");
+    await expect(skeleton).toContainText("Carregando a página…");
+    expect(await violations(page)).toEqual([]);
+    await expect(page).toHaveURL(/\/technologies$/);
+    await expect(skeleton).toHaveCount(0);
+    await expect(page.locator("main h1")).toBeVisible();
+    await expect(page.locator("main")).not.toHaveClass(/is-leaving/);
+  });
+
+  test("the content fades with a 200 ms transition (en)", async ({ page }) => {
+    await seed(page, "en");
+    await page.goto("/en");
+    await delay(page, "**/en/contact", 600);
+    await page.locator("header").getByRole("link", { name: "Contact Us" }).click();
+    await expect(page.locator("main")).toHaveClass(/is-leaving/);
+    const fade = await page.evaluate(() => {
+      const main = document.querySelector("main")!;
+      const style = getComputedStyle(main);
+      return { property: style.transitionProperty, duration: style.transitionDuration };
+    });
+    expect(fade.property).toBe("opacity");
+    expect(fade.duration).toBe("0.2s");
+    await expect(page.locator("main")).toHaveCSS("opacity", "0");
+    await expect(page).toHaveURL(/\/en\/contact$/);
+    await expect(page.locator("main")).toHaveCSS("opacity", "1");
+  });
+
+  test("with reduced motion nothing animates (pt)", async ({ page }) => {
+    await page.emulateMedia({ reducedMotion: "reduce" });
+    await seed(page, "pt");
+    await page.goto("/");
+    await mark(page);
+    const transitions: string[] = [];
+    await page.exposeFunction("reportTransition", (name: string) => transitions.push(name));
+    await page.evaluate(() => document.addEventListener("transitionrun", (e) => (window as unknown as { reportTransition(n: string): void }).reportTransition((e.target as Element).tagName)));
+    await page.locator("header nav").getByRole("link", { name: "Sobre", exact: true }).click();
+    await expect(page).toHaveURL(/\/about$/);
+    await expect(page.locator("main h1")).toBeFocused();
+    expect(await page.evaluate(() => getComputedStyle(document.querySelector("main")!).transitionDuration)).not.toBe("0.2s");
+    expect(transitions.filter((t) => t === "MAIN")).toEqual([]);
+    expect(await marked(page)).toBe(42);
+  });
+});
+
+test.describe("history", () => {
+  test("back and forward restore the page and the scroll position, and focus the heading (en)", async ({ page }) => {
+    const errors = watchErrors(page);
+    await seed(page, "en");
+    await page.goto("/en/about");
+    await mark(page);
+    const link = page.locator('footer a[href="/en/privacy-policy"]');
+    await link.scrollIntoViewIfNeeded();
+    const before = await page.evaluate(() => scrollY);
+    expect(before).toBeGreaterThan(500);
+    await link.click();
+    await expect(page).toHaveURL(/\/en\/privacy-policy$/);
+    expect(await page.evaluate(() => scrollY)).toBe(0);
+    const privacyTitle = await page.title();
+    await page.goBack();
+    await expect(page).toHaveURL(/\/en\/about$/);
+    await expect(page).toHaveTitle(/About/);
+    await expect.poll(() => page.evaluate(() => scrollY)).toBe(before);
+    await expect(page.locator("main h1")).toBeFocused();
+    await page.goForward();
+    await expect(page).toHaveURL(/\/en\/privacy-policy$/);
+    await expect(page).toHaveTitle(privacyTitle);
+    await expect.poll(() => page.evaluate(() => scrollY)).toBe(0);
+    await expect(page.locator("main h1")).toBeFocused();
+    expect(await marked(page)).toBe(42);
+    expect(errors).toEqual([]);
+  });
+});
+
+test.describe("failures", () => {
+  test("a 500 shows 'Unexpected Application Error!' with the status, in the page's language (pt)", async ({ page }) => {
+    const errors = watchErrors(page);
+    await seed(page, "pt");
+    await page.goto("/");
+    await page.route("**/about", (route) => route.fulfill({ status: 500, contentType: "text/html", body: "<h1>boom</h1>" }));
+    await page.locator("header nav").getByRole("link", { name: "Sobre", exact: true }).click();
+    await expect(page).toHaveURL(/\/about$/);
+    await expect(page.locator("main h1")).toHaveText("Unexpected Application Error!");
+    await expect(page.locator("main")).toContainText("Código de status: 500");
+    await expect(page.locator("main").getByRole("link", { name: "Voltar ao início" })).toHaveAttribute("href", "/");
+    await expect(page.locator("main h1")).toBeFocused();
+    await expect(page).toHaveTitle("Unexpected Application Error!");
+    expect(await violations(page)).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+
+  test("a network error shows the fallback with the message, and the next click works again (en)", async ({ page }) => {
+    const errors = watchErrors(page);
+    await seed(page, "en");
+    await page.goto("/en");
+    await page.route("**/en/technologies", (route) => route.abort("internetdisconnected"));
+    await page.locator("header nav").getByRole("link", { name: "Technologies" }).click();
+    await expect(page.locator("main h1")).toHaveText("Unexpected Application Error!");
+    await expect(page.locator("main .error-detail")).toHaveText(/\S/);
+    await expect(page.locator("main")).toContainText("Something went wrong while loading this page.");
+    await page.unroute("**/en/technologies");
+    await page.locator("header nav").getByRole("link", { name: "Technologies" }).click();
+    await expect(page.locator("main h1")).not.toHaveText("Unexpected Application Error!");
+    await expect(page).toHaveTitle(/technologies/i);
+    expect(errors).toEqual([]);
+  });
+
+  test("an unknown link shows the not-found page of its language and keeps the page's state (en, pt)", async ({ page }) => {
+    const errors = watchErrors(page);
+    await seed(page, "en", false);
+    await page.goto("/en/about");
+    await mark(page);
+    await expect(page.locator(".consent-banner")).toBeVisible();
+    await addLink(page, "/en/no-such-page", "Broken link");
+    await page.getByRole("link", { name: "Broken link" }).click();
+    await expect(page).toHaveURL(/\/en\/no-such-page$/);
+    await expect(page.locator("main h1")).toHaveText("Page not found");
+    await expect(page.locator('meta[name="robots"]')).toHaveAttribute("content", "noindex");
+    await expect(page.locator('link[rel="canonical"]')).toHaveCount(0);
+    // The banner kept its state across the not-found page (the bug class of other routers, astro#9629).
+    await expect(page.locator(".consent-banner")).toBeVisible();
+    expect(await marked(page)).toBe(42);
+    await page.locator("header nav").getByRole("link", { name: "Services", exact: true }).click();
+    await expect(page).toHaveURL(/\/en\/services$/);
+    await expect(page.locator(".consent-banner")).toBeVisible();
+    await page.locator(".consent-banner").getByRole("button", { name: "Reject all" }).click();
+    await expect(page.locator(".consent-banner")).toHaveCount(0);
+
+    await addLink(page, "/pagina-inexistente", "Link quebrado");
+    await page.getByRole("link", { name: "Link quebrado" }).click();
+    await expect(page.locator("html")).toHaveAttribute("lang", "pt-BR");
+    await expect(page.locator("main h1")).toHaveText("Página não encontrada");
+    expect(await marked(page)).toBe(42);
+    expect(errors).toEqual([]);
+  });
+});
+
+test.describe("islands and scripts after a navigation", () => {
+  test("the newsletter form still submits, and the contact form on a swapped-in page hydrates and validates (en)", async ({ page }) => {
+    const errors = watchErrors(page);
+    await seed(page, "en");
+    await page.goto("/en");
+    await page.locator("header nav").getByRole("link", { name: "About", exact: true }).click();
+    await expect(page).toHaveURL(/\/en\/about$/);
+    const form = page.locator("form.newsletter-form");
+    await form.scrollIntoViewIfNeeded();
+    await expect(page.locator('[data-island="newsletter"]')).toHaveAttribute("data-hydrated", "true");
+    await form.locator("input[type=email]").fill(`after-nav-${Date.now()}@example.com`);
+    await page.waitForTimeout(2100); // the minimum fill time
+    await form.getByRole("button", { name: "Subscribe" }).click();
+    await expect(page.locator("[data-toaster] li").last()).toContainText("Thank you for subscribing to our newsletter!");
+    expect(await page.evaluate(() => location.pathname)).toBe("/en/about");
+
+    await page.locator("header").getByRole("link", { name: "Contact Us" }).click();
+    await expect(page).toHaveURL(/\/en\/contact$/);
+    await expect(page.locator('[data-island="contact-form"]')).toHaveAttribute("data-hydrated", "true");
+    await page.locator('[data-island="contact-form"] button[type=submit]').click();
+    await expect(page.locator('[data-island="contact-form"] [role="alert"]').first()).toBeVisible();
+    expect(await page.evaluate(() => location.pathname)).toBe("/en/contact");
+    expect(errors).toEqual([]);
+  });
+
+  test("the cookie banner keeps its open preferences across a navigation and takes the new language (pt → en)", async ({ page }) => {
+    await seed(page, "pt", false);
+    await page.goto("/about");
+    await mark(page);
+    const banner = page.locator(".consent-banner");
+    await expect(banner).toBeVisible();
+    await page.locator('footer a[href="/cookie-policy"]').first().click();
+    await expect(page).toHaveURL(/\/cookie-policy$/);
+    await expect(banner).toBeVisible();
+    await page.locator("a[data-lang-switch]").click();
+    await expect(page).toHaveURL(/\/en\/cookie-policy$/);
+    await expect(banner.getByRole("button", { name: "Reject all" })).toBeVisible();
+    await expect(banner.getByRole("link", { name: /Cookie Policy/ })).toHaveAttribute("href", "/en/cookie-policy");
+    expect(await marked(page)).toBe(42);
+  });
+
+  test("scripts in swapped-in content run, consent-gated ones only once granted (pt)", async ({ page }) => {
+    await seed(page, "pt");
+    await page.goto("/");
+    // A page whose content carries a plain script and an analytics-gated one, as a site author might add.
+    await page.route("**/plain-script.js", (route) => route.fulfill({ contentType: "text/javascript", body: "window.plainRan = (window.plainRan || 0) + 1;" }));
+    await page.route("**/about", async (route) => {
+      if (route.request().resourceType() !== "fetch") return route.continue();
+      const response = await route.fetch();
+      const html = (await response.text()).replace(
+        "</main>",
+        '<script src="/plain-script.js" id="plain"></script><script type="text/plain" data-consent="analytics" id="gated" src="/favicon.svg"></script></main>',
+      );
+      await route.fulfill({ response, body: html });
+    });
+    await page.locator("header nav").getByRole("link", { name: "Sobre", exact: true }).click();
+    await expect(page).toHaveURL(/\/about$/);
+    await expect.poll(() => page.evaluate(() => (window as unknown as { plainRan?: number }).plainRan)).toBe(1);
+    await expect(page.locator("script#gated")).toHaveAttribute("type", "text/plain");
+    await page.locator("footer").getByRole("link", { name: "Configurações de cookies" }).click();
+    await page.getByRole("dialog").getByRole("button", { name: "Aceitar todos" }).click();
+    await expect(page.locator("script#gated")).toHaveAttribute("data-consent-granted", "analytics");
+  });
+});
+
+test.describe("without JavaScript", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("header, footer and breadcrumb links load their pages (pt, en)", async ({ page }) => {
+    await page.goto("/");
+    await page.locator("header nav").getByRole("link", { name: "Sobre", exact: true }).click();
+    await expect(page).toHaveURL(/\/about$/);
+    await expect(page.locator("main h1")).toBeVisible();
+    await page.locator("nav.breadcrumbs a").first().click();
+    await expect(page).toHaveURL(/\/$/);
+    await page.locator("a[data-lang-switch]").click();
+    await expect(page).toHaveURL(/\/en$/);
+    await page.locator('footer a[href="/en/privacy-policy"]').click();
+    await expect(page).toHaveURL(/\/en\/privacy-policy$/);
+    await expect(page.locator("html")).toHaveAttribute("lang", "en");
+  });
+});
