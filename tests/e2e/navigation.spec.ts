@@ -362,3 +362,16 @@ test.describe("without JavaScript", () => {
     await expect(page.locator("html")).toHaveAttribute("lang", "en");
   });
 });
+
+test("navigating logs no console error, not even a CSP report, and logs each page's load time (en)", async ({ page }) => {
+  const messages: string[] = [];
+  page.on("console", (m) => messages.push(`${m.type()}: ${m.text()}`));
+  await seed(page, "en");
+  await page.goto("/en/about");
+  const services = page.locator('header a[href="/en/services"]').first();
+  await services.hover();
+  await services.click();
+  await expect(page).toHaveURL(/\/en\/services$/);
+  await expect.poll(() => messages.filter((m) => /^info: Page loaded in \d+ ms$/.test(m)).length).toBe(2);
+  expect(messages.filter((m) => m.startsWith("error"))).toEqual([]);
+});

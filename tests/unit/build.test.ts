@@ -137,6 +137,27 @@ describe("special pages and files", () => {
     expect(read(css.file)).not.toMatch(/\n\s+/);
   });
 
+  it("cross-fades full page loads with a view transition, only when motion is welcome", () => {
+    const css = read(result.assets.find((a) => a.file.endsWith(".css"))!.file);
+    const motion = css.match(/@media \(prefers-reduced-motion:no-preference\)\{(.*?)\}\}/g)?.join("") ?? "";
+    expect(motion).toContain("@view-transition{navigation:auto}");
+    expect(motion).toMatch(/main\{transition:opacity \.2s/);
+    expect(css.replace(/@media \(prefers-reduced-motion:no-preference\)\{.*?\}\}/g, "")).not.toContain("@view-transition");
+  });
+
+  it("gives every page the navigation island's skeleton and error templates in its language", () => {
+    for (const [file, loading, status] of [["about.html", "Carregando a página…", "Código de status"], ["en/about.html", "Loading the page…", "Status code"]]) {
+      const html = decodeEntities(read(file));
+      const skeleton = html.match(/<template data-nav-template="skeleton">([\s\S]*?)<\/template>/)![1];
+      expect(skeleton).toContain(loading);
+      expect(skeleton.match(/data-skeleton-card/g)).toHaveLength(6);
+      expect(skeleton.match(/data-skeleton-column/g)).toHaveLength(4);
+      const error = html.match(/<template data-nav-template="error">([\s\S]*?)<\/template>/)![1];
+      expect(error).toContain("Unexpected Application Error!");
+      expect(error).toContain(`data-status-label="${status}"`);
+    }
+  });
+
   it("reports pages per locale and sizes", () => {
     expect(result.pages.filter((p) => p.locale === "pt")).toHaveLength(routes.length + 5); // routes, not-found, error, three form results
     expect(result.pages.every((p) => p.brotliBytes > 0 && p.brotliBytes < p.bytes)).toBe(true);

@@ -47,7 +47,7 @@ describe("sitegen serve", () => {
       expect(r.status, path).toBe(200);
       expect(r.headers["content-type"]).toMatch(/^text\/html/);
       expect(r.headers["cache-control"]).toBe("no-cache");
-      expect(r.headers["content-security-policy"]).toMatch(/script-src 'self'(;|$)/);
+      expect(r.headers["content-security-policy"]).toMatch(/script-src 'self' 'inline-speculation-rules'(;|$)/);
       expect(r.headers["x-content-type-options"]).toBe("nosniff");
       expect(r.headers["referrer-policy"]).toBeTruthy();
     }
