@@ -215,6 +215,74 @@ test.describe("newsletter", () => {
   });
 });
 
+test.describe("toasts", () => {
+  test.beforeEach(async ({ page }) => seed(page, decided(false)));
+
+  /** An error toast, at once: the newsletter submitted with no address. */
+  async function raiseToast(page: Page) {
+    const form = page.locator("form.newsletter-form");
+    await form.locator("input[type=email]").focus();
+    await form.locator("input[type=email]").press("Enter");
+    const toast = page.locator("[data-toaster] li").last();
+    await expect(toast).toContainText("Please enter your email address");
+    return toast;
+  }
+
+  test("close after 4 s, but not while hovered; then the rest of their time runs", async ({ page }) => {
+    await page.clock.install();
+    await page.goto("/en/about");
+    await hydrated(page, "newsletter");
+    // From here on time moves only when the test says so.
+    await page.clock.pauseAt(await page.evaluate(() => Date.now() + 50));
+    const toast = await raiseToast(page);
+    await page.clock.runFor(3000);
+    await expect(toast).toBeVisible();
+    await toast.hover();
+    await page.clock.runFor(10_000);
+    await expect(toast).toBeVisible();
+    await page.mouse.move(10, 10);
+    await page.clock.runFor(900);
+    await expect(toast).toBeVisible();
+    await page.clock.runFor(200);
+    await expect(page.locator("[data-toaster] li")).toHaveCount(0);
+  });
+
+  test("a swipe shorter than 50 px keeps the toast, a longer one dismisses it", async ({ page }) => {
+    await page.clock.install();
+    await page.goto("/en/about");
+    await hydrated(page, "newsletter");
+    const toast = await raiseToast(page);
+    const box = (await toast.locator(".toast-title").boundingBox())!;
+    const y = box.y + box.height / 2;
+    await page.mouse.move(box.x + 10, y);
+    await page.mouse.down();
+    await page.mouse.move(box.x + 50, y, { steps: 4 });
+    await page.mouse.up();
+    await expect(toast).toBeVisible();
+    await page.mouse.move(box.x + 10, y);
+    await page.mouse.down();
+    await page.mouse.move(box.x + 70, y, { steps: 4 });
+    await page.mouse.up();
+    await expect(page.locator("[data-toaster] li")).toHaveCount(0);
+  });
+
+  test("F8 moves focus to the notifications too, and the toast's close button closes it (pt)", async ({ page }) => {
+    await page.goto("/about");
+    await hydrated(page, "newsletter");
+    const form = page.locator("form.newsletter-form");
+    await form.locator("input[type=email]").focus();
+    await form.locator("input[type=email]").press("Enter");
+    await expect(page.locator("[data-toaster] li").last()).toContainText("Por favor, insira um email válido.");
+    await page.keyboard.press("F8");
+    const close = page.locator("[data-toaster] li button").first();
+    await expect(close).toBeFocused();
+    await expect(close).toHaveAccessibleName("Fechar notificação");
+    await page.keyboard.press("Enter");
+    await expect(page.locator("[data-toaster] li")).toHaveCount(0);
+    await expect(page.locator("[data-toaster]")).toBeFocused();
+  });
+});
+
 test.describe("contact form", () => {
   test.beforeEach(async ({ page }) => seed(page, decided(false)));
 
@@ -249,6 +317,26 @@ test.describe("contact form", () => {
     await expect(toast).toContainText("Mensagem Enviada!");
     await expect(toast).toContainText("Entraremos em contato em breve.");
     await expect(page.locator("#contact-message")).toHaveValue("");
+  });
+
+  test("a slow endpoint: 'Enviando...' and no second send while it waits, then success (pt)", async ({ page }) => {
+    let calls = 0;
+    await page.route("**/api/contact", async (route) => {
+      calls++;
+      await new Promise((r) => setTimeout(r, 3000));
+      await route.continue();
+    });
+    await page.goto("/contact");
+    await hydrated(page, "contact-form");
+    await fill(page, "pt");
+    await page.waitForTimeout(2100);
+    const button = page.locator("form.contact-form button[type=submit]");
+    await button.click();
+    await expect(button).toHaveText("Enviando...");
+    await expect(button).toBeDisabled();
+    await page.locator("#contact-company").press("Enter");
+    await expect(page.locator("[data-toaster] li").last()).toContainText("Mensagem Enviada!", { timeout: 10_000 });
+    expect(calls).toBe(1);
   });
 
   test("failure keeps every field and explains in English", async ({ page }) => {
