@@ -38,10 +38,6 @@ if (!isFresh()) {
     // Pure-JS dependencies are bundled in: one file loads much faster than hundreds of modules, which is
     // most of a cold build's fixed cost. Native or process-spawning ones stay external.
     external: ["esbuild", "lightningcss", "better-sqlite3", "react", "react-dom", "fsevents"],
-    alias: {
-      "clean-css": join(root, "src/generator/unused-minifiers.ts"),
-      terser: join(root, "src/generator/unused-minifiers.ts"),
-    },
     // Bundled CommonJS packages call require() for Node built-ins.
     banner: { js: 'import { createRequire as __sitegenRequire } from "node:module"; const require = __sitegenRequire(import.meta.url);' },
     minifyWhitespace: true,

@@ -165,7 +165,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     for (const asset of islands.files) emit(asset.file, asset.code, true);
     const minified: typeof documents = [];
     for (const d of documents) {
-      const html = await minifyHtml(d.html);
+      const html = minifyHtml(d.html);
       minified.push({ ...d, html });
       emit(d.file, html, true);
     }

@@ -41,7 +41,11 @@ export async function loadSsrModule(root: string): Promise<SsrModule> {
       platform: "node",
       format: "esm",
       target: "node20",
-      packages: "external",
+      // React stays external (one copy shared with everything else in the process); other packages
+      // (lucide-react) are bundled from their ES builds, so only the icons the pages use are loaded:
+      // importing lucide-react's CommonJS build whole cost about 140 ms of every cold build.
+      external: ["react", "react-dom", "react/*", "react-dom/*"],
+      mainFields: ["module", "main"],
       jsx: "automatic",
       write: false,
       logLevel: "silent",

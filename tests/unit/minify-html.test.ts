@@ -1,0 +1,59 @@
+import { describe, expect, it } from "vitest";
+import { renderToStaticMarkup } from "react-dom/server";
+import { createElement as h } from "react";
+import { minifyHtml } from "../../src/generator/minify-html.ts";
+import { decodeEntities } from "../helpers.ts";
+
+describe("minifyHtml over React's output", () => {
+  it("drops the slash of HTML void elements but keeps SVG's, where it is meaningful", () => {
+    const html = renderToStaticMarkup(h("div", null, h("hr", { className: "rule" }), h("br")));
+    expect(html).toContain("/>");
+    expect(minifyHtml(html)).toBe('<div><hr class="rule"><br></div>');
+    expect(minifyHtml('<svg viewBox="0 0 24 24"><path d="M4 5h16"/><circle r="4"/></svg>')).toBe('<svg viewBox="0 0 24 24"><path d="M4 5h16"/><circle r="4"/></svg>');
+  });
+
+  it("shortens boolean attributes only", () => {
+    const html = renderToStaticMarkup(h("div", { hidden: true, "data-x": "" }, h("input", { required: true, disabled: true, value: "" , readOnly: true })));
+    expect(minifyHtml(html)).toBe('<div hidden data-x=""><input required disabled readonly value=""></div>');
+  });
+
+  it("single-quotes JSON props, and the value reads back exactly", () => {
+    const props = { text: 'Diga "olá" & <bem-vindo>', list: [1, 2] };
+    const html = renderToStaticMarkup(h("div", { "data-props": JSON.stringify(props) }));
+    const out = minifyHtml(html);
+    expect(out.length).toBeLessThan(html.length);
+    const value = out.match(/data-props='([^']*)'/)![1];
+    expect(JSON.parse(decodeEntities(value))).toEqual(props);
+  });
+
+  it("keeps double quotes when a value holds both kinds of quote, and stays exact", () => {
+    const props = { a: "We'll say \"hi\"" };
+    const out = minifyHtml(renderToStaticMarkup(h("div", { "data-props": JSON.stringify(props) })));
+    const value = out.match(/data-props="([^"]*)"/)![1];
+    expect(JSON.parse(decodeEntities(value))).toEqual(props);
+  });
+
+  it("collapses whitespace in text, never inside pre, textarea or scripts, and decodes harmless entities", () => {
+    const json = '{"a":  "b\\n  c"}';
+    const html = renderToStaticMarkup(
+      h("main", null, h("p", null, "It's  a\n   \"quote\""), h("pre", null, "a\n   b"), h("textarea", { defaultValue: "x\n\n  y" }), h("script", { type: "application/ld+json", dangerouslySetInnerHTML: { __html: json } })),
+    );
+    expect(minifyHtml(html)).toBe(`<main><p>It's a "quote"</p><pre>a\n   b</pre><textarea>x\n\n  y</textarea><script type="application/ld+json">${json}</script></main>`);
+  });
+
+  it("keeps text escaped where it must be, and React's empty text separators", () => {
+    const html = renderToStaticMarkup(h("p", null, "a < b && c", " ", "d"));
+    const out = minifyHtml(`${html}<!-- a note -->`);
+    expect(out).toContain("a &lt; b &amp;&amp; c");
+    expect(out).not.toContain("a note");
+  });
+
+  it("lowercases React's camelCase HTML attributes, never SVG's", () => {
+    const html = renderToStaticMarkup(h("p", { tabIndex: -1 }, h("a", { hrefLang: "en", href: "/en" }, "EN"), h("svg", { viewBox: "0 0 2 2" }, h("path", { d: "M0 0" }))));
+    expect(minifyHtml(html)).toBe('<p tabindex="-1"><a hreflang="en" href="/en">EN</a><svg viewBox="0 0 2 2"><path d="M0 0"></path></svg></p>');
+  });
+
+  it("leaves the doctype and closing tags alone", () => {
+    expect(minifyHtml("<!doctype html><html lang=\"en\"><body></body></html>")).toBe('<!doctype html><html lang="en"><body></body></html>');
+  });
+});
