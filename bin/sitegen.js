@@ -2,7 +2,6 @@
 // The executable: compiles the TypeScript CLI on the fly with esbuild (a dependency the build needs anyway),
 // so `npx sitegen` always runs the current sources and there is no separate compile step to forget.
 // The compiled file is reused while none of its inputs changed, which keeps start-up near 50 ms.
-import { build } from "esbuild";
 import { existsSync, readFileSync, statSync, mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -27,6 +26,8 @@ function isFresh() {
 }
 
 if (!isFresh()) {
+  // Loaded only to compile: most runs reuse the compiled CLI and never need it.
+  const { build } = await import("esbuild");
   mkdirSync(cacheDir, { recursive: true });
   const result = await build({
     entryPoints: [join(root, "src/generator/cli.ts")],

@@ -1,6 +1,10 @@
 import { closeSync, mkdirSync, openSync } from "node:fs";
 import { dirname } from "node:path";
-import Database from "better-sqlite3";
+import type Database from "better-sqlite3";
+import { requireLazily } from "../generator/lazy-require.ts";
+
+/** Loaded on first use: builds never open the database. */
+const openDatabase = (...args: ConstructorParameters<typeof Database>): Database.Database => new (requireLazily("better-sqlite3") as typeof Database)(...args);
 import type { ContactEntry, NewsletterEntry, SubmissionStore } from "./store.ts";
 
 export const SCHEMA = `
@@ -38,7 +42,7 @@ export class SqliteSubmissionStore implements SubmissionStore {
     mkdirSync(dirname(this.file), { recursive: true, mode: 0o700 });
     // Create the file ourselves, owner-only; SQLite gives its -wal and -shm files the same mode.
     closeSync(openSync(this.file, "a", 0o600));
-    const db = new Database(this.file);
+    const db = openDatabase(this.file);
     try {
       db.pragma("journal_mode = WAL");
       // FULL: a transaction acknowledged to a visitor survives a power cut, not only a crash.

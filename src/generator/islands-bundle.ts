@@ -1,9 +1,41 @@
-import { build } from "esbuild";
+import type * as Esbuild from "esbuild";
+import { requireLazily } from "./lazy-require.ts";
 import { existsSync } from "node:fs";
 import { basename, join, relative } from "node:path";
 import fg from "fast-glob";
 import type { SiteConfig } from "./config.ts";
 import { SitegenError } from "./errors.ts";
+import { cacheDir, generatorStamp, pruneCache, readCached, readCachedJson, sha1, stampFiles, writeCached } from "./build-cache.ts";
+
+/** What the islands cache remembers: the key it was built under, esbuild's inputs, and the result. */
+interface IslandsManifest {
+  key: string;
+  inputs: string[];
+  result: Omit<IslandBundle, "files"> & { files: string[] };
+}
+
+const keyOf = (root: string, entries: string[], inputs: string[]) => sha1(`${generatorStamp(root)}\0${entries.join("\0")}\0${stampFiles(inputs)}`);
+
+/** The bundle of an earlier build when none of its inputs changed since (build-cache.ts), else undefined. */
+function cachedIslands(root: string, entries: string[]): IslandBundle | undefined {
+  const manifest = readCachedJson<IslandsManifest>(cacheDir(root, "islands.json"));
+  if (!manifest || manifest.key !== keyOf(root, entries, manifest.inputs)) return undefined;
+  const files: IslandBundle["files"] = [];
+  for (const file of manifest.result.files) {
+    const code = readCached(cacheDir(root, "islands", manifest.key, file));
+    if (!code) return undefined;
+    files.push({ file, code });
+  }
+  return { ...manifest.result, files };
+}
+
+function storeIslands(root: string, entries: string[], inputs: string[], bundle: IslandBundle): void {
+  const key = keyOf(root, entries, inputs);
+  for (const f of bundle.files) writeCached(cacheDir(root, "islands", key, f.file), f.code);
+  const manifest: IslandsManifest = { key, inputs, result: { ...bundle, files: bundle.files.map((f) => f.file) } };
+  writeCached(cacheDir(root, "islands.json"), JSON.stringify(manifest));
+  pruneCache(cacheDir(root, "islands"), 4);
+}
 
 export interface IslandBundle {
   files: { file: string; code: Uint8Array }[];
@@ -26,7 +58,10 @@ export async function buildIslands(root: string, _site: SiteConfig): Promise<Isl
   const runtime = join(root, RUNTIME);
   if (!existsSync(runtime)) return { files: [], entryScripts: [], preloads: [], islands: {} };
   const islandFiles = fg.sync("src/islands/*.{ts,tsx}", { cwd: root }).sort();
+  const cached = cachedIslands(root, islandFiles);
+  if (cached) return cached;
   const outdir = join(root, "assets");
+  const { build } = requireLazily("esbuild") as typeof Esbuild;
   let result;
   try {
     result = await build({
@@ -67,5 +102,7 @@ export async function buildIslands(root: string, _site: SiteConfig): Promise<Isl
     else islands[basename(meta.entryPoint).replace(/\.tsx?$/, "")] = urlOf(outPath);
   }
   const preloads = outputs[runtimeOut].imports.filter((i) => i.kind === "import-statement").map((i) => urlOf(i.path));
-  return { files, entryScripts: [urlOf(runtimeOut)], preloads, islands };
+  const bundle = { files, entryScripts: [urlOf(runtimeOut)], preloads, islands };
+  storeIslands(root, islandFiles, Object.keys(result.metafile!.inputs).map((input) => join(root, input)), bundle);
+  return bundle;
 }

@@ -1,12 +1,13 @@
-import { build } from "esbuild";
-import { mkdirSync, writeFileSync } from "node:fs";
-import { createHash } from "node:crypto";
+import type * as Esbuild from "esbuild";
+import { requireLazily } from "./lazy-require.ts";
+import { existsSync } from "node:fs";
 import { basename, join, relative } from "node:path";
 import { pathToFileURL } from "node:url";
 import fg from "fast-glob";
 import type { HeadData } from "../components/Document.tsx";
 import type { PageContextValue } from "../components/page-context.tsx";
 import { SitegenError } from "./errors.ts";
+import { cacheDir, generatorStamp, pruneCache, readCachedJson, sha1, stampFiles, writeCached } from "./build-cache.ts";
 
 /** What the server-side bundle exports: page names and one function that renders a full document. */
 export interface SsrModule {
@@ -21,6 +22,18 @@ export interface SsrModule {
  */
 export async function loadSsrModule(root: string): Promise<SsrModule> {
   const pageFiles = fg.sync("src/pages/*.tsx", { cwd: root }).sort();
+  const dir = cacheDir(root, "ssr");
+  const manifestFile = cacheDir(root, "ssr.json");
+  const keyOf = (inputs: string[]) => sha1(`${generatorStamp(root)}\0${pageFiles.join("\0")}\0${stampFiles(inputs)}`);
+  // The bundle of an earlier build when none of esbuild's inputs changed since (build-cache.ts).
+  const manifest = readCachedJson<{ key: string; inputs: string[]; file: string }>(manifestFile);
+  if (manifest && manifest.key === keyOf(manifest.inputs) && existsSync(join(dir, manifest.file))) {
+    try {
+      return await importSsr(root, join(dir, manifest.file));
+    } catch {
+      // Pruned by a parallel build in the meantime: compile it again.
+    }
+  }
   const names = pageFiles.map((f) => basename(f, ".tsx"));
   const entry = [
     `import { createElement } from "react";`,
@@ -33,7 +46,9 @@ export async function loadSsrModule(root: string): Promise<SsrModule> {
     `  return "<!doctype html>" + renderToString(createElement(Document, { head, page }, createElement(pages[pageName], props ?? {})));`,
     `}`,
   ].join("\n");
+  const { build } = requireLazily("esbuild") as typeof Esbuild;
   let code: string;
+  let inputs: string[];
   try {
     const result = await build({
       stdin: { contents: entry, resolveDir: root, sourcefile: "ssr-entry.js", loader: "js" },
@@ -48,20 +63,25 @@ export async function loadSsrModule(root: string): Promise<SsrModule> {
       mainFields: ["module", "main"],
       jsx: "automatic",
       write: false,
+      metafile: true,
       logLevel: "silent",
       define: { "process.env.NODE_ENV": '"production"' },
     });
     code = result.outputFiles[0].text;
+    inputs = Object.keys(result.metafile.inputs).filter((i) => i !== "ssr-entry.js").map((i) => join(root, i));
   } catch (error) {
     const first = (error as { errors?: { text: string; location?: { file: string; line: number; column: number } }[] }).errors?.[0];
     const where = first?.location ? `${first.location.file}:${first.location.line}:${first.location.column + 1}` : "src/pages";
     throw new SitegenError("PageCompileError", `${where}: ${first?.text ?? String(error)}`, "Fix the TypeScript/JSX error at that position.", { cause: error });
   }
-  const hash = createHash("sha256").update(code).digest("hex").slice(0, 12);
-  const dir = join(root, "node_modules", ".cache", "sitegen");
-  mkdirSync(dir, { recursive: true });
-  const file = join(dir, `ssr-${hash}.mjs`);
-  writeFileSync(file, code);
+  const name = `ssr-${sha1(code).slice(0, 12)}.mjs`;
+  writeCached(join(dir, name), code);
+  writeCached(manifestFile, JSON.stringify({ key: keyOf(inputs), inputs, file: name }));
+  pruneCache(dir, 6);
+  return importSsr(root, join(dir, name));
+}
+
+async function importSsr(root: string, file: string): Promise<SsrModule> {
   const mod = (await import(pathToFileURL(file).href)) as SsrModule;
   if (mod.pageNames.length === 0) {
     throw new SitegenError("NoPages", `No page components in ${relative(root, join(root, "src/pages"))}.`, "Add src/pages/home.tsx.");

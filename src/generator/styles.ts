@@ -1,8 +1,11 @@
-import { bundle } from "lightningcss";
+import type * as LightningCss from "lightningcss";
 import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
+import fg from "fast-glob";
 import { SitegenError } from "./errors.ts";
+import { requireLazily } from "./lazy-require.ts";
+import { cacheDir, generatorStamp, readCachedJson, sha1, stampFiles, writeCached } from "./build-cache.ts";
 
 export interface StylesheetAsset {
   /** Path under dist: assets/site.<hash>.css */
@@ -20,14 +23,26 @@ export function buildStylesheet(root: string): StylesheetAsset {
   if (!existsSync(filename)) {
     throw new SitegenError("StylesMissing", `${filename} does not exist.`, "Create src/styles/main.css (it may @import other files).");
   }
+  // The stylesheet of an earlier build when no CSS file changed since (build-cache.ts).
+  const sources = fg.sync("src/styles/**/*.css", { cwd: root, absolute: true }).sort();
+  const key = sha1(`${generatorStamp(root)}\0${stampFiles(sources)}`);
+  const cacheFile = cacheDir(root, "css.json");
+  const cached = readCachedJson<{ key: string; css: string }>(cacheFile);
+  if (cached?.key === key) return asset(new TextEncoder().encode(cached.css));
   let code: Uint8Array;
   try {
+    const { bundle } = requireLazily("lightningcss") as typeof LightningCss;
     code = bundle({ filename, minify: true, targets: TARGETS }).code;
   } catch (error) {
     const e = error as { fileName?: string; loc?: { line: number; column: number }; message: string };
     const where = e.fileName ? `${e.fileName}:${e.loc?.line ?? 0}:${e.loc?.column ?? 0}` : filename;
     throw new SitegenError("CssError", `${where}: ${e.message}`, "Fix the CSS at that position.", { cause: error });
   }
+  writeCached(cacheFile, JSON.stringify({ key, css: new TextDecoder().decode(code) }));
+  return asset(code);
+}
+
+function asset(code: Uint8Array): StylesheetAsset {
   const hash = createHash("sha256").update(code).digest("hex").slice(0, 10);
   const file = `assets/site.${hash}.css`;
   return { file, href: `/${file}`, code };

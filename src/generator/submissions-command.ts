@@ -1,6 +1,10 @@
 import { existsSync } from "node:fs";
 import { relative, resolve } from "node:path";
-import Database from "better-sqlite3";
+import type Database from "better-sqlite3";
+import { requireLazily } from "./lazy-require.ts";
+
+/** Loaded on first use: builds never open the database. */
+const openDatabase = (...args: ConstructorParameters<typeof Database>): Database.Database => new (requireLazily("better-sqlite3") as typeof Database)(...args);
 import { loadSiteConfig } from "./config.ts";
 import { SitegenError } from "./errors.ts";
 
@@ -63,7 +67,7 @@ export function printSubmissions(root: string, opts: { type?: string; format: st
 
   let db: Database.Database;
   try {
-    db = new Database(file, { readonly: true, fileMustExist: true });
+    db = openDatabase(file, { readonly: true, fileMustExist: true });
   } catch (error) {
     throw new SitegenError("SubmissionsUnreadable", `Could not open ${file}: ${(error as Error).message}`, "Check the file's permissions, or that it is a SQLite database.", { cause: error });
   }

@@ -1,0 +1,57 @@
+import { describe, expect, it } from "vitest";
+import { appendFileSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { buildSite } from "../../src/generator/build.ts";
+import { cacheDir } from "../../src/generator/build-cache.ts";
+import { projectCopy } from "../helpers.ts";
+
+/**
+ * The build caches (node_modules/.cache/sitegen) may only ever save time: every change to an input shows
+ * in the next build, and a damaged cache is a miss, not an error.
+ */
+describe("build caches", () => {
+  const project = projectCopy();
+  const out = join(project, "dist");
+  const build = () => buildSite({ root: project, outDir: out, siteUrl: "https://cache.example.com.br" });
+  const read = (file: string) => readFileSync(join(out, file), "utf8");
+  const scripts = () => readdirSync(join(out, "assets")).filter((f) => f.endsWith(".js")).sort();
+
+  it("a second build with nothing changed is byte-identical, and the caches are in place", async () => {
+    const first = await build();
+    const before = Object.fromEntries(first.pages.map((p) => [p.file, read(p.file)]));
+    const js = scripts();
+    const second = await build();
+    expect(Object.fromEntries(second.pages.map((p) => [p.file, read(p.file)]))).toEqual(before);
+    expect(scripts()).toEqual(js);
+    expect(second.pages.map((p) => p.brotliBytes)).toEqual(first.pages.map((p) => p.brotliBytes));
+    expect(readFileSync(join(out, "about.html.br")).byteLength).toBe(second.pages.find((p) => p.file === "about.html")!.brotliBytes);
+    for (const name of ["yaml.json", "islands.json", "ssr.json", "css.json"]) expect(JSON.parse(readFileSync(cacheDir(project, name), "utf8"))).toBeTruthy();
+    expect(readdirSync(cacheDir(project, "compressed")).length).toBeGreaterThan(50);
+  }, 60_000);
+
+  it("shows a changed YAML text, page component, island and stylesheet in the next build", async () => {
+    await build();
+    const yaml = join(project, "content", "en", "common.yaml");
+    writeFileSync(yaml, readFileSync(yaml, "utf8").replace("skipToContent: Skip to content", "skipToContent: Skip to the content"));
+    const page = join(project, "src", "pages", "about.tsx");
+    writeFileSync(page, readFileSync(page, "utf8").replace("export default function", "// cache test\nexport default function").replace(/(<PageHero[^>]*?)title=/, '$1eyebrow="Cache test eyebrow" title='));
+    appendFileSync(join(project, "src", "islands", "newsletter.tsx"), '\nconsole.debug("cache test island");\n');
+    appendFileSync(join(project, "src", "styles", "base.css"), "\n.cache-test { color: #123456; }\n");
+    const js = scripts();
+    await build();
+    expect(read("en/about.html")).toContain("Skip to the content");
+    expect(read("en/about.html")).toContain("Cache test eyebrow");
+    expect(scripts()).not.toEqual(js);
+    const newsletter = scripts().find((f) => f.startsWith("newsletter."))!;
+    expect(readFileSync(join(out, "assets", newsletter), "utf8")).toContain("cache test island");
+    const css = readdirSync(join(out, "assets")).find((f) => f.endsWith(".css"))!;
+    expect(readFileSync(join(out, "assets", css), "utf8")).toContain("#123456");
+  }, 60_000);
+
+  it("treats damaged cache files as misses", async () => {
+    for (const name of ["yaml.json", "islands.json", "ssr.json", "css.json"]) writeFileSync(cacheDir(project, name), "{not json");
+    const result = await build();
+    expect(result.pages.length).toBeGreaterThan(40);
+    expect(read("en/about.html")).toContain("Skip to the content");
+  }, 60_000);
+});
