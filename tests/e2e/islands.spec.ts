@@ -450,4 +450,42 @@ test.describe("tooltips", () => {
     await page.keyboard.press("Tab");
     await expect(tip).toBeVisible();
   });
+
+  test("sits 4 px from its trigger, reopens at once within the 300 ms skip delay, and closes on scroll and click (pt)", async ({ page }) => {
+    await seed(page, decided(false));
+    await page.clock.install();
+    await page.goto("/about");
+    await page.clock.pauseAt(Date.now() + 60_000);
+    const link = page.locator("a.lang-switch");
+    const tip = page.locator(`#${await link.getAttribute("aria-describedby")}`);
+    await expect(tip).toHaveText("Ver esta página em inglês");
+    await link.hover();
+    await page.clock.runFor(700);
+    await expect(tip).toBeVisible();
+    const [a, b] = [(await link.boundingBox())!, (await tip.boundingBox())!];
+    expect(Math.round(b.y - (a.y + a.height))).toBe(4);
+    // Leave and come back within 300 ms: no second wait.
+    await page.mouse.move(0, 400);
+    await expect(tip).toBeHidden();
+    await page.clock.runFor(200);
+    await link.hover();
+    await expect(tip).toBeVisible();
+    // Past the skip delay, the full 700 ms again.
+    await page.mouse.move(0, 400);
+    await page.clock.runFor(400);
+    await link.hover();
+    await page.clock.runFor(300);
+    await expect(tip).toBeHidden();
+    await page.clock.runFor(400);
+    await expect(tip).toBeVisible();
+    await page.mouse.wheel(0, 300);
+    await expect(tip).toBeHidden();
+    await page.evaluate(() => scrollTo(0, 0));
+    await link.hover();
+    await page.clock.runFor(800);
+    await page.mouse.move(0, 400);
+    await link.hover();
+    await page.mouse.down();
+    await expect(tip).toBeHidden();
+  });
 });

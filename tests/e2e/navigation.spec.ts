@@ -82,6 +82,10 @@ test.describe("links swap the page in place", () => {
     expect(await marked(page)).toBe(42);
     await expect(page.locator('header a[href="/en/about"]').first()).toHaveAttribute("aria-current", "page");
     await expect(page.locator("a[data-lang-switch]")).toHaveAttribute("href", "/about");
+    // The new header's switcher has its tooltip wired, and the old one's tooltip is gone.
+    const tipId = await page.locator("a[data-lang-switch]").getAttribute("aria-describedby");
+    await expect(page.locator(`#${tipId}`)).toHaveText("View this page in Portuguese");
+    await expect(page.locator("[role=tooltip]")).toHaveCount(1);
     await expect(page.locator("main h1")).toBeFocused();
     await expect(page.locator("[data-route-announcer]")).toHaveText(about.title);
     expect(errors).toEqual([]);
