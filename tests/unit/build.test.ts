@@ -88,6 +88,36 @@ describe("every route in both languages", () => {
   });
 });
 
+describe("spec §9 marketing figures, on the page they belong to, in both languages", () => {
+  const visible = (file: string) => decodeEntities(read(file).replace(/<script[\s\S]*?<\/script>|<template[\s\S]*?<\/template>|<[^>]+>/g, " ")).replace(/\s+/g, " ");
+  const FIGURES = {
+    industries: {
+      en: ["40% less downtime", "30% lower maintenance cost", "99.5% defect detection accuracy", "50% faster inspection", "25% less inventory", "20% higher throughput", "30% lower delivery costs", "35% fewer stockouts", "15% better diagnostic accuracy", "30% faster drug discovery", "95% imaging accuracy", "40% faster patient recruitment"],
+      // Portuguese words the figures its own way; every number is there, with the decimal comma.
+      pt: ["40%", "30%", "99,5%", "50%", "25%", "20%", "35%", "15%", "95%"],
+    },
+    about: {
+      en: ["US$25 million P&L", "from 200 to 700+ people", "245-person consultancy", "US$36M raised", "300+ people"],
+      pt: ["US$ 25 milhões", "de 200 para mais de 700 pessoas", "245 pessoas", "US$ 36 milhões", "mais de 300 pessoas"],
+    },
+  };
+  it.each(Object.entries(FIGURES).flatMap(([page, byLocale]) => Object.entries(byLocale).map(([locale, figures]) => [page, locale, figures] as const)))(
+    "%s (%s)",
+    (page, locale, figures) => {
+      const text = visible(locale === "en" ? `en/${page}.html` : `${page}.html`);
+      expect(figures.filter((f) => !text.includes(f))).toEqual([]);
+    },
+  );
+
+  it("shows no text that looks like a content key on any page", () => {
+    const keyLike = /(?:^|\s)([a-z][a-zA-Z0-9]*(?:\.[a-z][a-zA-Z0-9]*){1,})(?=\s|$)/g;
+    const suspicious = result.pages.flatMap((p) =>
+      [...visible(p.file).matchAll(keyLike)].map((m) => m[1]).filter((k) => text.pt.has(k) || text.en.has(k) || /^(nav|hero|meta|services|industries|about|footer|cookies|forms?|legal|error|notFound)\./.test(k)).map((k) => `${p.file}: ${k}`),
+    );
+    expect(suspicious).toEqual([]);
+  });
+});
+
 describe("special pages and files", () => {
   it("writes both not-found pages, not indexable, in their language", () => {
     const pt = read("404.html");
