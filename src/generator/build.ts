@@ -3,12 +3,10 @@ import { promisify } from "node:util";
 import { relative } from "node:path";
 import { loadSiteConfig, type SiteConfig } from "./config.ts";
 import { compareLocales, loadLocaleContent, type LocaleContent } from "./content.ts";
-import { createTranslator, type Translator } from "./i18n.ts";
 import { loadSsrModule } from "./ssr-bundle.ts";
 import { buildStylesheet } from "./styles.ts";
 import { buildIslands, type IslandBundle } from "./islands-bundle.ts";
-import { renderPage, type RenderInput } from "./render.ts";
-import { minifyHtml } from "./minify-html.ts";
+import { RenderWorker, renderJobs, type RenderJob, type RenderOutput, type RenderShared } from "./render-worker.ts";
 import { buildRobots, buildSitemap } from "./sitemap.ts";
 import { hostFiles } from "./security-headers.ts";
 import { StagedOutput } from "./output.ts";
@@ -64,6 +62,17 @@ export interface BuildResult {
 
 /** The whole pipeline: content → pages bundle → CSS → islands → render → minify → sitemap → atomic swap. */
 export async function buildSite(options: BuildOptions): Promise<BuildResult> {
+  // Started first, so its thread boots while this one reads content; it gets the pages bundle as soon as
+  // that is ready, and loads React with it before rendering is asked of it.
+  const worker = RenderWorker.start(routes.length * LOCALES.length);
+  try {
+    return await buildWith(worker, options);
+  } finally {
+    worker?.close();
+  }
+}
+
+async function buildWith(worker: RenderWorker | null, options: BuildOptions): Promise<BuildResult> {
   const started = performance.now();
   const timings: Record<string, number> = {};
   let mark = started;
@@ -79,7 +88,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   // esbuild works in its own process, so both bundles compile while this thread loads content and CSS.
   const ssrPromise = loadSsrModule(root);
   const islandsPromise = buildIslands(root, site);
-  ssrPromise.catch(() => {});
+  ssrPromise.then((ssr) => worker?.prepare(ssr.file)).catch(() => {});
   islandsPromise.catch(() => {});
   const contents = LOCALES.map((locale) => loadLocaleContent(root, locale, site));
   saveYamlCache();
@@ -89,57 +98,52 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   const [ssr, islands] = await Promise.all([ssrPromise, islandsPromise]);
   lap("bundles");
 
-  const missingUse = new Map<string, Set<string>>();
-  let currentPath = "";
-  const translators = Object.fromEntries(
-    contents.map((c) => [
-      c.locale,
-      createTranslator(c.locale, c.dictionary, (locale, key) => {
-        const id = `${locale}\u0000${key}`;
-        if (!missingUse.has(id)) missingUse.set(id, new Set());
-        missingUse.get(id)!.add(currentPath);
-      }),
-    ]),
-  ) as Record<LocaleCode, Translator>;
-
-  const renderInput: RenderInput = {
+  // Every page to render: each route in each language, then per language the not-found page, the
+  // form-result pages and the route error page.
+  const jobs: (RenderJob & { file: string })[] = [];
+  for (const route of routes) {
+    for (const locale of LOCALES) jobs.push({ path: route.paths[locale], locale, routeId: route.id, label: route.paths[locale], file: outputFileForPath(route.paths[locale]) });
+  }
+  for (const locale of LOCALES) {
+    jobs.push({ path: homePath(locale), locale, pageName: "not-found", label: `${notFoundFile(locale)} (not found)`, file: notFoundFile(locale) });
+    for (const [result, keys] of Object.entries(FORM_RESULTS) as [FormResult, (typeof FORM_RESULTS)[FormResult]][]) {
+      const path = formResultPath(result, locale);
+      const metaKeys = { title: keys.title, description: keys.message };
+      jobs.push({ path: homePath(locale), locale, pageName: "form-result", props: { result, ...keys }, metaKeys, label: `${path} (form result)`, file: outputFileForPath(path) });
+    }
+    jobs.push({ path: homePath(locale), locale, pageName: "error", props: { status: 500 }, label: `${errorFile(locale)} (error)`, file: errorFile(locale) });
+  }
+  const shared: RenderShared = {
     site,
-    translators,
-    ssr,
+    dictionaries: Object.fromEntries(contents.map((c) => [c.locale, c.dictionary])) as Record<LocaleCode, Map<string, string>>,
     stylesheet: stylesheet.href,
     scripts: islands.entryScripts,
     preloads: islands.preloads,
     islands: islands.islands,
   };
-  const documents: { path: string; locale: LocaleCode; file: string; html: string }[] = [];
-  for (const route of routes) {
-    for (const locale of LOCALES) {
-      const path = route.paths[locale];
-      currentPath = path;
-      documents.push({ path, locale, file: outputFileForPath(path), html: renderPage(renderInput, { path, locale, route }) });
-    }
+  // Every other page goes to the worker (when there is one) and renders there while the rest render here.
+  const split = worker ? 2 : 1;
+  const mine = jobs.filter((_, i) => i % split === 0);
+  const theirs = jobs.filter((_, i) => i % split === 1);
+  const fromWorker = worker?.render(shared, theirs, ssr.file);
+  fromWorker?.catch(() => {});
+  let here: RenderOutput;
+  let there: RenderOutput = { html: [], missing: [] };
+  here = renderJobs(ssr, shared, mine);
+  if (fromWorker) there = await fromWorker;
+  const missingUse = new Map<string, Set<string>>();
+  for (const [locale, key, label] of [...here.missing, ...there.missing]) {
+    const id = `${locale}\u0000${key}`;
+    if (!missingUse.has(id)) missingUse.set(id, new Set());
+    missingUse.get(id)!.add(label);
   }
-  for (const locale of LOCALES) {
-    currentPath = `${notFoundFile(locale)} (not found)`;
-    documents.push({ path: currentPath, locale, file: notFoundFile(locale), html: renderPage(renderInput, { path: homePath(locale), locale, pageName: "not-found" }) });
-    for (const [result, keys] of Object.entries(FORM_RESULTS) as [FormResult, (typeof FORM_RESULTS)[FormResult]][]) {
-      const path = formResultPath(result, locale);
-      currentPath = `${path} (form result)`;
-      documents.push({
-        path: currentPath,
-        locale,
-        file: outputFileForPath(path),
-        html: renderPage(renderInput, { path: homePath(locale), locale, pageName: "form-result", props: { result, ...keys }, metaKeys: { title: keys.title, description: keys.message } }),
-      });
-    }
-    currentPath = `${errorFile(locale)} (error)`;
-    documents.push({
-      path: currentPath,
-      locale,
-      file: errorFile(locale),
-      html: renderPage(renderInput, { path: homePath(locale), locale, pageName: "error", props: { status: 500 } }),
-    });
-  }
+  const documents = jobs.map((job, i) => ({
+    path: job.routeId ? job.path : job.label,
+    locale: job.locale,
+    file: job.file,
+    // Already minified, by whichever thread rendered it.
+    html: i % split === 0 ? here.html[Math.floor(i / split)] : there.html[Math.floor(i / split)],
+  }));
   lap("render");
 
   const missing = missingReport(contents, missingUse);
@@ -175,12 +179,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     };
     emit(stylesheet.file, stylesheet.code, true);
     for (const asset of islands.files) emit(asset.file, asset.code, true);
-    const minified: typeof documents = [];
-    for (const d of documents) {
-      const html = minifyHtml(d.html);
-      minified.push({ ...d, html });
-      emit(d.file, html, true);
-    }
+    for (const d of documents) emit(d.file, d.html, true);
     lap("minify");
     emit("sitemap.xml", await buildSitemap(site, new Date().toISOString().slice(0, 10)), true);
     lap("sitemap");
@@ -195,7 +194,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     out.commit();
     lap("swap");
 
-    const pages: PageReport[] = minified.map((d) => ({
+    const pages: PageReport[] = documents.map((d) => ({
       path: d.path,
       locale: d.locale,
       file: d.file,

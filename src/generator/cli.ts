@@ -6,6 +6,10 @@ import { buildSite, formatMissing, type BuildResult } from "./build.ts";
 import { formatError } from "./errors.ts";
 import { startServe } from "./serve.ts";
 import { runBench } from "./bench.ts";
+import { runIfRenderWorker } from "./render-worker.ts";
+
+// The compiled CLI is also the render worker's entry (render-worker.ts): in that thread, work is all it does.
+runIfRenderWorker();
 
 /**
  * The project root: the folder holding content/site.yaml. The working folder when it has one (a developer

@@ -11,6 +11,8 @@ import { cacheDir, generatorStamp, pruneCache, readCachedJson, sha1, stampFiles,
 
 /** What the server-side bundle exports: page names and one function that renders a full document. */
 export interface SsrModule {
+  /** The compiled bundle on disk (the render worker imports it too). */
+  file: string;
   pageNames: string[];
   renderDocument(head: HeadData, page: PageContextValue, pageName: string, props?: Record<string, unknown>): string;
 }
@@ -82,9 +84,9 @@ export async function loadSsrModule(root: string): Promise<SsrModule> {
 }
 
 async function importSsr(root: string, file: string): Promise<SsrModule> {
-  const mod = (await import(pathToFileURL(file).href)) as SsrModule;
+  const mod = (await import(pathToFileURL(file).href)) as Omit<SsrModule, "file">;
   if (mod.pageNames.length === 0) {
     throw new SitegenError("NoPages", `No page components in ${relative(root, join(root, "src/pages"))}.`, "Add src/pages/home.tsx.");
   }
-  return mod;
+  return { pageNames: mod.pageNames, renderDocument: mod.renderDocument, file };
 }

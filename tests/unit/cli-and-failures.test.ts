@@ -74,6 +74,22 @@ describe("failing builds", () => {
     expect(snapshot(out)).toEqual(before);
   });
 
+  it("render the same bytes with the render worker as without it, and name a component that throws inside it", () => {
+    const project = projectCopy();
+    const outs = ["1", "0"].map((flag) => {
+      const out = join(mkdtempSync(join(tmpdir(), "sitegen-out-")), "dist");
+      expect(run(["build", "--out", out], project, { SITEGEN_RENDER_WORKER: flag }).status).toBe(0);
+      return snapshot(out);
+    });
+    expect(outs[0]).toEqual(outs[1]);
+    // Odd pages render in the worker: /en/about is one of them.
+    const page = join(project, "src", "pages", "about.tsx");
+    writeFileSync(page, readFileSync(page, "utf8").replace("export default function AboutPage() {", 'export default function AboutPage() {\n  if (usePage().locale === "en") throw new Error("english leadership data is broken");'));
+    const failed = run(["build", "--out", join(mkdtempSync(join(tmpdir(), "sitegen-out-")), "dist")], project, { SITEGEN_RENDER_WORKER: "1" });
+    expect(failed.status).not.toBe(0);
+    expect(failed.stderr).toMatch(/PageRenderError.*\/en\/about.*english leadership data is broken/s);
+  });
+
   it("warn about a removed translation, show the key itself, and fail with --strict", () => {
     const project = projectCopy();
     const out = join(mkdtempSync(join(tmpdir(), "sitegen-out-")), "dist");
