@@ -60,7 +60,7 @@ test.describe("cookie consent", () => {
   test("customise opens a modal dialog; Escape closes it and returns focus; saving records the chosen categories", async ({ page }) => {
     await captureConsentEvents(page);
     await page.goto("/en");
-    const customise = banner(page).getByRole("button", { name: "Customise" });
+    const customise = banner(page).getByRole("button", { name: "Customize" });
     await customise.focus();
     await page.keyboard.press("Enter");
     const dialog = page.getByRole("dialog", { name: "Cookie preferences" });
@@ -82,7 +82,7 @@ test.describe("cookie consent", () => {
 
   test("the dialog's close button leaves the choice open and the banner back", async ({ page }) => {
     await page.goto("/en/contact");
-    await banner(page).getByRole("button", { name: "Customise" }).click();
+    await banner(page).getByRole("button", { name: "Customize" }).click();
     await page.getByRole("dialog").getByRole("button", { name: "Close" }).click();
     await expect(page.getByRole("dialog")).toBeHidden();
     await expect(banner(page)).toBeVisible();
@@ -233,7 +233,7 @@ test.describe("toasts", () => {
     await page.goto("/en/about");
     await hydrated(page, "newsletter");
     // From here on time moves only when the test says so.
-    await page.clock.pauseAt(await page.evaluate(() => Date.now() + 50));
+    await page.clock.pauseAt(await page.evaluate(() => Date.now() + 1000));
     const toast = await raiseToast(page);
     await page.clock.runFor(3000);
     await expect(toast).toBeVisible();
