@@ -30,6 +30,9 @@ export interface CookieConsentProps {
   };
 }
 
+/** Dispatched by the navigation island when it starts moving to another page (runtime/navigation.ts). */
+const NAVIGATE_EVENT = "sitegen:navigate";
+
 type View = "banner" | "dialog" | "hidden";
 
 /**
@@ -56,11 +59,20 @@ export default function CookieConsent({ policy, policyHref, initialView, text }:
       setUndecided(true);
       setView("banner");
     };
+    // A link in the dialog (the cookie policy) was followed in place: leave the dialog so the page shows;
+    // the navigation moves focus to the new page's heading.
+    const navigating = () => {
+      if (!dialog.current?.open) return;
+      dialog.current.close();
+      setView(readConsent(policy) ? "hidden" : "banner");
+    };
     addEventListener(OPEN_SETTINGS_EVENT, open);
     addEventListener(CLEAR_EVENT, cleared);
+    addEventListener(NAVIGATE_EVENT, navigating);
     return () => {
       removeEventListener(OPEN_SETTINGS_EVENT, open);
       removeEventListener(CLEAR_EVENT, cleared);
+      removeEventListener(NAVIGATE_EVENT, navigating);
     };
   }, []);
 

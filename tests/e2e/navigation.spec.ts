@@ -325,6 +325,21 @@ test.describe("islands and scripts after a navigation", () => {
     expect(await marked(page)).toBe(42);
   });
 
+  test("following the cookie policy link from the preferences dialog closes the dialog and lands on the page (en)", async ({ page }) => {
+    const errors = watchErrors(page);
+    await seed(page, "en", false);
+    await page.goto("/en/about");
+    await page.locator("footer").getByRole("link", { name: "Cookie settings" }).click();
+    const dialog = page.getByRole("dialog");
+    await expect(dialog).toBeVisible();
+    await dialog.getByRole("link", { name: /Cookie Policy/ }).click();
+    await expect(page).toHaveURL(/\/en\/cookie-policy$/);
+    await expect(dialog).toBeHidden();
+    await expect(page.locator(".consent-banner")).toBeVisible();
+    await expect(page.locator("main h1")).toBeFocused();
+    expect(errors).toEqual([]);
+  });
+
   test("scripts in swapped-in content run, consent-gated ones only once granted (pt)", async ({ page }) => {
     await seed(page, "pt");
     await page.goto("/");

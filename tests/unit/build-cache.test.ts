@@ -35,7 +35,7 @@ describe("build caches", () => {
     writeFileSync(yaml, readFileSync(yaml, "utf8").replace("skipToContent: Skip to content", "skipToContent: Skip to the content"));
     const page = join(project, "src", "pages", "about.tsx");
     writeFileSync(page, readFileSync(page, "utf8").replace("export default function", "// cache test\nexport default function").replace(/(<PageHero[^>]*?)title=/, '$1eyebrow="Cache test eyebrow" title='));
-    appendFileSync(join(project, "src", "islands", "newsletter.tsx"), '\nconsole.debug("cache test island");\n');
+    appendFileSync(join(project, "src", "islands", "newsletter.tsx"), '\nexport const cacheTestMarker = "cache test island";\n');
     appendFileSync(join(project, "src", "styles", "base.css"), "\n.cache-test { color: #123456; }\n");
     const js = scripts();
     await build();

@@ -116,6 +116,7 @@ export function startNavigation({ onPage }: Options): void {
     if (mode !== "pop") saveScroll();
     const animate = !reducedMotion();
     const loading = load(url);
+    dispatchEvent(new Event("sitegen:navigate")); // islands outside <main> may react (the consent dialog closes)
     main!.setAttribute("aria-busy", "true");
     if (animate) main!.classList.add("is-leaving");
     let skeleton: HTMLElement | null = null;
@@ -132,7 +133,9 @@ export function startNavigation({ onPage }: Options): void {
       else location.assign(url.href);
       return;
     }
-    const finalUrl = result.kind === "page" ? result.url : url;
+    // The hash is the clicked link's: a prefetched page may have been asked for by a link with another one.
+    const finalUrl = new URL(result.kind === "page" ? result.url : url);
+    finalUrl.hash = url.hash;
     if (mode === "push") history.pushState({ sitegenScroll: 0 }, "", finalUrl.href);
     else if (mode === "replace") history.replaceState({ sitegenScroll: 0 }, "", finalUrl.href);
     rendered = keyOf(finalUrl);
@@ -217,7 +220,6 @@ async function fetchPage(url: URL): Promise<Loaded> {
   if (!(response.headers.get("content-type") ?? "").includes("text/html")) return { kind: "browser" };
   const final = new URL(response.url || url.href);
   if (final.origin !== location.origin) return { kind: "browser" };
-  final.hash = url.hash;
   return { kind: "page", status: response.status, html: await response.text(), url: final };
 }
 
