@@ -1,0 +1,53 @@
+import { afterAll, describe, expect, it } from "vitest";
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { get } from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { ROOT, projectCopy } from "../helpers.ts";
+
+/** `sitegen serve` in watch mode, as a developer runs it: edits rebuild and reload; a broken edit keeps the last good build. */
+describe("sitegen serve, watching", () => {
+  const project = projectCopy();
+  const out = join(mkdtempSync(join(tmpdir(), "sitegen-watch-")), "dist");
+  let server: ChildProcess | undefined;
+  let stdout = "";
+  let stderr = "";
+  afterAll(() => server?.kill("SIGTERM"));
+
+  const waitFor = (what: () => boolean, label: string, ms = 30_000) =>
+    new Promise<void>((resolve, reject) => {
+      const started = Date.now();
+      const tick = () => (what() ? resolve() : Date.now() - started > ms ? reject(new Error(`Timed out waiting for ${label}.\nstdout: ${stdout}\nstderr: ${stderr}`)) : setTimeout(tick, 50));
+      tick();
+    });
+  const fetchText = (url: string) => fetch(url).then(async (r) => ({ status: r.status, text: await r.text() }));
+
+  it("rebuilds on a content change and tells open pages to reload; a broken file keeps the last good build", async () => {
+    server = spawn(process.execPath, [join(ROOT, "bin", "sitegen.js"), "serve", "--host", "127.0.0.1", "--port", "0", "--out", out], { cwd: project, env: { ...process.env, NO_COLOR: "1" } });
+    server.stdout!.on("data", (d) => (stdout += d));
+    server.stderr!.on("data", (d) => (stderr += d));
+    await waitFor(() => /Watching src\/ and content\//.test(stdout), "the server to start");
+    const base = stdout.match(/at (http:\/\/127\.0\.0\.1:\d+)\//)![1];
+
+    // The page carries the reload script, and the reload stream is open.
+    expect((await fetchText(`${base}/en/about`)).text).toContain('src="/__sitegen/reload.js"');
+    let events = "";
+    const stream = get(`${base}/__sitegen/reload`, (res) => res.on("data", (d) => (events += d)));
+    await waitFor(() => stream.writableFinished, "the reload stream");
+
+    const yaml = join(project, "content", "en", "common.yaml");
+    const original = readFileSync(yaml, "utf8");
+    writeFileSync(yaml, original.replace("skipToContent: Skip to content", "skipToContent: Skip to the page content"));
+    await waitFor(() => events.includes("event: reload"), "a reload event");
+    expect((await fetchText(`${base}/en/about`)).text).toContain("Skip to the page content");
+
+    writeFileSync(yaml, `${original}\nbroken: [unclosed\n`);
+    await waitFor(() => /Rebuild failed; still serving the last good build/.test(stderr), "the failed rebuild");
+    expect(stderr).toMatch(/common\.yaml:\d+:\d+/);
+    const page = await fetchText(`${base}/en/about`);
+    expect(page.status).toBe(200);
+    expect(page.text).toContain("Skip to the page content");
+    stream.destroy();
+  }, 90_000);
+});
