@@ -7,6 +7,7 @@ import { loadSsrModule } from "./ssr-bundle.ts";
 import { buildStylesheet } from "./styles.ts";
 import { buildIslands, type IslandBundle } from "./islands-bundle.ts";
 import { RenderWorker, renderJobs, type RenderJob, type RenderOutput, type RenderShared } from "./render-worker.ts";
+import { PageCache, type CachedPage } from "./page-cache.ts";
 import { buildRobots, buildSitemap } from "./sitemap.ts";
 import { hostFiles } from "./security-headers.ts";
 import { StagedOutput } from "./output.ts";
@@ -121,29 +122,40 @@ async function buildWith(worker: RenderWorker | null, options: BuildOptions): Pr
     preloads: islands.preloads,
     islands: islands.islands,
   };
-  // Every other page goes to the worker (when there is one) and renders there while the rest render here.
-  const split = worker ? 2 : 1;
-  const mine = jobs.filter((_, i) => i % split === 0);
-  const theirs = jobs.filter((_, i) => i % split === 1);
-  const fromWorker = worker?.render(shared, theirs, ssr.file);
-  fromWorker?.catch(() => {});
-  let here: RenderOutput;
-  let there: RenderOutput = { html: [], missing: [] };
-  here = renderJobs(ssr, shared, mine);
-  if (fromWorker) there = await fromWorker;
-  const missingUse = new Map<string, Set<string>>();
-  for (const [locale, key, label] of [...here.missing, ...there.missing]) {
-    const id = `${locale}\u0000${key}`;
-    if (!missingUse.has(id)) missingUse.set(id, new Set());
-    missingUse.get(id)!.add(label);
+  // Pages whose inputs did not change since an earlier build come from the cache (page-cache.ts).
+  const pageCache = new PageCache(root, ssr.file, shared);
+  const done = new Map<RenderJob, CachedPage>();
+  for (const job of jobs) {
+    const cached = pageCache.get(job);
+    if (cached) done.set(job, cached);
   }
-  const documents = jobs.map((job, i) => ({
-    path: job.routeId ? job.path : job.label,
-    locale: job.locale,
-    file: job.file,
-    // Already minified, by whichever thread rendered it.
-    html: i % split === 0 ? here.html[Math.floor(i / split)] : there.html[Math.floor(i / split)],
-  }));
+  const todo = jobs.filter((job) => !done.has(job));
+  // Every other page goes to the worker (when there is one) and renders there while the rest render here.
+  const split = worker && todo.length > 1 ? 2 : 1;
+  const mine = todo.filter((_, i) => i % split === 0);
+  const theirs = todo.filter((_, i) => i % split === 1);
+  const fromWorker = split === 2 ? worker!.render(shared, theirs, ssr.file) : undefined;
+  fromWorker?.catch(() => {});
+  const here = mine.length ? renderJobs(await ssr.load(), shared, mine) : { html: [], missing: [] };
+  const there: RenderOutput = fromWorker ? await fromWorker : { html: [], missing: [] };
+  for (const [group, output] of [[mine, here], [theirs, there]] as const) {
+    group.forEach((job, i) => {
+      // Already minified, by whichever thread rendered it.
+      const page: CachedPage = { html: output.html[i], missing: output.missing.filter((m) => m[2] === job.label).map(([l, k]) => [l, k]) };
+      done.set(job, page);
+      pageCache.set(job, page);
+    });
+  }
+  pageCache.save();
+  const missingUse = new Map<string, Set<string>>();
+  for (const job of jobs) {
+    for (const [locale, key] of done.get(job)!.missing) {
+      const id = `${locale}\u0000${key}`;
+      if (!missingUse.has(id)) missingUse.set(id, new Set());
+      missingUse.get(id)!.add(job.label);
+    }
+  }
+  const documents = jobs.map((job) => ({ path: job.routeId ? job.path : job.label, locale: job.locale, file: job.file, html: done.get(job)!.html }));
   lap("render");
 
   const missing = missingReport(contents, missingUse);

@@ -18,11 +18,26 @@ export interface SsrModule {
 }
 
 /**
+ * The compiled pages bundle: its file (named by a hash of its code, so it identifies the pages) and a way
+ * to load it. Loading means loading React too (about 40 ms), which a build whose pages all come from the
+ * page cache never needs.
+ */
+export interface SsrBundle {
+  file: string;
+  load(): Promise<SsrModule>;
+}
+
+function bundleAt(root: string, file: string): SsrBundle {
+  let loading: Promise<SsrModule> | undefined;
+  return { file, load: () => (loading ??= importSsr(root, file)) };
+}
+
+/**
  * Bundles src/pages and src/components into one ES module for Node (React stays external, so the generator
  * and the pages share one React), writes it under node_modules/.cache with a content hash in its name
  * (so a rebuild in watch mode imports fresh code), and imports it.
  */
-export async function loadSsrModule(root: string): Promise<SsrModule> {
+export async function loadSsrModule(root: string): Promise<SsrBundle> {
   const pageFiles = fg.sync("src/pages/*.tsx", { cwd: root }).sort();
   const dir = cacheDir(root, "ssr");
   const manifestFile = cacheDir(root, "ssr.json");
@@ -30,11 +45,7 @@ export async function loadSsrModule(root: string): Promise<SsrModule> {
   // The bundle of an earlier build when none of esbuild's inputs changed since (build-cache.ts).
   const manifest = readCachedJson<{ key: string; inputs: string[]; file: string }>(manifestFile);
   if (manifest && manifest.key === keyOf(manifest.inputs) && existsSync(join(dir, manifest.file))) {
-    try {
-      return await importSsr(root, join(dir, manifest.file));
-    } catch {
-      // Pruned by a parallel build in the meantime: compile it again.
-    }
+    return bundleAt(root, join(dir, manifest.file));
   }
   const names = pageFiles.map((f) => basename(f, ".tsx"));
   const entry = [
@@ -80,7 +91,7 @@ export async function loadSsrModule(root: string): Promise<SsrModule> {
   writeCached(join(dir, name), code);
   writeCached(manifestFile, JSON.stringify({ key: keyOf(inputs), inputs, file: name }));
   pruneCache(dir, 6);
-  return importSsr(root, join(dir, name));
+  return bundleAt(root, join(dir, name));
 }
 
 async function importSsr(root: string, file: string): Promise<SsrModule> {
