@@ -86,6 +86,10 @@ export function Header() {
           lang={otherLang}
           data-lang-switch={counterpartLocale}
           data-current-lang={locale}
+          // Pages without a route (not found, form results, errors) are one file for many paths: the browser
+          // sets the counterpart from the address (spec §2: add or remove /en); without JavaScript the link
+          // leads to the other language's home.
+          data-counterpart={route ? undefined : "by-prefix"}
           data-tooltip={t("languageSwitcher.tooltip")}
         >
           <Globe size={18} aria-hidden="true" />

@@ -265,6 +265,7 @@ test.describe("failures", () => {
     await expect(page).toHaveURL(/\/en\/no-such-page$/);
     await expect(page.locator("main h1")).toHaveText("Page not found");
     await expect(page.locator('meta[name="robots"]')).toHaveAttribute("content", "noindex");
+    await expect(page.locator("a[data-lang-switch]")).toHaveAttribute("href", "/no-such-page");
     await expect(page.locator('link[rel="canonical"]')).toHaveCount(0);
     // The banner kept its state across the not-found page (the bug class of other routers, astro#9629).
     await expect(page.locator(".consent-banner")).toBeVisible();

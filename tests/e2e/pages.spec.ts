@@ -41,11 +41,13 @@ test("unknown paths show the not-found page of their language with status 404", 
   const pt = await page.goto("/pagina-que-nao-existe");
   expect(pt?.status()).toBe(404);
   await expect(page.locator("h1")).toHaveText(text.pt.get("notFound.title")!);
-  await expect(page.locator("a.lang-switch")).toHaveAttribute("href", "/en");
+  // Spec §2: for an unknown path the switch adds or removes /en.
+  await expect(page.locator("a.lang-switch")).toHaveAttribute("href", "/en/pagina-que-nao-existe");
 
   const en = await page.goto("/en/no/such/page");
   expect(en?.status()).toBe(404);
   await expect(page.locator("h1")).toHaveText(text.en.get("notFound.title")!);
+  await expect(page.locator("a.lang-switch")).toHaveAttribute("href", "/no/such/page");
   const axe = await new AxeBuilder({ page }).analyze();
   expect(axe.violations).toEqual([]);
 });

@@ -30,6 +30,7 @@ startNavigation({ onPage });
 /** After the navigation island swapped a page in: everything a full load would have run for the new content. */
 function onPage({ roots, languageChanged, elapsed }: PageChange): void {
   console.info(`Page loaded in ${Math.round(elapsed)} ms`);
+  counterpartByPrefix();
   storeLanguage(languageOfPath(location.pathname));
   pruneTooltips();
   for (const root of roots) {
@@ -52,7 +53,18 @@ function logPageLoad(): void {
   else addEventListener("load", () => setTimeout(report), { once: true });
 }
 
+/**
+ * Spec §2: for an unknown path, the language switch adds or removes the /en prefix. The not-found page is
+ * one file served for every unknown path, so only the browser knows which path that is.
+ */
+function counterpartByPrefix(): void {
+  const switcher = document.querySelector<HTMLAnchorElement>("a[data-lang-switch][data-counterpart=by-prefix]");
+  const path = location.pathname;
+  if (switcher) switcher.href = path === "/en" || path.startsWith("/en/") ? path.slice(3) || "/" : `/en${path === "/" ? "" : path}`;
+}
+
 function rememberLanguage(): void {
+  counterpartByPrefix();
   const current = languageOfPath(location.pathname);
   // The switcher stores the visitor's choice before navigating (spec §4). Delegated: the navigation
   // island replaces the header, and with it the switcher.
