@@ -138,6 +138,31 @@ test.describe("links swap the page in place", () => {
   });
 });
 
+test.describe("prefetching", () => {
+  test("hovering a link fetches its page before the click, and content links near the viewport warm the cache; a click still asks the server (en)", async ({ page }) => {
+    await seed(page, "en");
+    const fetched: string[] = [];
+    page.on("request", (r) => {
+      if (r.resourceType() === "fetch") fetched.push(new URL(r.url()).pathname);
+    });
+    await page.goto("/en/services");
+    // The breadcrumb's Home link is in view at once; the service lines once scrolled near.
+    await expect.poll(() => fetched.includes("/en"), { timeout: 5000 }).toBe(true);
+    expect(fetched.filter((p) => p.startsWith("/en/services/"))).toEqual([]);
+    await page.locator('main a[href="/en/services/advisory"]').first().scrollIntoViewIfNeeded();
+    await expect.poll(() => fetched.filter((p) => p.startsWith("/en/services/")).length, { timeout: 5000 }).toBeGreaterThan(0);
+    const link = page.locator("header nav").getByRole("link", { name: "Technologies" });
+    await link.hover();
+    await expect.poll(() => fetched.includes("/en/technologies")).toBe(true);
+    // A warmed page is not shown from memory: the server's answer at click time wins.
+    const warmedPath = fetched.find((p) => p.startsWith("/en/services/"))!;
+    await page.route(`**${warmedPath}`, (route) => (route.request().resourceType() === "fetch" ? route.fulfill({ status: 503, body: "down" }) : route.continue()));
+    await page.locator(`main a[href="${warmedPath}"]`).first().click();
+    await expect(page.locator("main h1")).toHaveText("Unexpected Application Error!");
+    await expect(page.locator("main")).toContainText("503");
+  });
+});
+
 test.describe("while the next page loads", () => {
   test("the skeleton with six cards and four footer columns shows, then the page replaces it (pt)", async ({ page }) => {
     await seed(page, "pt");

@@ -15,6 +15,8 @@
 export const FADE_MS = 100;
 /** The skeleton shows once the next page has kept us waiting this long, so fast swaps never flash it. */
 export const SKELETON_DELAY_MS = 100;
+/** At most this many pages are warmed per page view from links near the viewport. */
+const WARM_LIMIT = 6;
 /** A hover or focus prefetch is reused for this long; after that the click fetches afresh. */
 const PREFETCH_TTL_MS = 15_000;
 /** Page metadata in <head> that belongs to one page and is swapped with it. */
@@ -93,6 +95,7 @@ export function startNavigation({ onPage }: Options): void {
   document.addEventListener("focusin", prefetch);
   document.addEventListener("touchstart", prefetch, { passive: true });
   addSpeculationRules();
+  warmNearbyLinks();
 
   document.addEventListener("click", (e) => {
     const a = (e.target as Element | null)?.closest?.("a[href]");
@@ -109,6 +112,43 @@ export function startNavigation({ onPage }: Options): void {
     if (keyOf(url) === rendered) return;
     void go(url, "pop", (e.state as { sitegenScroll?: number } | null)?.sitegenScroll ?? 0);
   });
+
+  /**
+   * Links of the content that come near the viewport: their pages are fetched once at low priority to
+   * warm the HTTP cache. The answer is not kept here: a click asks again and gets a quick 304 (pages are
+   * sent with no-cache and an ETag), so what the visitor sees is never older than the click.
+   */
+  function warmNearbyLinks(): void {
+    const connection = (navigator as Navigator & { connection?: { saveData?: boolean; effectiveType?: string } }).connection;
+    if (!("IntersectionObserver" in window) || connection?.saveData || /2g/.test(connection?.effectiveType ?? "")) return;
+    const warmed = new Set<string>([rendered]);
+    const observer = new IntersectionObserver(
+      (entries) => {
+        for (const entry of entries) {
+          if (!entry.isIntersecting) continue;
+          observer.unobserve(entry.target);
+          const url = target(entry.target as HTMLAnchorElement);
+          if (!url || warmed.has(keyOf(url)) || warmed.size > WARM_LIMIT) continue;
+          warmed.add(keyOf(url));
+          void fetch(url.pathname + url.search, { headers: { Accept: "text/html" }, priority: "low" } as RequestInit).catch(() => {});
+        }
+      },
+      { rootMargin: "200px" },
+    );
+    const observe = () => {
+      warmed.clear();
+      warmed.add(rendered);
+      main!.querySelectorAll("a[href]").forEach((a) => observer.observe(a));
+    };
+    // After the page settled, so warming never competes with the page's own loading.
+    const idle = () => ("requestIdleCallback" in window ? requestIdleCallback(observe) : setTimeout(observe, 200));
+    if (document.readyState === "complete") idle();
+    else addEventListener("load", idle, { once: true });
+    addEventListener("sitegen:navigate", () => {
+      observer.disconnect();
+      setTimeout(observe, 1000);
+    });
+  }
 
   async function go(url: URL, mode: "push" | "replace" | "pop", scroll = 0): Promise<void> {
     const id = ++navigation;
