@@ -375,11 +375,24 @@ test.describe("without JavaScript", () => {
 });
 
 test.describe("language", () => {
-  test("the home page redirects to the detected language and stores it", async ({ page }) => {
-    await page.route("**/api/detect-language", (route) => route.fulfill({ status: 200, contentType: "application/json", body: '{"language":"en"}' }));
+  test("the home page redirects to the detected language in place, replacing the history entry, and stores it", async ({ page }) => {
+    let answer: () => void = () => {};
+    const answered = new Promise<void>((resolve) => (answer = resolve));
+    await page.route("**/api/detect-language", async (route) => {
+      await answered;
+      await route.fulfill({ status: 200, contentType: "application/json", body: '{"language":"en"}' });
+    });
     await page.goto("/");
+    const before = await page.evaluate(() => {
+      (window as unknown as { mark: number }).mark = 7;
+      return history.length;
+    });
+    answer();
     await expect(page).toHaveURL(/\/en$/);
+    await expect(page.locator("html")).toHaveAttribute("lang", "en");
     expect(await stored(page, "language")).toBe("en");
+    // No new page load (the value on window survives) and no new history entry.
+    expect(await page.evaluate(() => [(window as unknown as { mark?: number }).mark, history.length])).toEqual([7, before]);
   });
 
   test("a stored language is respected: no detection, no redirect", async ({ page }) => {

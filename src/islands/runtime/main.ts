@@ -25,7 +25,7 @@ startConsent();
 scheduleIslands();
 // Registered after the consent and language listeners, which must see a click first (the footer's cookie
 // settings link is handled there; the switcher stores the choice before the page changes).
-startNavigation({ onPage });
+const replacePage = startNavigation({ onPage });
 
 /** After the navigation island swapped a page in: everything a full load would have run for the new content. */
 function onPage({ roots, languageChanged, elapsed }: PageChange): void {
@@ -90,7 +90,10 @@ function rememberLanguage(): void {
       const switcher = document.querySelector<HTMLAnchorElement>("a[data-lang-switch]");
       if (detected && detected !== current && !interacted && languageOfPath(location.pathname) === current) {
         storeLanguage(detected);
-        location.replace((switcher?.getAttribute("href") ?? (current === "en" ? "/" : "/en")) + location.search + location.hash);
+        const counterpart = (switcher?.getAttribute("href") ?? (current === "en" ? "/" : "/en")) + location.search + location.hash;
+        // In place when the navigation island runs (the page keeps its state), otherwise a plain replace.
+        if (replacePage) replacePage(counterpart);
+        else location.replace(counterpart);
       } else storeLanguage(current);
     },
     { once: true },

@@ -42,9 +42,14 @@ const reducedMotion = () => matchMedia("(prefers-reduced-motion: reduce)").match
 const keyOf = (url: URL) => url.pathname + url.search;
 const wait = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
-export function startNavigation({ onPage }: Options): void {
+/**
+ * Starts the island; returns a function that replaces the current page with another in place (language
+ * detection uses it, so a first visit that switches language keeps everything the page already set up),
+ * or null when the browser cannot do client-side navigation.
+ */
+export function startNavigation({ onPage }: Options): ((href: string) => void) | null {
   const main = document.querySelector<HTMLElement>("main#main");
-  if (!main || !("pushState" in history)) return;
+  if (!main || !("pushState" in history)) return null;
   const cache = new Map<string, { at: number; loading: Promise<Loaded> }>();
   let rendered = keyOf(new URL(location.href));
   let navigation = 0;
@@ -149,6 +154,8 @@ export function startNavigation({ onPage }: Options): void {
       setTimeout(observe, 1000);
     });
   }
+
+  return (href) => void go(new URL(href, location.href), "replace");
 
   async function go(url: URL, mode: "push" | "replace" | "pop", scroll = 0): Promise<void> {
     const id = ++navigation;
