@@ -46,6 +46,14 @@ export function generatorStamp(root: string): string {
   return stamp;
 }
 
+/**
+ * The key of a cached build product: the generator's own stamp, the names that decide what is built
+ * (entry files), and the stamps of every file it was built from.
+ */
+export function inputsKey(root: string, names: string[], inputs: string[]): string {
+  return sha1(`${generatorStamp(root)}\0${names.join("\0")}\0${stampFiles(inputs)}`);
+}
+
 export function readCached(file: string): Buffer | undefined {
   try {
     return readFileSync(file);

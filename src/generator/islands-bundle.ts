@@ -5,7 +5,7 @@ import { basename, join, relative } from "node:path";
 import fg from "fast-glob";
 import type { SiteConfig } from "./config.ts";
 import { SitegenError } from "./errors.ts";
-import { cacheDir, generatorStamp, pruneCache, readCached, readCachedJson, sha1, stampFiles, writeCached } from "./build-cache.ts";
+import { cacheDir, inputsKey, pruneCache, readCached, readCachedJson, writeCached } from "./build-cache.ts";
 
 /** What the islands cache remembers: the key it was built under, esbuild's inputs, and the result. */
 interface IslandsManifest {
@@ -14,12 +14,10 @@ interface IslandsManifest {
   result: Omit<IslandBundle, "files"> & { files: string[] };
 }
 
-const keyOf = (root: string, entries: string[], inputs: string[]) => sha1(`${generatorStamp(root)}\0${entries.join("\0")}\0${stampFiles(inputs)}`);
-
 /** The bundle of an earlier build when none of its inputs changed since (build-cache.ts), else undefined. */
 function cachedIslands(root: string, entries: string[]): IslandBundle | undefined {
   const manifest = readCachedJson<IslandsManifest>(cacheDir(root, "islands.json"));
-  if (!manifest || manifest.key !== keyOf(root, entries, manifest.inputs)) return undefined;
+  if (!manifest || manifest.key !== inputsKey(root, entries, manifest.inputs)) return undefined;
   const files: IslandBundle["files"] = [];
   for (const file of manifest.result.files) {
     const code = readCached(cacheDir(root, "islands", manifest.key, file));
@@ -30,7 +28,7 @@ function cachedIslands(root: string, entries: string[]): IslandBundle | undefine
 }
 
 function storeIslands(root: string, entries: string[], inputs: string[], bundle: IslandBundle): void {
-  const key = keyOf(root, entries, inputs);
+  const key = inputsKey(root, entries, inputs);
   for (const f of bundle.files) writeCached(cacheDir(root, "islands", key, f.file), f.code);
   const manifest: IslandsManifest = { key, inputs, result: { ...bundle, files: bundle.files.map((f) => f.file) } };
   writeCached(cacheDir(root, "islands.json"), JSON.stringify(manifest));

@@ -27,9 +27,9 @@ export function minifyHtml(html: string): string {
     if (token[0] !== "<") return text(token);
     if (/^<svg[\s>]/i.test(token)) svgDepth++;
     else if (/^<\/svg>/i.test(token)) svgDepth--;
-    const raw = RAW.exec(token);
-    if (raw) return tag(token.slice(0, token.indexOf(">") + 1), false) + token.slice(token.indexOf(">") + 1);
-    return tag(token, svgDepth > 0);
+    if (!RAW.test(token)) return tag(token, svgDepth > 0);
+    const end = token.indexOf(">") + 1;
+    return tag(token.slice(0, end), false) + token.slice(end);
   });
 }
 

@@ -7,7 +7,7 @@ import fg from "fast-glob";
 import type { HeadData } from "../components/Document.tsx";
 import type { PageContextValue } from "../components/page-context.tsx";
 import { SitegenError } from "./errors.ts";
-import { cacheDir, generatorStamp, pruneCache, readCachedJson, sha1, stampFiles, writeCached } from "./build-cache.ts";
+import { cacheDir, inputsKey, pruneCache, readCachedJson, sha1, writeCached } from "./build-cache.ts";
 
 /** What the server-side bundle exports: page names and one function that renders a full document. */
 export interface SsrModule {
@@ -41,7 +41,7 @@ export async function loadSsrModule(root: string): Promise<SsrBundle> {
   const pageFiles = fg.sync("src/pages/*.tsx", { cwd: root }).sort();
   const dir = cacheDir(root, "ssr");
   const manifestFile = cacheDir(root, "ssr.json");
-  const keyOf = (inputs: string[]) => sha1(`${generatorStamp(root)}\0${pageFiles.join("\0")}\0${stampFiles(inputs)}`);
+  const keyOf = (inputs: string[]) => inputsKey(root, pageFiles, inputs);
   // The bundle of an earlier build when none of esbuild's inputs changed since (build-cache.ts).
   const manifest = readCachedJson<{ key: string; inputs: string[]; file: string }>(manifestFile);
   if (manifest && manifest.key === keyOf(manifest.inputs) && existsSync(join(dir, manifest.file))) {

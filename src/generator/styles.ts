@@ -5,7 +5,7 @@ import { join } from "node:path";
 import fg from "fast-glob";
 import { SitegenError } from "./errors.ts";
 import { requireLazily } from "./lazy-require.ts";
-import { cacheDir, generatorStamp, readCachedJson, sha1, stampFiles, writeCached } from "./build-cache.ts";
+import { cacheDir, inputsKey, readCachedJson, writeCached } from "./build-cache.ts";
 
 export interface StylesheetAsset {
   /** Path under dist: assets/site.<hash>.css */
@@ -25,7 +25,7 @@ export function buildStylesheet(root: string): StylesheetAsset {
   }
   // The stylesheet of an earlier build when no CSS file changed since (build-cache.ts).
   const sources = fg.sync("src/styles/**/*.css", { cwd: root, absolute: true }).sort();
-  const key = sha1(`${generatorStamp(root)}\0${stampFiles(sources)}`);
+  const key = inputsKey(root, [], sources);
   const cacheFile = cacheDir(root, "css.json");
   const cached = readCachedJson<{ key: string; css: string }>(cacheFile);
   if (cached?.key === key) return asset(new TextEncoder().encode(cached.css));

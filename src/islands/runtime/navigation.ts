@@ -135,7 +135,7 @@ export function startNavigation({ onPage }: Options): ((href: string) => void) |
           const url = target(entry.target as HTMLAnchorElement);
           if (!url || warmed.has(keyOf(url)) || warmed.size > WARM_LIMIT) continue;
           warmed.add(keyOf(url));
-          void fetch(url.pathname + url.search, { headers: { Accept: "text/html" }, priority: "low" } as RequestInit).catch(() => {});
+          void requestPage(url, { priority: "low" } as RequestInit).catch(() => {});
         }
       },
       { rootMargin: "200px" },
@@ -255,11 +255,14 @@ export function startNavigation({ onPage }: Options): ((href: string) => void) |
   }
 }
 
+/** The GET for a page of the site (a hash is never sent). */
+const requestPage = (url: URL, init?: RequestInit) => fetch(url.pathname + url.search, { ...init, headers: { Accept: "text/html" } });
+
 /** GET the next page; decide whether it can be swapped in, shown as the error fallback, or left to the browser. */
 async function fetchPage(url: URL): Promise<Loaded> {
   let response: Response;
   try {
-    response = await fetch(url.pathname + url.search, { headers: { Accept: "text/html" } });
+    response = await requestPage(url);
   } catch (error) {
     return { kind: "error", detail: error instanceof Error ? error.message : String(error), isStatus: false };
   }
