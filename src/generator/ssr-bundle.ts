@@ -65,6 +65,8 @@ export async function loadSsrModule(root: string): Promise<SsrBundle> {
   try {
     const result = await build({
       stdin: { contents: entry, resolveDir: root, sourcefile: "ssr-entry.js", loader: "js" },
+      // Metafile input paths are relative to this folder; the cache key stamps them from the project root.
+      absWorkingDir: root,
       bundle: true,
       platform: "node",
       format: "esm",

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { appendFileSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { buildSite } from "../../src/generator/build.ts";
 import { cacheDir } from "../../src/generator/build-cache.ts";
@@ -27,6 +27,12 @@ describe("build caches", () => {
     expect(readFileSync(join(out, "about.html.br")).byteLength).toBe(second.pages.find((p) => p.file === "about.html")!.brotliBytes);
     for (const name of ["yaml.json", "islands.json", "ssr.json", "css.json"]) expect(JSON.parse(readFileSync(cacheDir(project, name), "utf8"))).toBeTruthy();
     expect(readdirSync(cacheDir(project, "compressed")).length).toBeGreaterThan(50);
+    // The inputs the bundle caches stamp are real files of this project, whatever the working folder.
+    for (const name of ["ssr.json", "islands.json"]) {
+      const inputs = (JSON.parse(readFileSync(cacheDir(project, name), "utf8")) as { inputs: string[] }).inputs.filter((f) => f.startsWith(join(project, "src")));
+      expect(inputs.length).toBeGreaterThan(5);
+      expect(inputs.filter((f) => !existsSync(f))).toEqual([]);
+    }
   }, 60_000);
 
   it("shows a changed YAML text, page component, island and stylesheet in the next build", async () => {
