@@ -56,6 +56,18 @@ const addLink = (page: Page, href: string, text: string) =>
     document.querySelector("main")!.prepend(a);
   }, [href, text]);
 
+/** Holds one page's HTML until released, so the in-between state can be looked at for as long as a check takes. */
+async function hold(page: Page, glob: string): Promise<() => void> {
+  let release!: () => void;
+  const released = new Promise<void>((r) => (release = r));
+  await page.route(glob, async (route) => {
+    if (route.request().resourceType() !== "fetch") return route.continue();
+    await released;
+    await route.continue();
+  });
+  return release;
+}
+
 /** Delays one page's HTML so the in-between state can be looked at. */
 async function delay(page: Page, glob: string, ms: number) {
   await page.route(glob, async (route) => {
@@ -167,7 +179,9 @@ test.describe("while the next page loads", () => {
   test("the skeleton with six cards and four footer columns shows, then the page replaces it (pt)", async ({ page }) => {
     await seed(page, "pt");
     await page.goto("/");
-    await delay(page, "**/technologies", 1500);
+    // Held until axe is done: a fixed delay raced the check on a loaded CI machine, and axe then saw the
+    // new page mid-fade (opacity below 1 lowers every contrast ratio).
+    const release = await hold(page, "**/technologies");
     await page.locator("header nav").getByRole("link", { name: "Tecnologias" }).click();
     const skeleton = page.locator("[data-skeleton]");
     await expect(skeleton).toBeVisible();
@@ -175,7 +189,10 @@ test.describe("while the next page loads", () => {
     await expect(skeleton.locator("[data-skeleton-column]")).toHaveCount(4);
     await expect(skeleton).toHaveAttribute("role", "status");
     await expect(skeleton).toContainText("Carregando a página…");
+    // The old content has finished fading out under the skeleton (axe judges contrast mid-fade otherwise).
+    await expect(page.locator("main")).toHaveCSS("opacity", "0");
     expect(await violations(page)).toEqual([]);
+    release();
     await expect(page).toHaveURL(/\/technologies$/);
     await expect(skeleton).toHaveCount(0);
     await expect(page.locator("main h1")).toBeVisible();
@@ -259,6 +276,7 @@ test.describe("failures", () => {
     await expect(page.locator("main").getByRole("link", { name: "Voltar ao início" })).toHaveAttribute("href", "/");
     await expect(page.locator("main h1")).toBeFocused();
     await expect(page).toHaveTitle("Unexpected Application Error!");
+    await expect(page.locator("main")).toHaveCSS("opacity", "1"); // fully faded in: contrast is judged with opacity
     expect(await violations(page)).toEqual([]);
     expect(errors).toEqual([]);
   });
