@@ -37,8 +37,9 @@ if (!isFresh()) {
     format: "esm",
     target: "node20",
     // Pure-JS dependencies are bundled in: one file loads much faster than hundreds of modules, which is
-    // most of a cold build's fixed cost. Native or process-spawning ones stay external.
-    external: ["esbuild", "lightningcss", "better-sqlite3", "react", "react-dom", "fsevents"],
+    // most of a cold build's fixed cost. Native or process-spawning ones stay external, and so does `yaml`,
+    // loaded only to word the error of a broken YAML file (yaml-file.ts).
+    external: ["esbuild", "lightningcss", "better-sqlite3", "react", "react-dom", "fsevents", "yaml"],
     // Bundled CommonJS packages call require() for Node built-ins.
     banner: { js: 'import { createRequire as __sitegenRequire } from "node:module"; const require = __sitegenRequire(import.meta.url);' },
     minifyWhitespace: true,

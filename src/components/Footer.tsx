@@ -1,4 +1,4 @@
-import { Mail, MapPin } from "lucide-react";
+import { Mail, MapPin } from "./icons.tsx";
 import { usePage } from "./page-context.tsx";
 import { SERVICE_LINES } from "../generator/routes.ts";
 import { NewsletterSlot } from "./NewsletterSlot.tsx";

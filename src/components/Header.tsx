@@ -1,4 +1,4 @@
-import { Globe, Menu } from "lucide-react";
+import { Globe, Menu } from "./icons.tsx";
 import { usePage } from "./page-context.tsx";
 import { SERVICE_LINES, ROUTED_SECTORS } from "../generator/routes.ts";
 

@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { ArrowRight } from "lucide-react";
+import { ArrowRight } from "./icons.tsx";
 import { usePage } from "./page-context.tsx";
 
 /** The top of every page: the one h1, an optional eyebrow and lead paragraph, and actions. */

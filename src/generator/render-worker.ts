@@ -42,6 +42,8 @@ export interface RenderOutput {
   html: string[];
   /** [locale, key, page label] for each missing translation a page asked for. */
   missing: [string, string, string][];
+  /** Time spent minifying, part of the rendering time (the build reports it as its own stage). */
+  minifyMs: number;
 }
 
 type WorkerReply = { ok: true; output: RenderOutput } | { ok: false; name: string; message: string; hint?: string; stack?: string };
@@ -59,19 +61,28 @@ export function targetOf(job: RenderJob): RenderTarget {
   return { path: job.path, locale: job.locale, route: job.routeId ? routeById(job.routeId) : undefined, pageName: job.pageName, props: job.props, metaKeys: job.metaKeys };
 }
 
-/** Renders and minifies jobs in this thread, noting every missing translation with the page's label. */
-export function renderJobs(ssr: SsrModule, shared: RenderShared, jobs: RenderJob[]): RenderOutput {
+/**
+ * Renders and minifies jobs in this thread, noting every missing translation with the page's label.
+ * `onPage` gets each page as soon as it is done (the build writes and compresses it meanwhile).
+ */
+export function renderJobs(ssr: SsrModule, shared: RenderShared, jobs: RenderJob[], onPage?: (index: number, html: string) => void): RenderOutput {
   const missing: RenderOutput["missing"] = [];
   let label = "";
   const translators = Object.fromEntries(
     Object.entries(shared.dictionaries).map(([locale, dictionary]) => [locale, createTranslator(locale, dictionary, (l, key) => missing.push([l, key, label]))]),
   ) as Record<LocaleCode, Translator>;
   const input: RenderInput = { site: shared.site, translators, ssr, stylesheet: shared.stylesheet, scripts: shared.scripts, preloads: shared.preloads, islands: shared.islands };
-  const html = jobs.map((job) => {
+  let minifyMs = 0;
+  const html = jobs.map((job, index) => {
     label = job.label;
-    return minifyHtml(renderPage(input, targetOf(job)));
+    const rendered = renderPage(input, targetOf(job));
+    const started = performance.now();
+    const page = minifyHtml(rendered);
+    minifyMs += performance.now() - started;
+    onPage?.(index, page);
+    return page;
   });
-  return { html, missing };
+  return { html, missing, minifyMs };
 }
 
 export class RenderWorker {

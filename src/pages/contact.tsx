@@ -1,4 +1,4 @@
-import { Mail, MapPin, Clock } from "lucide-react";
+import { Mail, MapPin, Clock } from "../components/icons.tsx";
 import { usePage } from "../components/page-context.tsx";
 import { PageHero, useNumbered } from "../components/blocks.tsx";
 import { ContactFormSlot } from "../components/ContactFormSlot.tsx";

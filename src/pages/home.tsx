@@ -1,4 +1,4 @@
-import { ArrowRight } from "lucide-react";
+import { ArrowRight } from "../components/icons.tsx";
 import { usePage } from "../components/page-context.tsx";
 import { ArrowLink, CtaBand, Section, useNumbered } from "../components/blocks.tsx";
 import { sectorIcons, serviceLineIcons, technologyIcons } from "../components/icons.tsx";

@@ -6,6 +6,9 @@ import { createTranslator } from "../../src/generator/i18n.ts";
 import { compareLocales, loadLocaleContent } from "../../src/generator/content.ts";
 import { loadSiteConfig } from "../../src/generator/config.ts";
 import { parseYamlFile } from "../../src/generator/yaml-file.ts";
+import { parse as parseWithYamlPackage } from "yaml";
+import fg from "fast-glob";
+import { readFileSync } from "node:fs";
 
 const root = join(import.meta.dirname, "../..");
 const site = loadSiteConfig(root);
@@ -59,6 +62,26 @@ describe("content of this site", () => {
 describe("content errors", () => {
   it("name the file, line and column of broken YAML", () => {
     expect(() => parseYamlFile("content/pt/home.yaml", "hero:\n  title: ok\n  cta: [unclosed\n")).toThrowError(/content\/pt\/home\.yaml:\d+:\d+/);
+  });
+
+  it("say what is wrong, at the right line and column", () => {
+    expect(() => parseYamlFile("content/en/home.yaml", 'hero:\n  title: "unclosed\n  cta: Talk to us\n')).toThrowError('content/en/home.yaml:4:1: Missing closing "quote');
+    expect(() => parseYamlFile("content/en/home.yaml", "hero:\n  title: A\n  title: B\n")).toThrowError("content/en/home.yaml:3:3: Map keys must be unique");
+    expect(() => parseYamlFile("content/en/home.yaml", "hero:\n\ttitle: A\n")).toThrowError(/content\/en\/home\.yaml:2:1: Tabs are not allowed/);
+    expect(() => parseYamlFile("content/en/home.yaml", "hero:\n  title: Hello: world\n")).toThrowError(/content\/en\/home\.yaml:2:\d+: Nested mappings/);
+  });
+
+  it("read dates, yes/no and numbers as YAML 1.2's core schema does: dates and words stay text", () => {
+    expect(parseYamlFile("x.yaml", "date: 2026-11-22\nanswer: yes\nzip: 01310-100\ncount: 12\nempty: ~\n")).toEqual({ date: "2026-11-22", answer: "yes", zip: "01310-100", count: 12, empty: null });
+  });
+
+  it("give every content file the value the yaml package gives it", () => {
+    const files = fg.sync("content/**/*.yaml", { cwd: root });
+    expect(files.length).toBeGreaterThan(10);
+    for (const file of files) {
+      const text = readFileSync(join(root, file), "utf8");
+      expect(parseYamlFile(file, text), file).toEqual(parseWithYamlPackage(text));
+    }
   });
 
   it("name both files when two define the same key", () => {
