@@ -7,7 +7,8 @@
  * - boolean attributes lose `=""`; JSON in attributes (island props) is single-quoted instead of escaping
  *   every `"` (values stay quoted otherwise: measured, unquoting made pages smaller but compress worse);
  * - `&#x27;` and `&quot;` become plain characters where that is unambiguous;
- * - runs of whitespace in text collapse to one space (never inside pre, textarea, script or style);
+ * - runs of HTML white space in text collapse to one space (never inside pre, textarea, script or style;
+ *   a no-break space is text, not white space, and stays);
  * - React's camelCase HTML attribute names (charSet, hrefLang) are lowercased, as the HTML parser would;
  * - comments go, except React's empty `<!-- -->` text separators, which island hydration relies on.
  */
@@ -33,12 +34,18 @@ export function minifyHtml(html: string): string {
   });
 }
 
+/** Text or a tag with nothing to change, by far the most common case, is returned as it is. */
+const TEXT_TO_CHANGE = /[ \t\n\r\f]{2}|[\t\n\r\f]|&#x27;|&quot;/;
+const TAG_TO_CHANGE = /\/>|=""|&#x27;|&quot;|\s[^\s="]*[A-Z][^\s="]*=/;
+
 function text(value: string): string {
-  return value.replace(/\s+/g, " ").replaceAll("&#x27;", "'").replaceAll("&quot;", '"');
+  if (!TEXT_TO_CHANGE.test(value)) return value;
+  // HTML's white space only: a no-break space (R$ 25 mil) means something and stays.
+  return value.replace(/[ \t\n\r\f]+/g, " ").replaceAll("&#x27;", "'").replaceAll("&quot;", '"');
 }
 
 function tag(token: string, svg: boolean): string {
-  if (token[1] === "/" || token[1] === "!") return token;
+  if (token[1] === "/" || token[1] === "!" || !TAG_TO_CHANGE.test(token)) return token;
   const selfClosing = token.endsWith("/>");
   const nameEnd = token.search(/[\s/>]/);
   const name = token.slice(1, nameEnd);

@@ -41,6 +41,11 @@ describe("minifyHtml over React's output", () => {
     expect(minifyHtml(html)).toBe(`<main><p>It's a "quote"</p><pre>a\n   b</pre><textarea>x\n\n  y</textarea><script type="application/ld+json">${json}</script></main>`);
   });
 
+  it("keeps a no-break space, which is text and not white space, even beside white space it collapses", () => {
+    const html = renderToStaticMarkup(h("p", null, "R$\u00a025 mil\n   por ano", h("span", null, "10\u00a0%")));
+    expect(minifyHtml(html)).toBe("<p>R$\u00a025 mil por ano<span>10\u00a0%</span></p>");
+  });
+
   it("keeps text escaped where it must be, and React's empty text separators", () => {
     const html = renderToStaticMarkup(h("p", null, "a < b && c", " ", "d"));
     const out = minifyHtml(`${html}<!-- a note -->`);
