@@ -68,15 +68,6 @@ async function hold(page: Page, glob: string): Promise<() => void> {
   return release;
 }
 
-/** Delays one page's HTML so the in-between state can be looked at. */
-async function delay(page: Page, glob: string, ms: number) {
-  await page.route(glob, async (route) => {
-    if (route.request().resourceType() !== "fetch") return route.continue();
-    await new Promise((r) => setTimeout(r, ms));
-    await route.continue();
-  });
-}
-
 test.describe("links swap the page in place", () => {
   test("a header link changes URL, title, description, canonical, hreflang and heading without a full load (en)", async ({ page }) => {
     const errors = watchErrors(page);
@@ -202,7 +193,7 @@ test.describe("while the next page loads", () => {
   test("the content fades with a 200 ms transition (en)", async ({ page }) => {
     await seed(page, "en");
     await page.goto("/en");
-    await delay(page, "**/en/contact", 600);
+    const release = await hold(page, "**/en/contact");
     await page.locator("header").getByRole("link", { name: "Contact Us" }).click();
     await expect(page.locator("main")).toHaveClass(/is-leaving/);
     const fade = await page.evaluate(() => {
@@ -213,6 +204,7 @@ test.describe("while the next page loads", () => {
     expect(fade.property).toBe("opacity");
     expect(fade.duration).toBe("0.2s");
     await expect(page.locator("main")).toHaveCSS("opacity", "0");
+    release();
     await expect(page).toHaveURL(/\/en\/contact$/);
     await expect(page.locator("main")).toHaveCSS("opacity", "1");
   });
