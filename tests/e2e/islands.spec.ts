@@ -399,6 +399,34 @@ test.describe("language", () => {
     expect(await page.evaluate(() => [(window as unknown as { mark?: number }).mark, history.length])).toEqual([7, before]);
   });
 
+  test("switching to the detected language shifts nothing on screen: the cookie banner comes back in English, not moved (phone)", async ({ page }) => {
+    await page.setViewportSize({ width: 412, height: 823 });
+    let answer: () => void = () => {};
+    const answered = new Promise<void>((resolve) => (answer = resolve));
+    await page.route("**/api/detect-language", async (route) => {
+      await answered;
+      await route.fulfill({ status: 200, contentType: "application/json", body: '{"language":"en"}' });
+    });
+    await page.goto("/");
+    await expect(page.locator(".consent-banner h2")).toHaveText("Sua privacidade");
+    await page.evaluate(() => {
+      const shifts: string[] = [];
+      (window as unknown as { shifts: string[] }).shifts = shifts;
+      type Shift = PerformanceEntry & { value: number; hadRecentInput: boolean; sources: { node?: Node }[] };
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries() as Shift[]) {
+          if (!entry.hadRecentInput) shifts.push(`${entry.value.toFixed(3)} ${entry.sources.map((s) => (s.node as Element | undefined)?.className ?? "?").join(" ")}`);
+        }
+      }).observe({ type: "layout-shift" });
+    });
+    answer();
+    await expect(page).toHaveURL(/\/en$/);
+    await expect(page.locator(".consent-banner h2")).toHaveText("Your privacy");
+    // Two frames, so a shift of the last one is reported.
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    expect(await page.evaluate(() => (window as unknown as { shifts: string[] }).shifts)).toEqual([]);
+  });
+
   test("a stored language is respected: no detection, no redirect", async ({ page }) => {
     let asked = false;
     await page.route("**/api/detect-language", (route) => {
