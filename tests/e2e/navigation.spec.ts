@@ -268,8 +268,14 @@ test.describe("failures", () => {
     await expect(page.locator("main").getByRole("link", { name: "Voltar ao início" })).toHaveAttribute("href", "/");
     await expect(page.locator("main h1")).toBeFocused();
     await expect(page).toHaveTitle("Unexpected Application Error!");
+    // Nothing left in the head that describes the previous page as if it were this address.
+    expect(await head(page)).toMatchObject({ canonical: undefined, hreflang: [], jsonLd: 0, description: undefined });
     await expect(page.locator("main")).toHaveCSS("opacity", "1"); // fully faded in: contrast is judged with opacity
     expect(await violations(page)).toEqual([]);
+    await page.unroute("**/about");
+    await page.locator("header nav").getByRole("link", { name: "Serviços", exact: true }).click();
+    await expect(page).toHaveURL(/\/services$/);
+    expect(await head(page)).toMatchObject({ canonical: expect.stringMatching(/\/services$/), hreflang: ["pt-BR /services", "en /en/services", "x-default /services"], jsonLd: 1 });
     expect(errors).toEqual([]);
   });
 

@@ -239,6 +239,8 @@ export function startNavigation({ onPage }: Options): ((href: string) => void) |
     if (line) line.textContent = isStatus ? `${line.dataset.statusLabel}: ${detail}` : detail;
     main!.replaceChildren(fallback);
     document.title = main!.querySelector("h1")?.textContent ?? document.title;
+    // The previous page's canonical, alternates and structured data do not describe this address.
+    document.head.querySelectorAll(HEAD_META).forEach((el) => el.tagName !== "TITLE" && el.remove());
     return { roots: [main!], languageChanged: false, elapsed: 0 };
   }
 
