@@ -3,7 +3,8 @@ import { appendFileSync, existsSync, readFileSync, readdirSync, writeFileSync } 
 import { join } from "node:path";
 import { buildSite } from "../../src/generator/build.ts";
 import { cacheDir } from "../../src/generator/build-cache.ts";
-import { projectCopy } from "../helpers.ts";
+import { projectCopy, ROOT } from "../helpers.ts";
+import { spawnSync } from "node:child_process";
 
 /**
  * The build caches (node_modules/.cache/sitegen) may only ever save time: every change to an input shows
@@ -57,6 +58,17 @@ describe("build caches", () => {
     const css = readdirSync(join(out, "assets")).find((f) => f.endsWith(".css"))!;
     expect(readFileSync(join(out, "assets", css), "utf8")).toContain("#123456");
   }, 60_000);
+
+  it("keeps a pages bundle per NODE_ENV: React's renderer file differs, and the wrong one renders nothing", async () => {
+    await build(); // NODE_ENV is "test" here: React's development renderer
+    const cliOut = join(project, "dist-cli");
+    const cli = spawnSync(process.execPath, [join(ROOT, "bin", "sitegen.js"), "build", "--out", cliOut], { cwd: project, encoding: "utf8", env: { ...process.env, NODE_ENV: "production" } });
+    expect(cli.stderr).not.toContain("Error");
+    expect(cli.status).toBe(0);
+    expect(readFileSync(join(cliOut, "index.html"), "utf8")).toContain("<h1");
+    const again = await build();
+    expect(again.pages.length).toBeGreaterThan(40);
+  });
 
   it("treats damaged cache files as misses", async () => {
     for (const name of ["yaml.json", "islands.json", "ssr.json", "css.json"]) writeFileSync(cacheDir(project, name), "{not json");
