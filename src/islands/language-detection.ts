@@ -30,10 +30,15 @@ export function languageFromBrowser(languages: readonly string[] | undefined): L
   }
 }
 
+/** An attempt that has not answered by then counts as failed (and is retried): a hung endpoint must not leave detection pending forever. */
+export const DETECTION_TIMEOUT_MS = 5000;
+
 /** Asks the detection endpoint through the data cache (3 retries with backoff, 5-minute cache). */
 export function detectLanguage(endpoint: string): Promise<Language> {
   return cachedQuery(`detect-language:${endpoint}`, async () => {
-    const response = await fetch(endpoint, { headers: { Accept: "application/json" } });
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), DETECTION_TIMEOUT_MS);
+    const response = await fetch(endpoint, { headers: { Accept: "application/json" }, signal: controller.signal });
     if (!response.ok) throw new Error(`Language detection answered ${response.status}`);
     const body = (await response.json()) as { language?: unknown };
     if (!isLanguage(body.language)) throw new Error("Language detection gave no language");

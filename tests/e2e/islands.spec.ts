@@ -397,6 +397,8 @@ test.describe("language", () => {
     expect(await stored(page, "language")).toBe("en");
     // No new page load (the value on window survives) and no new history entry.
     expect(await page.evaluate(() => [(window as unknown as { mark?: number }).mark, history.length])).toEqual([7, before]);
+    // Spec §9 allows three storage keys; consent is not decided yet, so only the language is kept.
+    expect(await page.evaluate(() => [Object.keys(localStorage), Object.keys(sessionStorage)])).toEqual([["language"], []]);
   });
 
   test("switching to the detected language shifts nothing on screen: the cookie banner comes back in English, not moved (phone)", async ({ page }) => {
@@ -457,6 +459,33 @@ test.describe("language", () => {
     await expect.poll(() => calls).toBe(3);
     await page.clock.runFor(4000);
     await expect.poll(() => calls).toBe(4);
+    await expect.poll(() => stored(page, "language")).toBe("pt");
+    await expect(page).toHaveURL(/\/$/);
+    expect(errors).toEqual([]);
+  });
+
+  test("a hung detection endpoint counts as failed: each attempt gives up after 5 s, then the URL's language is stored (en)", async ({ page }) => {
+    await page.clock.install();
+    let calls = 0;
+    await page.route("**/api/detect-language", () => {
+      calls++; // never answered
+    });
+    await page.goto("/en");
+    await expect.poll(() => calls).toBe(1);
+    for (const [wait, expected] of [[5000 + 1000, 2], [5000 + 2000, 3], [5000 + 4000, 4]] as const) {
+      await page.clock.runFor(wait);
+      await expect.poll(() => calls).toBe(expected);
+    }
+    await page.clock.runFor(5000);
+    await expect.poll(() => stored(page, "language")).toBe("en");
+    await expect(page).toHaveURL(/\/en$/);
+  });
+
+  test("a detector that cannot load counts as failed: the URL's language is stored, no error", async ({ page }) => {
+    const errors: string[] = [];
+    page.on("pageerror", (e) => errors.push(e.message));
+    await page.route("**/assets/**language-detection*", (route) => route.abort());
+    await page.goto("/");
     await expect.poll(() => stored(page, "language")).toBe("pt");
     await expect(page).toHaveURL(/\/$/);
     expect(errors).toEqual([]);

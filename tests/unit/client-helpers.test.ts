@@ -17,7 +17,7 @@ describe("data cache (spec §7, §9)", () => {
     const fetcher = vi.fn(async () => {
       throw new Error("down");
     });
-    await expect(cachedQuery("down", fetcher, { sleep: async (ms) => void waits.push(ms), store: undefined })).rejects.toThrow("down");
+    await expect(cachedQuery("down", fetcher, { sleep: async (ms) => void waits.push(ms) })).rejects.toThrow("down");
     expect(fetcher).toHaveBeenCalledTimes(4);
     expect(waits).toEqual([1000, 2000, 4000]);
   });

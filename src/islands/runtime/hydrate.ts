@@ -11,7 +11,15 @@ export async function mountIsland(element: HTMLElement, mode: MountMode = "hydra
   element.dataset.mounted = "true";
   const src = element.dataset.src;
   if (!src) return;
-  const module = (await import(/* @vite-ignore */ src)) as { mount: Mount };
+  let module: { mount: Mount };
+  try {
+    module = (await import(/* @vite-ignore */ src)) as { mount: Mount };
+  } catch (error) {
+    // Not loaded (offline, a new deployment): the server-rendered markup stays, and a later trigger may
+    // try again.
+    delete element.dataset.mounted;
+    throw error;
+  }
   module.mount(element, propsOf(element), mode);
   mounted.set(element, module.mount);
   element.dataset.hydrated = "true";
@@ -35,7 +43,8 @@ const INTERACTIONS = ["focusin", "pointerenter", "pointerdown", "touchstart", "k
 export function scheduleIslands(root: ParentNode = document, eager = false): void {
   root.querySelectorAll<HTMLElement>("[data-island]").forEach((el) => {
     const when = el.dataset.when ?? "load";
-    const go = () => void mountIsland(el);
+    // A failure leaves the page as it works without JavaScript (the forms post as plain HTML forms).
+    const go = () => mountIsland(el).catch(() => {});
     if (when === "manual") return;
     // After a client-side navigation the modules are usually cached already: hydrate new content at once.
     if (when === "load" || eager) go();

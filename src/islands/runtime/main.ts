@@ -98,7 +98,9 @@ function rememberLanguage(): void {
     },
     { once: true },
   );
-  void mountIsland(detector, "render");
+  // A detector that cannot load (a network error, a new deployment) is a failed detection: silent, and
+  // the URL's language is stored.
+  mountIsland(detector, "render").catch(() => dispatchEvent(new CustomEvent("sitegen:language-detected", { detail: null })));
 }
 
 /** Alt+T or F8 moves focus to the notifications region (spec §9), which exists before any toast. */
