@@ -98,8 +98,11 @@ test.describe("cookie consent", () => {
     await expect(dialog).toBeVisible();
     await expect(dialog.getByRole("switch", { name: /Marketing/ })).toBeChecked();
     await page.keyboard.press("Escape");
+    await page.evaluate(() => addEventListener("cookie-consent-changed", (e) => ((window as unknown as { withdrawn: unknown }).withdrawn = (e as CustomEvent).detail)));
     await page.getByRole("button", { name: "Withdraw consent" }).click();
     await expect(banner(page)).toBeVisible();
+    // Scripts that were allowed hear that nothing is granted any more.
+    expect(await page.evaluate(() => (window as unknown as { withdrawn: unknown }).withdrawn)).toEqual({ consent: false, preferences: { essential: true, analytics: false, marketing: false, functional: false } });
     expect(await stored(page, "cookie-consent")).toBeNull();
     expect(await stored(page, "cookie-preferences")).toBeNull();
   });

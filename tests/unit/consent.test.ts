@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import { acceptAll, clearConsent, isGranted, readConsent, rejectAll, saveConsent, ALL_GRANTED, ESSENTIAL_ONLY, CONSENT_EVENT } from "../../src/islands/runtime/consent.ts";
+import { acceptAll, clearConsent, isGranted, readConsent, rejectAll, saveConsent, withdrawConsent, ALL_GRANTED, ESSENTIAL_ONLY, CONSENT_EVENT } from "../../src/islands/runtime/consent.ts";
 import { cookieString } from "../../src/islands/runtime/cookies.ts";
 
 /** An in-memory Storage with the browser's interface; `broken` makes every call throw, as private modes do. */
@@ -99,6 +99,21 @@ describe("cookie consent state (spec §4)", () => {
     expect(readConsent({ ...policy, revision: 2 }, now, store)).toBeNull();
     acceptAll({ ...policy, revision: 2 }, now, store);
     expect(readConsent({ ...policy, revision: 2 }, now, store)).not.toBeNull();
+  });
+
+  it("withdrawing removes both stored values and tells the page that nothing is granted", () => {
+    const store = memoryStorage();
+    acceptAll(policy, now, store);
+    const target = new EventTarget();
+    vi.stubGlobal("window", target);
+    const seen: unknown[] = [];
+    target.addEventListener(CONSENT_EVENT, (e) => seen.push((e as CustomEvent).detail));
+    withdrawConsent(store);
+    readConsent(policy, now + 400 * DAY, memoryStorage({ "cookie-consent": "{bad" })); // discarding is no decision
+    vi.unstubAllGlobals();
+    expect(store.getItem("cookie-consent")).toBeNull();
+    expect(store.getItem("cookie-preferences")).toBeNull();
+    expect(seen).toEqual([{ consent: false, preferences: ESSENTIAL_ONLY }]);
   });
 
   it("clearing removes both stored values", () => {

@@ -90,6 +90,18 @@ export function clearConsent(store?: Storage): void {
   removeItem(STORAGE_KEYS.preferences, store);
 }
 
+/**
+ * The visitor withdraws consent (the cookie policy's button): the stored values go and the page is told,
+ * with nothing granted, so a script that was allowed can stop (spec §4: every decision dispatches
+ * cookie-consent-changed). An expired or unreadable record is only discarded: no one decided anything.
+ */
+export function withdrawConsent(store?: Storage): ConsentState {
+  clearConsent(store);
+  const state = { consent: false, preferences: { ...ESSENTIAL_ONLY } };
+  if (typeof window !== "undefined") window.dispatchEvent(new CustomEvent(CONSENT_EVENT, { detail: state }));
+  return state;
+}
+
 export function isGranted(state: ConsentState | null, category: Category): boolean {
   if (category === "essential") return true;
   return Boolean(state?.consent && state.preferences[category]);

@@ -5,7 +5,7 @@
  */
 import { languageOfPath, storedLanguage, storeLanguage, type Language } from "./language.ts";
 import { initTooltips, pruneTooltips } from "./tooltip.ts";
-import { CONSENT_EVENT, clearConsent, isGranted, readConsent, type ConsentPolicy, type ConsentState } from "./consent.ts";
+import { CONSENT_EVENT, isGranted, readConsent, withdrawConsent, type ConsentPolicy, type ConsentState } from "./consent.ts";
 import { mountIsland, refreshIsland, scheduleIslands } from "./hydrate.ts";
 import { startNavigation, type PageChange } from "./navigation.ts";
 
@@ -140,7 +140,7 @@ function startConsent(): void {
     if (!target) return;
     e.preventDefault();
     if (target.matches("[data-cookie-clear]")) {
-      clearConsent();
+      withdrawConsent();
       state = null;
       // A mounted banner listens for this and shows itself again; otherwise mounting shows it.
       if (consentRoot.dataset.mounted !== undefined) dispatchEvent(new Event(CLEAR_EVENT));
