@@ -3,9 +3,10 @@
  * under `sitegen serve` and on an edge runtime.
  *
  * Order of checks for a POST: count it against the rate limit, read the body (at most 16 KB) and parse it,
- * then answer 429 (over the limit), 415 (not JSON or urlencoded), 413, 400, silent success (honeypot or
- * filled too fast; nothing stored), 422 (per-field messages), 503 (the store failed) or success. The body is
- * read even for a 429 so its `locale` field can pick the language of the answer.
+ * then answer 429 (over the limit), 415 (not JSON or urlencoded), 413, 400, silent success (honeypot filled;
+ * nothing stored), 422 (per-field messages), 503 (the store failed) or success (stored; marked `suspect`
+ * when sent implausibly fast). The body is read even for a 429 so its `locale` field can pick the
+ * language of the answer.
  */
 import {
   bodyKind,
@@ -39,7 +40,7 @@ export interface FormHandlerOptions {
   messages: Messages;
   store: SubmissionStore;
   limiter: RateLimiter;
-  /** Submissions sent sooner than this after `startedAt` are treated as bots. */
+  /** Submissions sent sooner than this after `startedAt` are stored marked `suspect`. */
   minFillMs: number;
   /** Take the client from the first X-Forwarded-For address (only behind a proxy you run). */
   trustProxy: boolean;
@@ -106,14 +107,22 @@ async function parseBody(request: Request, limit: number): Promise<Parsed> {
   return { ok: true, read: (name) => (Object.hasOwn(record, name) ? record[name] : undefined) };
 }
 
-/** Honeypot filled, or sent faster than a person could fill the form. A missing or non-numeric startedAt is unknown, never spam. */
-function looksAutomated(read: FieldReader, now: number, minFillMs: number): boolean {
+/** The hidden honeypot field is filled: only a bot sees it. */
+function honeypotFilled(read: FieldReader): boolean {
   const honeypot = read("website");
-  if (typeof honeypot === "string" ? honeypot.trim() !== "" : honeypot !== undefined && honeypot !== null) return true;
+  return typeof honeypot === "string" ? honeypot.trim() !== "" : honeypot !== undefined && honeypot !== null;
+}
+
+/**
+ * Sent sooner after the first keystroke than a person usually manages. Not proof: autofill and Enter can
+ * take a person under the limit, so such a submission is stored, marked `suspect`, rather than dropped.
+ * A missing or non-numeric startedAt (no JavaScript) is unknown, never suspect.
+ */
+function sentTooFast(read: FieldReader, now: number, minFillMs: number): boolean {
   const raw = read("startedAt");
   const startedAt = typeof raw === "number" ? raw : typeof raw === "string" && /^\s*-?\d+(\.\d+)?\s*$/.test(raw) ? Number(raw) : NaN;
   // startedAt comes from the browser's clock: a negative elapsed time means that clock runs ahead of ours,
-  // which says nothing about the sender, so it counts as unknown rather than as a bot.
+  // which says nothing about the sender, so it counts as unknown.
   const elapsed = now - startedAt;
   return Number.isFinite(elapsed) && elapsed >= 0 && elapsed < minFillMs;
 }
@@ -182,7 +191,9 @@ export function createFormHandler(options: FormHandlerOptions): ApiHandler {
         return fail(400, "malformed", t("api.malformed"));
       }
       const { read } = parsed;
-      if (looksAutomated(read, time, minFillMs)) return succeed();
+      // A bot learns nothing: the same answer as a success, and nothing is stored.
+      if (honeypotFilled(read)) return succeed();
+      const suspect = sentTooFast(read, time, minFillMs);
 
       const createdAt = new Date(time).toISOString();
       let problems: Partial<Record<string, FieldProblem>>;
@@ -190,11 +201,11 @@ export function createFormHandler(options: FormHandlerOptions): ApiHandler {
       if (kind === "newsletter") {
         const { values, problems: found } = validateNewsletter(read);
         problems = found;
-        save = () => store.addNewsletter({ email: values.email, locale, createdAt });
+        save = () => store.addNewsletter({ email: values.email, locale, createdAt, suspect });
       } else {
         const { values, problems: found } = validateContact(read);
         problems = found;
-        save = () => store.addContact({ ...values, company: values.company === "" ? null : values.company, locale, createdAt });
+        save = () => store.addContact({ ...values, company: values.company === "" ? null : values.company, locale, createdAt, suspect });
       }
       const invalid = Object.entries(problems) as [string, FieldProblem][];
       if (invalid.length > 0) {

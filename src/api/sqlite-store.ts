@@ -12,7 +12,8 @@ CREATE TABLE IF NOT EXISTS newsletter (
   id INTEGER PRIMARY KEY,
   email TEXT NOT NULL UNIQUE COLLATE NOCASE,
   locale TEXT NOT NULL,
-  created_at TEXT NOT NULL
+  created_at TEXT NOT NULL,
+  suspect INTEGER NOT NULL DEFAULT 0
 );
 CREATE TABLE IF NOT EXISTS contact (
   id INTEGER PRIMARY KEY,
@@ -22,9 +23,18 @@ CREATE TABLE IF NOT EXISTS contact (
   company TEXT,
   message TEXT NOT NULL,
   locale TEXT NOT NULL,
-  created_at TEXT NOT NULL
+  created_at TEXT NOT NULL,
+  suspect INTEGER NOT NULL DEFAULT 0
 );
 `;
+
+/** Databases made before a column existed get it (SQLite adds a column with a default in place). */
+function migrate(db: Database.Database): void {
+  for (const table of ["newsletter", "contact"]) {
+    const columns = (db.prepare(`PRAGMA table_info(${table})`).all() as { name: string }[]).map((c) => c.name);
+    if (!columns.includes("suspect")) db.exec(`ALTER TABLE ${table} ADD COLUMN suspect INTEGER NOT NULL DEFAULT 0`);
+  }
+}
 
 /**
  * Submissions in one SQLite file (WAL mode), created with its folder on first use. The file holds personal
@@ -33,7 +43,7 @@ CREATE TABLE IF NOT EXISTS contact (
  */
 export class SqliteSubmissionStore implements SubmissionStore {
   private db: Database.Database | undefined;
-  private statements: { newsletter: Database.Statement; contact: Database.Statement } | undefined;
+  private statements: { newsletter: Database.Statement; confirm: Database.Statement; contact: Database.Statement } | undefined;
 
   constructor(readonly file: string) {}
 
@@ -49,10 +59,13 @@ export class SqliteSubmissionStore implements SubmissionStore {
       db.pragma("synchronous = FULL");
       db.pragma("busy_timeout = 5000");
       db.exec(SCHEMA);
+      migrate(db);
       this.statements = {
-        newsletter: db.prepare("INSERT INTO newsletter (email, locale, created_at) VALUES (?, ?, ?) ON CONFLICT (email) DO NOTHING"),
+        newsletter: db.prepare("INSERT INTO newsletter (email, locale, created_at, suspect) VALUES (?, ?, ?, ?) ON CONFLICT (email) DO NOTHING"),
+        // A person confirming an address that only a suspect submission had given clears the mark.
+        confirm: db.prepare("UPDATE newsletter SET suspect = 0 WHERE email = ? AND suspect = 1"),
         contact: db.prepare(
-          "INSERT INTO contact (first_name, last_name, email, company, message, locale, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+          "INSERT INTO contact (first_name, last_name, email, company, message, locale, created_at, suspect) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
         ),
       };
     } catch (error) {
@@ -64,12 +77,15 @@ export class SqliteSubmissionStore implements SubmissionStore {
   }
 
   addNewsletter(entry: NewsletterEntry): "added" | "exists" {
-    const result = this.open().newsletter.run(entry.email, entry.locale, entry.createdAt);
-    return result.changes > 0 ? "added" : "exists";
+    const statements = this.open();
+    const result = statements.newsletter.run(entry.email, entry.locale, entry.createdAt, entry.suspect ? 1 : 0);
+    if (result.changes > 0) return "added";
+    if (!entry.suspect) statements.confirm.run(entry.email);
+    return "exists";
   }
 
   addContact(entry: ContactEntry): void {
-    this.open().contact.run(entry.firstName, entry.lastName, entry.email, entry.company, entry.message, entry.locale, entry.createdAt);
+    this.open().contact.run(entry.firstName, entry.lastName, entry.email, entry.company, entry.message, entry.locale, entry.createdAt, entry.suspect ? 1 : 0);
   }
 
   close(): void {

@@ -7,6 +7,8 @@ export interface NewsletterEntry {
   email: string;
   locale: string;
   createdAt: string;
+  /** Sent sooner after the first keystroke than a person usually manages: kept, but marked for review. */
+  suspect?: boolean;
 }
 
 export interface ContactEntry {
@@ -18,10 +20,15 @@ export interface ContactEntry {
   message: string;
   locale: string;
   createdAt: string;
+  /** As for the newsletter: sent implausibly fast, kept and marked. */
+  suspect?: boolean;
 }
 
 export interface SubmissionStore {
-  /** "exists" when the address was already subscribed (compared case-insensitively); nothing is added then. */
+  /**
+   * "exists" when the address was already subscribed (compared case-insensitively); nothing is added then
+   * (a submission that is not suspect clears the mark of an earlier one that was).
+   */
   addNewsletter(entry: NewsletterEntry): "added" | "exists" | Promise<"added" | "exists">;
   addContact(entry: ContactEntry): void | Promise<void>;
   close(): void;

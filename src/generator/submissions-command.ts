@@ -14,11 +14,11 @@ type SubmissionType = (typeof SUBMISSION_TYPES)[number];
 
 /** Columns per table, in output order (the database's own names). */
 const COLUMNS: Record<SubmissionType, string[]> = {
-  newsletter: ["id", "email", "locale", "created_at"],
-  contact: ["id", "first_name", "last_name", "email", "company", "message", "locale", "created_at"],
+  newsletter: ["id", "email", "locale", "created_at", "suspect"],
+  contact: ["id", "first_name", "last_name", "email", "company", "message", "locale", "created_at", "suspect"],
 };
 /** Both tables in one CSV: a `type` column, then every column of either table. */
-const COMBINED_COLUMNS = ["type", "id", "created_at", "locale", "email", "first_name", "last_name", "company", "message"];
+const COMBINED_COLUMNS = ["type", "id", "created_at", "locale", "email", "first_name", "last_name", "company", "message", "suspect"];
 
 type Row = Record<string, string | number | null>;
 
@@ -75,7 +75,14 @@ export function printSubmissions(root: string, opts: { type?: string; format: st
     const tables = new Set((db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((r) => r.name));
     const data = {} as Record<SubmissionType, Row[]>;
     for (const t of types) {
-      data[t] = tables.has(t) ? (db.prepare(`SELECT ${COLUMNS[t].join(", ")} FROM ${t} ORDER BY id`).all() as Row[]) : [];
+      if (!tables.has(t)) {
+        data[t] = [];
+        continue;
+      }
+      // A database from before a column existed (suspect) reads as its default; opened read-only, it is not migrated here.
+      const present = new Set((db.prepare(`PRAGMA table_info(${t})`).all() as { name: string }[]).map((c) => c.name));
+      const columns = COLUMNS[t].map((c) => (present.has(c) ? c : `0 AS ${c}`));
+      data[t] = db.prepare(`SELECT ${columns.join(", ")} FROM ${t} ORDER BY id`).all() as Row[];
     }
     if (format === "json") {
       console.log(JSON.stringify(types.length === 1 ? data[types[0]] : data, null, 2));

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import { mkdirSync, mkdtempSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import Database from "better-sqlite3";
 import { loadSiteConfig, type SiteConfig } from "../../src/generator/config.ts";
 import { loadLocaleContent } from "../../src/generator/content.ts";
@@ -527,7 +527,7 @@ describe("spam protection", () => {
     expect(s.rows("newsletter")).toHaveLength(1);
   });
 
-  it("silently drops forms sent faster than minFillSeconds; a missing or non-numeric startedAt is stored", async () => {
+  it("stores forms sent faster than minFillSeconds marked suspect (a person with autofill can be that fast); a missing or odd startedAt is not suspect", async () => {
     const s = setup({ rateLimitPerMinute: 100, minFillSeconds: 2 });
     const fast = [s.now(), s.now() - 1999, String(s.now() - 500)];
     for (const startedAt of fast) {
@@ -537,16 +537,22 @@ describe("spam protection", () => {
     }
     const form = await call(s.contact, { ...CONTACT, startedAt: String(s.now() - 100) }, { as: "form" });
     expect(form.headers.get("location")).toBe("/forms/contact-success");
-    expect(s.rows("newsletter")).toHaveLength(0);
-    expect(s.rows("contact")).toHaveLength(0);
+    expect(s.rows("newsletter").map((r) => [r.email, r.suspect])).toEqual(fast.map((t) => [`fast${t}@x.com`, 1]));
+    expect(s.rows("contact").map((r) => [r.email, r.suspect])).toEqual([[CONTACT.email, 1]]);
 
-    // A timestamp ahead of the server's clock is a browser clock running fast, not a bot: stored.
+    // A timestamp ahead of the server's clock is a browser clock running fast, not a bot.
     for (const [i, startedAt] of [s.now() - 2000, String(s.now() - 60_000), undefined, "", "soon", null, { at: 1 }, s.now() + 60_000].entries()) {
       expect((await call(s.newsletter, { email: `slow${i}@x.com`, startedAt })).status).toBe(200);
     }
     expect((await call(s.contact, CONTACT, { as: "form" })).headers.get("location")).toBe("/forms/contact-success");
-    expect(s.rows("newsletter")).toHaveLength(8);
-    expect(s.rows("contact")).toHaveLength(1);
+    expect(s.rows("newsletter").filter((r) => r.suspect === 0)).toHaveLength(8);
+    expect(s.rows("contact").map((r) => r.suspect)).toEqual([1, 0]);
+
+    // The same address sent again at a person's pace clears the mark; a suspect repeat does not set it.
+    expect((await call(s.newsletter, { email: `fast${fast[0]}@x.com` })).status).toBe(200);
+    expect((await call(s.newsletter, { email: "slow0@x.com", startedAt: s.now() })).status).toBe(200);
+    const byEmail = Object.fromEntries(s.rows("newsletter").map((r) => [r.email, r.suspect]));
+    expect([byEmail[`fast${fast[0]}@x.com`], byEmail["slow0@x.com"], s.rows("newsletter").length]).toEqual([0, 0, 11]);
   });
 });
 
@@ -840,22 +846,42 @@ describe("sitegen submissions", () => {
     api.close();
 
     const contactCsv = parseCsv(capture(() => printSubmissions(root, { type: "contact", format: "csv" })).out);
-    expect(contactCsv[0]).toEqual(["id", "first_name", "last_name", "email", "company", "message", "locale", "created_at"]);
-    expect(contactCsv[1]).toEqual(["1", tricky.firstName, tricky.lastName, "ana@x.com", `'${tricky.company}`, tricky.message, "pt", new Date(T0).toISOString()]);
+    expect(contactCsv[0]).toEqual(["id", "first_name", "last_name", "email", "company", "message", "locale", "created_at", "suspect"]);
+    expect(contactCsv[1]).toEqual(["1", tricky.firstName, tricky.lastName, "ana@x.com", `'${tricky.company}`, tricky.message, "pt", new Date(T0).toISOString(), "0"]);
     expect(contactCsv).toHaveLength(2);
 
     const both = parseCsv(capture(() => printSubmissions(root, { format: "csv" })).out);
-    expect(both[0]).toEqual(["type", "id", "created_at", "locale", "email", "first_name", "last_name", "company", "message"]);
+    expect(both[0]).toEqual(["type", "id", "created_at", "locale", "email", "first_name", "last_name", "company", "message", "suspect"]);
     expect(both.slice(1).map((r) => [r[0], r[4]])).toEqual([
       ["newsletter", "news@x.com"],
       ["contact", "ana@x.com"],
     ]);
 
     const news = JSON.parse(capture(() => printSubmissions(root, { type: "newsletter", format: "json" })).out);
-    expect(news).toEqual([{ id: 1, email: "news@x.com", locale: "en", created_at: new Date(T0).toISOString() }]);
+    expect(news).toEqual([{ id: 1, email: "news@x.com", locale: "en", created_at: new Date(T0).toISOString(), suspect: 0 }]);
     const all = JSON.parse(capture(() => printSubmissions(root, { format: "json" })).out);
     expect(all.contact[0]).toMatchObject({ first_name: tricky.firstName, company: tricky.company, message: tricky.message });
     expect(all.newsletter).toHaveLength(1);
+  });
+
+  it("reads and migrates a database made before the suspect mark existed", async () => {
+    const root = project();
+    const site = loadSiteConfig(root);
+    const file = join(root, site.submissions!.database);
+    mkdirSync(dirname(file), { recursive: true });
+    const old = new Database(file);
+    old.exec("CREATE TABLE newsletter (id INTEGER PRIMARY KEY, email TEXT NOT NULL UNIQUE COLLATE NOCASE, locale TEXT NOT NULL, created_at TEXT NOT NULL);");
+    old.prepare("INSERT INTO newsletter (email, locale, created_at) VALUES (?, ?, ?)").run("early@x.com", "pt", "2026-01-01T00:00:00.000Z");
+    old.close();
+    expect(JSON.parse(capture(() => printSubmissions(root, { type: "newsletter", format: "json" })).out)).toEqual([{ id: 1, email: "early@x.com", locale: "pt", created_at: "2026-01-01T00:00:00.000Z", suspect: 0 }]);
+    const api = createApiHandlers({ site, root, messages: MESSAGES, now: () => T0 });
+    opened.push(api);
+    expect((await call(api.handlers["/api/newsletter"], { email: "later@x.com", startedAt: T0 })).status).toBe(200);
+    api.close();
+    expect(JSON.parse(capture(() => printSubmissions(root, { type: "newsletter", format: "json" })).out).map((r: { email: string; suspect: number }) => [r.email, r.suspect])).toEqual([
+      ["early@x.com", 0],
+      ["later@x.com", 1],
+    ]);
   });
 
   it("quotes CSV fields only when needed", () => {
