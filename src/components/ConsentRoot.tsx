@@ -31,12 +31,20 @@ export function ConsentRoot() {
   );
 }
 
-/** The notifications region, present before the first toast so screen readers already follow it. */
+/**
+ * The two notification regions of spec §9 (runtime/toast.ts), present before the first toast so screen
+ * readers already follow them. Their names carry the hotkeys that move focus to them.
+ */
 export function Toaster() {
   const { t } = usePage();
   return (
-    <section className="toaster" data-toaster="" aria-label={`${t("toast.regionLabel")} (Alt+T)`} tabIndex={-1} data-close-label={t("toast.close")}>
-      <ol aria-live="polite" aria-relevant="additions text" />
-    </section>
+    <>
+      <section className="toaster" data-toaster="main" aria-label={`${t("toast.regionLabel")} (Alt+T)`} tabIndex={-1} data-close-label={t("toast.close")}>
+        <ol aria-live="polite" aria-relevant="additions text" />
+      </section>
+      <section className="toaster toaster-alert" data-toaster="alert" aria-label={`${t("toast.alertRegionLabel")} (F8)`} tabIndex={-1} data-close-label={t("toast.close")}>
+        <ol aria-live="polite" aria-relevant="additions text" />
+      </section>
+    </>
   );
 }

@@ -73,14 +73,14 @@ export default function ContactForm({ endpoint, locale, text }: ContactFormProps
     setBusy(false);
     if (result.ok) {
       form.reset();
-      toast({ type: "success", title: text.successTitle, description: text.successMessage });
+      toast({ type: "success", title: text.successTitle, description: text.successMessage, system: "alert" });
       return;
     }
     if (result.errors && Object.keys(result.errors).length) {
       setErrors(result.errors as Partial<Record<Field, string>>);
       requestAnimationFrame(() => summaryRef.current?.focus());
     }
-    toast({ type: "error", title: text.errorTitle, description: result.message ?? text.failure, duration: 8000 });
+    toast({ type: "error", title: text.errorTitle, description: result.message ?? text.failure, system: "alert" });
   }
 
   const listed = FIELDS.filter((f) => errors[f]);

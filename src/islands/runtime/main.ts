@@ -103,12 +103,12 @@ function rememberLanguage(): void {
   mountIsland(detector, "render").catch(() => dispatchEvent(new CustomEvent("sitegen:language-detected", { detail: null })));
 }
 
-/** Alt+T or F8 moves focus to the notifications region (spec §9), which exists before any toast. */
+/** Alt+T moves focus to the main toast region, F8 to the alert one (spec §9); both exist before any toast. */
 function toasterHotkeys(): void {
   addEventListener("keydown", (e) => {
     const altT = e.altKey && (e.code === "KeyT" || e.key.toLowerCase() === "t");
     if (!altT && e.key !== "F8") return;
-    const region = document.querySelector<HTMLElement>("[data-toaster]");
+    const region = document.querySelector<HTMLElement>(`[data-toaster=${altT ? "main" : "alert"}]`);
     if (!region) return;
     e.preventDefault();
     (region.querySelector<HTMLElement>("li button") ?? region).focus();

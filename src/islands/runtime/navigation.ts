@@ -219,7 +219,7 @@ export function startNavigation({ onPage }: Options): ((href: string) => void) |
     // The toaster and the consent banner keep their state and only take the new language's strings
     // (main.ts renders the banner again with them).
     if (languageChanged)
-      for (const selector of ["[data-toaster]", "[data-island=cookie-consent]"])
+      for (const selector of ["[data-toaster=main]", "[data-toaster=alert]", "[data-island=cookie-consent]"])
         for (const name of ["aria-label", "data-close-label", "data-props"]) {
           const value = doc.querySelector(selector)?.getAttribute(name);
           if (value != null) document.querySelector(selector)?.setAttribute(name, value);

@@ -1,13 +1,16 @@
 import { attachTooltip } from "./tooltip.ts";
 
 /**
- * The toaster of spec §4/§9: at most 3 toasts, 4 s each by default, bottom-right, 356 px wide with 14 px
- * between them (CSS), swipe past 50 px to dismiss, paused while hovered or while the tab is hidden.
- * The live region is server-rendered in every page (Document), so screen readers already track it when
- * the first toast arrives; Alt+T and F8 move focus to it (wired in main.ts, before any toast exists).
+ * The two toast systems of spec §9, each a region server-rendered in every page (Document), so screen
+ * readers already track it when its first toast arrives:
+ * - "main" (the newsletter's results): at most 3 toasts, 4 s each by default, bottom-right, 356 px wide
+ *   with 14 px between them (CSS); Alt+T moves focus to it;
+ * - "alert" (the contact form's results): 1 toast, 5 s, top-right; F8 moves focus to it.
+ * Both: swipe past 50 px to dismiss, paused while hovered or focused or while the tab is hidden. The
+ * hotkeys are wired in main.ts, before any toast exists.
  */
-export const MAX_TOASTS = 3;
-export const DEFAULT_DURATION_MS = 4000;
+export const SYSTEMS = { main: { max: 3, duration: 4000 }, alert: { max: 1, duration: 5000 } } as const;
+export type ToastSystem = keyof typeof SYSTEMS;
 export const SWIPE_THRESHOLD_PX = 50;
 
 export interface ToastInput {
@@ -15,6 +18,7 @@ export interface ToastInput {
   description?: string;
   type?: "success" | "error";
   duration?: number;
+  system?: ToastSystem;
 }
 
 interface LiveToast {
@@ -22,22 +26,28 @@ interface LiveToast {
   remaining: number;
   startedAt: number;
   timer?: ReturnType<typeof setTimeout>;
+  toaster: Toaster;
 }
 
-const live: LiveToast[] = [];
-let paused = false;
-let wired = false;
+interface Toaster {
+  section: HTMLElement;
+  live: LiveToast[];
+  paused: boolean;
+}
 
-function region(): { section: HTMLElement; list: HTMLOListElement } | null {
-  const section = document.querySelector<HTMLElement>("[data-toaster]");
+const toasters = new Map<HTMLElement, Toaster>();
+
+function region(system: ToastSystem): { section: HTMLElement; list: HTMLOListElement } | null {
+  const section = document.querySelector<HTMLElement>(`[data-toaster="${system}"]`);
   const list = section?.querySelector("ol");
   return section && list ? { section, list } : null;
 }
 
 export function toast(input: ToastInput): void {
-  const r = region();
+  const system = input.system ?? "main";
+  const r = region(system);
   if (!r) return;
-  wire(r.section);
+  const toaster = wire(r.section);
   const el = document.createElement("li");
   el.className = `toast toast-${input.type ?? "success"}`;
   el.dataset.type = input.type ?? "success";
@@ -63,12 +73,12 @@ export function toast(input: ToastInput): void {
   r.list.append(el);
   attachTooltip(close);
 
-  const entry: LiveToast = { el, remaining: input.duration ?? DEFAULT_DURATION_MS, startedAt: performance.now() };
-  live.push(entry);
+  const entry: LiveToast = { el, remaining: input.duration ?? SYSTEMS[system].duration, startedAt: performance.now(), toaster };
+  toaster.live.push(entry);
   close.addEventListener("click", () => dismiss(entry));
   swipeToDismiss(entry);
-  while (live.length > MAX_TOASTS) dismiss(live[0]);
-  if (!paused) start(entry);
+  while (toaster.live.length > SYSTEMS[system].max) dismiss(toaster.live[0]);
+  if (!toaster.paused) start(entry);
 }
 
 function start(entry: LiveToast): void {
@@ -77,22 +87,23 @@ function start(entry: LiveToast): void {
   if (Number.isFinite(entry.remaining)) entry.timer = setTimeout(() => dismiss(entry), entry.remaining);
 }
 
-function pause(): void {
-  if (paused) return;
-  paused = true;
-  for (const t of live) {
+function pause(toaster: Toaster): void {
+  if (toaster.paused) return;
+  toaster.paused = true;
+  for (const t of toaster.live) {
     clearTimeout(t.timer);
     t.remaining = Math.max(0, t.remaining - (performance.now() - t.startedAt));
   }
 }
 
-function resume(): void {
-  if (!paused) return;
-  paused = false;
-  for (const t of live) start(t);
+function resume(toaster: Toaster): void {
+  if (!toaster.paused) return;
+  toaster.paused = false;
+  for (const t of toaster.live) start(t);
 }
 
 export function dismiss(entry: LiveToast): void {
+  const { live, section } = entry.toaster;
   const i = live.indexOf(entry);
   if (i === -1) return;
   live.splice(i, 1);
@@ -102,19 +113,22 @@ export function dismiss(entry: LiveToast): void {
   const hadFocus = el.contains(document.activeElement);
   el.remove();
   document.querySelectorAll(`#${el.querySelector(".toast-close")?.getAttribute("aria-describedby")}`).forEach((tip) => tip.remove());
-  if (hadFocus) (live.at(-1)?.el.querySelector("button") ?? region()?.section)?.focus();
+  if (hadFocus) (live.at(-1)?.el.querySelector("button") ?? section).focus();
 }
 
-function wire(section: HTMLElement): void {
-  if (wired) return;
-  wired = true;
-  section.addEventListener("pointerenter", pause);
-  section.addEventListener("pointerleave", () => !document.hidden && resume());
-  section.addEventListener("focusin", pause);
+function wire(section: HTMLElement): Toaster {
+  let toaster = toasters.get(section);
+  if (toaster) return toaster;
+  const t: Toaster = (toaster = { section, live: [], paused: false });
+  toasters.set(section, t);
+  section.addEventListener("pointerenter", () => pause(t));
+  section.addEventListener("pointerleave", () => !document.hidden && resume(t));
+  section.addEventListener("focusin", () => pause(t));
   section.addEventListener("focusout", (e) => {
-    if (!section.contains(e.relatedTarget as Node | null)) resume();
+    if (!section.contains(e.relatedTarget as Node | null)) resume(t);
   });
-  document.addEventListener("visibilitychange", () => (document.hidden ? pause() : resume()));
+  document.addEventListener("visibilitychange", () => (document.hidden ? pause(t) : resume(t)));
+  return t;
 }
 
 function swipeToDismiss(entry: LiveToast): void {
@@ -143,8 +157,4 @@ function swipeToDismiss(entry: LiveToast): void {
   };
   el.addEventListener("pointerup", end);
   el.addEventListener("pointercancel", end);
-}
-
-export function visibleToasts(): number {
-  return live.length;
 }
