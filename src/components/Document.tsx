@@ -48,7 +48,7 @@ export function Document({ head, page, children }: { head: HeadData; page: PageC
         <meta property="og:site_name" content={head.siteName} />
         <meta property="og:title" content={head.title} />
         <meta property="og:description" content={head.description} />
-        <meta property="og:url" content={head.canonical} />
+        {head.indexable && <meta property="og:url" content={head.canonical} />}
         <meta property="og:locale" content={head.ogLocale} />
         {head.ogLocaleAlternates.map((l) => (
           <meta key={l} property="og:locale:alternate" content={l} />

@@ -7,14 +7,14 @@ import { SERVICE_LINES, ROUTED_SECTORS } from "../generator/routes.ts";
  * keyboard users get Escape and light dismiss from the browser; on wide screens CSS shows it inline.
  */
 export function Header() {
-  const { t, href, path, route, site, counterpartPath, counterpartLocale, locale } = usePage();
+  const { t, href, route, site, counterpartPath, counterpartLocale, locale } = usePage();
   const current = (id: string) => (route?.id === id ? ("page" as const) : undefined);
   const within = (id: string) => (route?.id.startsWith(`${id}.`) ? "is-active" : undefined);
   const otherLang = site.locales.find((l) => l.code === counterpartLocale)!.lang;
   return (
     <header className="site-header">
       <div className="container header-inner">
-        <a className="brand" href={href("home")} aria-current={path === href("home") ? "page" : undefined}>
+        <a className="brand" href={href("home")} aria-current={current("home")}>
           <span className="brand-mark" aria-hidden="true">
             {site.brand.charAt(0)}
           </span>

@@ -84,10 +84,11 @@ export function structuredData(input: StructuredDataInput): Record<string, unkno
       publisher: { "@id": orgId },
     },
   ];
+  // A page without a route (not found, form results, errors) is served at many addresses, none its own:
+  // it gets no @id or url, so it never claims to be the home page it was rendered for.
   const page: Record<string, unknown> = {
     "@type": route?.schemaType === "Service" ? "WebPage" : (route?.schemaType ?? "WebPage"),
-    "@id": `${url}#webpage`,
-    url,
+    ...(route ? { "@id": `${url}#webpage`, url } : {}),
     name: title,
     description,
     inLanguage: lang,

@@ -129,6 +129,22 @@ describe("special pages and files", () => {
     expect(en).toContain(text.en.get("notFound.title"));
   });
 
+  it("never lets a page without a route pass for the home page it is rendered from", () => {
+    for (const file of ["404.html", "en/404.html", "500.html", "forms/newsletter-success.html", "en/forms/error.html"]) {
+      const html = read(file);
+      expect(html, file).not.toContain('property="og:url"');
+      expect(html, file).not.toContain('rel="canonical"');
+      expect(html, file).not.toMatch(/class="brand"[^>]*aria-current/);
+      const graph = (JSON.parse(html.match(/<script type="application\/ld\+json">([^<]*)<\/script>/)![1]) as { "@graph": Record<string, unknown>[] })["@graph"];
+      const page = graph.find((node) => node["@type"] === "WebPage")!;
+      expect(page, file).toBeDefined();
+      expect([page["@id"], page.url], file).toEqual([undefined, undefined]);
+    }
+    // The real home page keeps all of it.
+    expect(read("index.html")).toMatch(/class="brand"[^>]*aria-current="page"/);
+    expect(read("index.html")).toContain('property="og:url"');
+  });
+
   it("writes an error page titled 'Unexpected Application Error!' with a status", () => {
     for (const file of ["500.html", "en/500.html"]) {
       const html = read(file);
