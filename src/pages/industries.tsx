@@ -17,6 +17,8 @@ function UnroutedSector({ sector, children }: { sector: "manufacturing" | "healt
       <Stats prefix={base} />
       <h3>{t("industries.challengesHeading")}</h3>
       <TitledItems prefix={base} item="challenge" level={4} />
+      <h3>{t("industries.solutionsHeading")}</h3>
+      <TitledItems prefix={base} item="solution" level={4} />
       <h3>{t("industries.useCasesHeading")}</h3>
       <UseCases prefix={base} level={4} />
       {children}

@@ -109,6 +109,16 @@ describe("spec §9 marketing figures, on the page they belong to, in both langua
     },
   );
 
+  it("shows manufacturing and healthcare, which have no page of their own, whole on the industries page: challenges, solutions and use cases", () => {
+    for (const locale of ["pt", "en"] as const) {
+      const page = visible(locale === "en" ? "en/industries.html" : "industries.html");
+      const dictionary = text[locale];
+      const titles = [...dictionary.keys()].filter((k) => /^industries\.(manufacturing|healthcare)\.(challenge|solution|useCase)\d+\.title$/.test(k));
+      expect(titles.filter((k) => k.includes(".solution")).length).toBeGreaterThanOrEqual(8);
+      expect(titles.filter((k) => !page.includes(decodeEntities(dictionary.get(k)!)))).toEqual([]);
+    }
+  });
+
   it("shows no text that looks like a content key on any page", () => {
     const keyLike = /(?:^|\s)([a-z][a-zA-Z0-9]*(?:\.[a-z][a-zA-Z0-9]*){1,})(?=\s|$)/g;
     const suspicious = result.pages.flatMap((p) =>
