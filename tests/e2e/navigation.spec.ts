@@ -308,6 +308,8 @@ test.describe("failures", () => {
     await expect(page.locator('meta[name="robots"]')).toHaveAttribute("content", "noindex");
     await expect(page.locator("a[data-lang-switch]")).toHaveAttribute("href", "/no-such-page");
     await expect(page.locator('link[rel="canonical"]')).toHaveCount(0);
+    // The trail of the address now shown, built after the swap.
+    await expect(page.locator("main nav.breadcrumbs li")).toHaveText(["Home", "No-such-page"]);
     // The banner kept its state across the not-found page (the bug class of other routers, astro#9629).
     await expect(page.locator(".consent-banner")).toBeVisible();
     expect(await marked(page)).toBe(42);

@@ -52,6 +52,38 @@ test("unknown paths show the not-found page of their language with status 404", 
   expect(axe.violations).toEqual([]);
 });
 
+test("the not-found page shows the trail of the address asked for: known segments labelled, unknown ones capitalised, the last not a link (spec §2)", async ({ page }) => {
+  const trail = page.locator("main nav.breadcrumbs");
+  const crumbs = async () =>
+    trail.locator("li").evaluateAll((items) => items.map((li) => [li.textContent, li.querySelector("a")?.getAttribute("href") ?? (li.querySelector("[aria-current=page]") ? "current" : "?")]));
+
+  await page.goto("/en/industries/mining/open-pit");
+  await expect(trail).toBeVisible();
+  await expect(trail).toHaveAccessibleName("Breadcrumb");
+  expect(await crumbs()).toEqual([
+    ["Home", "/en"],
+    ["Industries", "/en/industries"],
+    ["Mining", "/en/industries/mining"],
+    ["Open-pit", "current"],
+  ]);
+
+  await page.goto("/servicos/consultoria%20ia");
+  expect(await crumbs()).toEqual([
+    [text.pt.get("breadcrumbs.home"), "/"],
+    ["Servicos", "/servicos"],
+    ["Consultoria ia", "current"],
+  ]);
+
+  // A segment named like an object property is just a word.
+  await page.goto("/constructor");
+  expect(await crumbs()).toEqual([
+    [text.pt.get("breadcrumbs.home"), "/"],
+    ["Constructor", "current"],
+  ]);
+  const axe = await new AxeBuilder({ page }).analyze();
+  expect(axe.violations).toEqual([]);
+});
+
 test("the skip link moves focus to the main content", async ({ page }) => {
   // With a decision stored there is no banner, so the skip link is the first stop.
   await page.addInitScript(() => {
