@@ -408,14 +408,20 @@ test.describe("without JavaScript", () => {
   });
 });
 
+/** The detection endpoint answers `language`, but only once the test calls the returned function. */
+async function detectionAnswersLater(page: Page, language: "pt" | "en"): Promise<() => void> {
+  let answer: () => void = () => {};
+  const answered = new Promise<void>((resolve) => (answer = resolve));
+  await page.route("**/api/detect-language", async (route) => {
+    await answered;
+    await route.fulfill({ status: 200, contentType: "application/json", body: JSON.stringify({ language }) });
+  });
+  return answer;
+}
+
 test.describe("language", () => {
   test("the home page redirects to the detected language in place, replacing the history entry, and stores it", async ({ page }) => {
-    let answer: () => void = () => {};
-    const answered = new Promise<void>((resolve) => (answer = resolve));
-    await page.route("**/api/detect-language", async (route) => {
-      await answered;
-      await route.fulfill({ status: 200, contentType: "application/json", body: '{"language":"en"}' });
-    });
+    const answer = await detectionAnswersLater(page, "en");
     await page.goto("/");
     const before = await page.evaluate(() => {
       (window as unknown as { mark: number }).mark = 7;
@@ -433,12 +439,7 @@ test.describe("language", () => {
 
   test("switching to the detected language shifts nothing on screen: the cookie banner comes back in English, not moved (phone)", async ({ page }) => {
     await page.setViewportSize({ width: 412, height: 823 });
-    let answer: () => void = () => {};
-    const answered = new Promise<void>((resolve) => (answer = resolve));
-    await page.route("**/api/detect-language", async (route) => {
-      await answered;
-      await route.fulfill({ status: 200, contentType: "application/json", body: '{"language":"en"}' });
-    });
+    const answer = await detectionAnswersLater(page, "en");
     await page.goto("/");
     await expect(page.locator(".consent-banner h2")).toHaveText("Sua privacidade");
     await page.evaluate(() => {
