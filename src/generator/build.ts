@@ -127,8 +127,8 @@ async function buildWith(worker: RenderWorker | null, options: BuildOptions): Pr
   // exists: brotli runs on libuv's thread pool, on the second core, while this thread renders the next
   // page (esbuild is done with that core by now).
   const out = new StagedOutput(options.outDir);
+  const compressJobs: Promise<unknown>[] = [];
   try {
-    const compressJobs: Promise<unknown>[] = [];
     const sizes = new Map<string, number>();
     // Hashed assets (stylesheet, scripts) get quality 10: they change rarely and every visitor downloads
     // them. Documents get 6: ten times faster than 10 here (50 ms for all 46 pages instead of 500), and
@@ -238,6 +238,8 @@ async function buildWith(worker: RenderWorker | null, options: BuildOptions): Pr
     const dictionaries = Object.fromEntries(contents.map((c) => [c.locale, c.dictionary])) as Record<LocaleCode, Map<string, string>>;
     return { outDir: options.outDir, site, pages, assets, missing, timings, totalMs, files: out.files, bytes: out.bytes, dictionaries };
   } catch (error) {
+    // Compression still running writes into the staged folder when it ends: let it end first.
+    await Promise.allSettled(compressJobs);
     out.discard();
     throw error;
   }

@@ -3,7 +3,7 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { createHash } from "node:crypto";
 import { tmpdir } from "node:os";
-import { join, relative } from "node:path";
+import { dirname, join, relative } from "node:path";
 import { ROOT, projectCopy } from "../helpers.ts";
 
 const cli = join(ROOT, "bin", "sitegen.js");
@@ -104,6 +104,9 @@ describe("failing builds", () => {
     const strict = run(["build", "--out", out, "--strict"], project);
     expect(strict.status).not.toBe(0);
     expect(strict.stderr).toMatch(/nav\.about/);
+    expect(strict.stderr).not.toMatch(/ENOENT|Node\.js v/); // the build's own error, not a crash after it
+    // Nothing of the failed build is left beside the output, not even files still being compressed.
+    expect(readdirSync(dirname(out)).filter((name) => !name.startsWith("dist.old-"))).toEqual(["dist"]);
   });
 
   it("take the site address from --site-url or SITE_URL", () => {
