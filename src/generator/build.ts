@@ -1,5 +1,3 @@
-import { brotliCompress, gzip, constants as zlib } from "node:zlib";
-import { promisify } from "node:util";
 import { relative } from "node:path";
 import { loadSiteConfig, type SiteConfig } from "./config.ts";
 import { compareLocales, loadLocaleContent, type LocaleContent } from "./content.ts";
@@ -14,11 +12,10 @@ import { StagedOutput } from "./output.ts";
 import { SitegenError } from "./errors.ts";
 import { errorFile, FORM_RESULTS, formResultPath, homePath, LOCALES, notFoundFile, outputFileForPath, routes, type FormResult, type LocaleCode } from "./routes.ts";
 import { faviconSvg } from "./favicon.ts";
-import { cacheDir, pruneCache, readCached, sha1, writeCached } from "./build-cache.ts";
+import { cacheDir } from "./build-cache.ts";
+import { CompressedCache } from "./compressed-cache.ts";
 import { saveYamlCache, useYamlCache } from "./yaml-file.ts";
 
-const brotli = promisify(brotliCompress);
-const gz = promisify(gzip);
 
 export interface BuildOptions {
   root: string;
@@ -26,7 +23,10 @@ export interface BuildOptions {
   siteUrl?: string;
   /** Fail on missing translations instead of warning. */
   strict?: boolean;
-  /** Write .br and .gz copies of text files beside them (for `sitegen serve` and hosts that use them). */
+  /**
+   * Write .br and .gz copies of text files beside them, for `sitegen serve` and servers that send
+   * precompressed files (nginx). Off by default: static hosts compress by themselves and ignore them.
+   */
   precompress?: boolean;
   log?: (line: string) => void;
 }
@@ -123,8 +123,8 @@ async function buildWith(worker: RenderWorker | null, options: BuildOptions): Pr
     preloads: islands.preloads,
     islands: islands.islands,
   };
-  // The output is staged from here on, so each page is written and handed to compression as soon as it
-  // exists: brotli runs on libuv's thread pool, on the second core, while this thread renders the next
+  // The output is staged from here on, so each page is handed to the output thread (output.ts) as soon as
+  // it exists: that thread writes and compresses it on the second core while this one renders the next
   // page (esbuild is done with that core by now).
   const out = new StagedOutput(options.outDir);
   const compressJobs: Promise<unknown>[] = [];
@@ -133,26 +133,29 @@ async function buildWith(worker: RenderWorker | null, options: BuildOptions): Pr
     // Hashed assets (stylesheet, scripts) get quality 10: they change rarely and every visitor downloads
     // them. Documents get 6: ten times faster than 10 here (50 ms for all 46 pages instead of 500), and
     // the largest page stays under 9 KB (budget 14 KB, tests/unit/gates.test.ts). Compressed copies are
-    // kept by content (build-cache.ts): a rebuild compresses only what changed.
-    const compressedDir = cacheDir(root, "compressed");
-    const compressed = (buffer: Uint8Array, kind: string, compress: () => Promise<Uint8Array>): Promise<Uint8Array> => {
-      const cached = cacheDir(root, "compressed", `${sha1(buffer)}.${kind}`);
-      const hit = readCached(cached);
-      if (hit) return Promise.resolve(hit);
-      return compress().then((data) => (writeCached(cached, data), data));
-    };
+    // kept by content (compressed-cache.ts): a rebuild compresses only what changed. Every file is
+    // compressed, twins or not: the summary and the byte budgets give brotli sizes.
+    const compressedCopies = new CompressedCache(cacheDir(root, "compressed.pack"));
+    const twins = options.precompress === true;
     const emit = (file: string, data: string | Uint8Array, compression: "asset" | "document" | "none") => {
-      out.write(file, data);
-      if (compression === "none") return;
-      const buffer = typeof data === "string" ? Buffer.from(data) : data;
-      const quality = compression === "asset" ? 10 : 6;
+      if (compression === "none") {
+        compressJobs.push(out.emit(file, data));
+        return;
+      }
+      const key = compressedCopies.keyOf(data);
+      const brKind = compression === "asset" ? "br10" : "br6";
+      const br = compressedCopies.lookup(key, brKind);
+      const gz = twins ? compressedCopies.lookup(key, "gz") : undefined;
+      if (br) sizes.set(file, br.byteLength);
       compressJobs.push(
-        compressed(buffer, `br${quality}`, () => brotli(buffer, { params: { [zlib.BROTLI_PARAM_QUALITY]: quality, [zlib.BROTLI_PARAM_SIZE_HINT]: buffer.byteLength } })).then((br) => {
-          sizes.set(file, br.byteLength);
-          if (options.precompress !== false) out.write(`${file}.br`, br);
+        out.emit(file, data, { br: br ?? (compression === "asset" ? 10 : 6), gz: twins ? (gz ?? true) : undefined, twins }).then((made) => {
+          if (made.br) {
+            sizes.set(file, made.br.byteLength);
+            compressedCopies.store(key, brKind, made.br);
+          }
+          if (made.gz) compressedCopies.store(key, "gz", made.gz);
         }),
       );
-      if (options.precompress !== false) compressJobs.push(compressed(buffer, "gz", () => gz(buffer, { level: 9 })).then((g) => out.write(`${file}.gz`, g)));
     };
     emit(stylesheet.file, stylesheet.code, "asset");
     for (const asset of islands.files) emit(asset.file, asset.code, "asset");
@@ -217,9 +220,9 @@ async function buildWith(worker: RenderWorker | null, options: BuildOptions): Pr
     emit("_headers", host.headers, "none");
     emit("_redirects", host.redirects, "none");
     await Promise.all(compressJobs);
-    pruneCache(compressedDir, 4000);
+    compressedCopies.save();
     lap("write");
-    out.commit();
+    await out.commit();
     lap("swap");
 
     const pages: PageReport[] = documents.map((d) => ({
@@ -240,7 +243,7 @@ async function buildWith(worker: RenderWorker | null, options: BuildOptions): Pr
   } catch (error) {
     // Compression still running writes into the staged folder when it ends: let it end first.
     await Promise.allSettled(compressJobs);
-    out.discard();
+    await out.discard();
     throw error;
   }
 }

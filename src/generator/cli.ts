@@ -80,9 +80,10 @@ export function createProgram(): Command {
     .option("-o, --out <dir>", "output folder", "dist")
     .option("--site-url <url>", "base address for canonical URLs, hreflang and the sitemap (default: SITE_URL or content/site.yaml)")
     .option("--strict", "fail when a translation is missing instead of warning", false)
+    .option("--precompress", "also write .br and .gz copies of every text file, for servers that send precompressed files (nginx brotli_static/gzip_static)", false)
     .addOption(new Option("--json", "print the figures as one JSON line (for sitegen bench)").hideHelp())
-    .action(async (opts: { out: string; siteUrl?: string; strict: boolean; json?: boolean }) => {
-      const result = await buildSite({ root: projectRoot, outDir: resolve(opts.out), siteUrl: opts.siteUrl, strict: opts.strict });
+    .action(async (opts: { out: string; siteUrl?: string; strict: boolean; precompress: boolean; json?: boolean }) => {
+      const result = await buildSite({ root: projectRoot, outDir: resolve(opts.out), siteUrl: opts.siteUrl, strict: opts.strict, precompress: opts.precompress });
       if (!opts.json) return console.log(buildSummary(result));
       const maxRssMb = process.resourceUsage().maxRSS / 1024;
       console.log(JSON.stringify({ buildMs: result.totalMs, pages: result.pages.length, timings: result.timings, maxRssMb }));

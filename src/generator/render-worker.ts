@@ -1,12 +1,12 @@
 import { Worker, isMainThread, parentPort, workerData } from "node:worker_threads";
 import { availableParallelism } from "node:os";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { fileURLToPath } from "node:url";
 import type { SiteConfig } from "./config.ts";
 import { createTranslator, type Translator } from "./i18n.ts";
 import { renderPage, type RenderInput, type RenderTarget } from "./render.ts";
 import { minifyHtml } from "./minify-html.ts";
 import { routeById, type LocaleCode } from "./routes.ts";
-import type { SsrModule } from "./ssr-bundle.ts";
+import { requireSsr, type SsrModule } from "./ssr-bundle.ts";
 import { SitegenError } from "./errors.ts";
 
 /**
@@ -138,7 +138,7 @@ export function runIfRenderWorker(): boolean {
   if (isMainThread || (workerData as { role?: string } | null)?.role !== ROLE || !parentPort) return false;
   const port = parentPort;
   let ssr: Promise<SsrModule> | undefined;
-  const load = (file: string) => (ssr ??= import(pathToFileURL(file).href) as Promise<SsrModule>);
+  const load = (file: string) => (ssr ??= Promise.resolve().then(() => ({ ...requireSsr(file), file })));
   port.on("message", async (message: { type: "prepare"; ssrFile: string } | { type: "render"; shared: RenderShared & { ssrFile: string }; jobs: RenderJob[] }) => {
     if (message.type === "prepare") {
       load(message.ssrFile).catch(() => {}); // a failure shows when rendering asks for it

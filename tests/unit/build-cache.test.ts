@@ -5,6 +5,7 @@ import { buildSite } from "../../src/generator/build.ts";
 import { cacheDir } from "../../src/generator/build-cache.ts";
 import { projectCopy, ROOT } from "../helpers.ts";
 import { spawnSync } from "node:child_process";
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
 
 /**
  * The build caches (node_modules/.cache/sitegen) may only ever save time: every change to an input shows
@@ -13,7 +14,8 @@ import { spawnSync } from "node:child_process";
 describe("build caches", () => {
   const project = projectCopy();
   const out = join(project, "dist");
-  const build = () => buildSite({ root: project, outDir: out, siteUrl: "https://cache.example.com.br" });
+  // With twins (as `sitegen serve` builds): they come from the compressed copies' cache too.
+  const build = () => buildSite({ root: project, outDir: out, siteUrl: "https://cache.example.com.br", precompress: true });
   const read = (file: string) => readFileSync(join(out, file), "utf8");
   const scripts = () => readdirSync(join(out, "assets")).filter((f) => f.endsWith(".js")).sort();
 
@@ -26,8 +28,12 @@ describe("build caches", () => {
     expect(scripts()).toEqual(js);
     expect(second.pages.map((p) => p.brotliBytes)).toEqual(first.pages.map((p) => p.brotliBytes));
     expect(readFileSync(join(out, "about.html.br")).byteLength).toBe(second.pages.find((p) => p.file === "about.html")!.brotliBytes);
+    // The twins that came from the cache are the page's own bytes, compressed.
+    expect(brotliDecompressSync(readFileSync(join(out, "en/about.html.br"))).toString("utf8")).toBe(read("en/about.html"));
+    expect(gunzipSync(readFileSync(join(out, "en/about.html.gz"))).toString("utf8")).toBe(read("en/about.html"));
     for (const name of ["yaml.json", "islands.json", "ssr.json", "css.json"]) expect(JSON.parse(readFileSync(cacheDir(project, name), "utf8"))).toBeTruthy();
-    expect(readdirSync(cacheDir(project, "compressed")).length).toBeGreaterThan(50);
+    // One pack holds every compressed copy (a brotli and a gzip copy of each page at least).
+    expect(readFileSync(cacheDir(project, "compressed.pack")).byteLength).toBeGreaterThan(second.pages.reduce((sum, p) => sum + p.brotliBytes, 0));
     // The pages bundle reads only the icons the pages use: importing lucide-react's root made esbuild
     // read some 2,000 of its files, about 400 ms of every first build.
     const ssrInputs = (JSON.parse(readFileSync(cacheDir(project, "ssr.json"), "utf8")) as { inputs: string[] }).inputs;
@@ -72,8 +78,14 @@ describe("build caches", () => {
 
   it("treats damaged cache files as misses", async () => {
     for (const name of ["yaml.json", "islands.json", "ssr.json", "css.json"]) writeFileSync(cacheDir(project, name), "{not json");
+    const pack = readFileSync(cacheDir(project, "compressed.pack"));
+    writeFileSync(cacheDir(project, "compressed.pack"), pack.subarray(0, pack.byteLength >> 1)); // cut short
     const result = await build();
     expect(result.pages.length).toBeGreaterThan(40);
     expect(read("en/about.html")).toContain("Skip to the content");
+    expect(brotliDecompressSync(readFileSync(join(out, "en/about.html.br"))).toString("utf8")).toBe(read("en/about.html"));
+    writeFileSync(cacheDir(project, "compressed.pack"), "not a pack");
+    await build();
+    expect(gunzipSync(readFileSync(join(out, "about.html.gz"))).toString("utf8")).toBe(read("about.html"));
   }, 60_000);
 });

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, readdirSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildSite, type BuildResult } from "../../src/generator/build.ts";
@@ -223,5 +223,11 @@ describe("special pages and files", () => {
   it("has the flat layout hosts need", () => {
     for (const f of ["index.html", "en.html", "about.html", "en/about.html", "404.html", "en/404.html"]) expect(existsSync(join(out, f))).toBe(true);
     expect(existsSync(join(out, "about", "index.html"))).toBe(false);
+  });
+
+  it("writes no compressed twins unless asked: static hosts compress by themselves", () => {
+    const all = readdirSync(out, { recursive: true }).map(String);
+    expect(all.filter((f) => /\.(br|gz)$/.test(f))).toEqual([]);
+    expect(result.files).toBe(all.filter((f) => statSync(join(out, f)).isFile()).length);
   });
 });
