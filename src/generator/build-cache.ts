@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import fg from "fast-glob";
+import { listFiles } from "./list-files.ts";
 
 /**
  * The build's caches, under node_modules/.cache/sitegen (never committed; a clean install starts afresh).
@@ -39,7 +39,7 @@ const generatorStamps = new Map<string, string>();
 export function generatorStamp(root: string): string {
   let stamp = generatorStamps.get(root);
   if (!stamp) {
-    const files = fg.sync(["src/generator/*.ts", "package-lock.json"], { cwd: root, absolute: true }).sort();
+    const files = [...listFiles(root, "src/generator", [".ts"]), "package-lock.json"].map((f) => join(root, f));
     stamp = stampFiles(files);
     generatorStamps.set(root, stamp);
   }

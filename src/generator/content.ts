@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { join, relative } from "node:path";
-import fg from "fast-glob";
+import { listFiles } from "./list-files.ts";
 import { parseYamlFile } from "./yaml-file.ts";
 import { SitegenError } from "./errors.ts";
 import type { SiteConfig } from "./config.ts";
@@ -18,7 +18,7 @@ export interface LocaleContent {
 /** Loads every content/<locale>/*.yaml file and flattens it to dotted keys. */
 export function loadLocaleContent(root: string, locale: string, site: SiteConfig): LocaleContent {
   const dir = join(root, "content", locale);
-  const files = fg.sync("*.{yaml,yml}", { cwd: dir, absolute: true }).sort();
+  const files = listFiles(root, `content/${locale}`, [".yaml", ".yml"]).map((f) => join(root, f));
   if (files.length === 0) {
     throw new SitegenError("ContentMissing", `No YAML files in ${relative(root, dir) || dir}.`, `Create content/${locale}/common.yaml.`);
   }

@@ -2,7 +2,7 @@ import type * as Esbuild from "esbuild";
 import { requireLazily } from "./lazy-require.ts";
 import { existsSync } from "node:fs";
 import { basename, join, relative } from "node:path";
-import fg from "fast-glob";
+import { listFiles } from "./list-files.ts";
 import type { SiteConfig } from "./config.ts";
 import { SitegenError } from "./errors.ts";
 import { cacheDir, inputsKey, pruneCache, readCached, readCachedJson, writeCached } from "./build-cache.ts";
@@ -55,7 +55,7 @@ const RUNTIME = "src/islands/runtime/main.ts";
 export async function buildIslands(root: string, _site: SiteConfig): Promise<IslandBundle> {
   const runtime = join(root, RUNTIME);
   if (!existsSync(runtime)) return { files: [], entryScripts: [], preloads: [], islands: {} };
-  const islandFiles = fg.sync("src/islands/*.{ts,tsx}", { cwd: root }).sort();
+  const islandFiles = listFiles(root, "src/islands", [".ts", ".tsx"]);
   const cached = cachedIslands(root, islandFiles);
   if (cached) return cached;
   const outdir = join(root, "assets");

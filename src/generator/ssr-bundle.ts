@@ -3,7 +3,7 @@ import { requireLazily } from "./lazy-require.ts";
 import { existsSync } from "node:fs";
 import { basename, dirname, join, relative } from "node:path";
 import { createRequire } from "node:module";
-import fg from "fast-glob";
+import { listFiles } from "./list-files.ts";
 import type { HeadData } from "../components/Document.tsx";
 import type { PageContextValue } from "../components/page-context.tsx";
 import { SitegenError } from "./errors.ts";
@@ -38,7 +38,7 @@ function bundleAt(root: string, file: string): SsrBundle {
  * (so a rebuild in watch mode loads fresh code), and loads it.
  */
 export async function loadSsrModule(root: string): Promise<SsrBundle> {
-  const pageFiles = fg.sync("src/pages/*.tsx", { cwd: root }).sort();
+  const pageFiles = listFiles(root, "src/pages", [".tsx"]);
   const dir = cacheDir(root, "ssr");
   const manifestFile = cacheDir(root, "ssr.json");
   // The renderer's file depends on NODE_ENV (the tests run with "test"), so a bundle is kept per value.

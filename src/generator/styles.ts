@@ -2,7 +2,7 @@ import type * as LightningCss from "lightningcss";
 import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import fg from "fast-glob";
+import { listFiles } from "./list-files.ts";
 import { SitegenError } from "./errors.ts";
 import { requireLazily } from "./lazy-require.ts";
 import { cacheDir, inputsKey, readCachedJson, writeCached } from "./build-cache.ts";
@@ -24,7 +24,7 @@ export function buildStylesheet(root: string): StylesheetAsset {
     throw new SitegenError("StylesMissing", `${filename} does not exist.`, "Create src/styles/main.css (it may @import other files).");
   }
   // The stylesheet of an earlier build when no CSS file changed since (build-cache.ts).
-  const sources = fg.sync("src/styles/**/*.css", { cwd: root, absolute: true }).sort();
+  const sources = listFiles(root, "src/styles", [".css"], true).map((f) => join(root, f));
   const key = inputsKey(root, [], sources);
   const cacheFile = cacheDir(root, "css.json");
   const cached = readCachedJson<{ key: string; css: string }>(cacheFile);

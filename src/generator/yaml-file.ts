@@ -2,17 +2,19 @@ import { CORE_SCHEMA, load, YAMLException } from "js-yaml";
 import type * as Yaml from "yaml";
 import { requireLazily } from "./lazy-require.ts";
 import { SitegenError } from "./errors.ts";
-import { cacheDir, readCachedJson, sha1, writeCached } from "./build-cache.ts";
+import { parseSimpleYaml } from "./yaml-fast.ts";
+import { cacheDir, generatorStamp, readCachedJson, sha1, writeCached } from "./build-cache.ts";
 
 /**
  * Parsed YAML by the file's text, kept between builds (build-cache.ts): parsing is most of the content
  * stage, and content rarely changes between two builds. Active only inside a build (useYamlCache).
  */
-let cache: { file: string; stored: Record<string, unknown>; used: Record<string, unknown>; dirty: boolean } | null = null;
+let cache: { file: string; stamp: string; stored: Record<string, unknown>; used: Record<string, unknown>; dirty: boolean } | null = null;
 
 export function useYamlCache(root: string): void {
   const file = cacheDir(root, "yaml.json");
-  cache = { file, stored: readCachedJson<Record<string, unknown>>(file) ?? {}, used: {}, dirty: false };
+  // The generator's stamp is part of every key: a change to the parsers voids what they parsed.
+  cache = { file, stamp: generatorStamp(root), stored: readCachedJson<Record<string, unknown>>(file) ?? {}, used: {}, dirty: false };
 }
 
 /** Writes what this build parsed (only that, so the file never grows past the content) and stops caching. */
@@ -24,19 +26,20 @@ export function saveYamlCache(): void {
 /**
  * Parses YAML and turns a syntax error into one that names the file, line and column.
  *
- * js-yaml parses: on our 190 KB of content it takes about 60 ms where `yaml` takes 250-300 ms, most of an
- * empty-cache build's content stage. Both read YAML 1.2 with the core schema (dates stay strings, `yes`
- * stays text) and give the same values for every content file (tests/unit/yaml-file.test.ts). `yaml` is
- * loaded only when a file is broken, because its messages say more ("Missing closing "quote" rather
- * than "deficient indentation").
+ * Content files take the fast path (yaml-fast.ts: 10-15 ms for all 190 KB on a first build); anything
+ * else goes to js-yaml (60-110 ms for the same text, where `yaml` took 250-300 ms). Both read YAML 1.2
+ * with the core schema (dates stay strings, `yes` stays text) and give the same values for every content
+ * file (tests/unit/i18n.test.ts, tests/unit/yaml-fast.test.ts). `yaml` is loaded only when a file is
+ * broken, because its messages say more ("Missing closing "quote" rather than "deficient indentation").
  */
 export function parseYamlFile(file: string, text: string): unknown {
-  const key = cache ? sha1(`${file}\0${text}`) : "";
+  const key = cache ? sha1(`${cache.stamp}\0${file}\0${text}`) : "";
   // Copies in and out: a caller may change what it gets (config overrides), and the cache must not see it.
   if (cache && key in cache.stored) return structuredClone((cache.used[key] = cache.stored[key]));
-  let value: unknown;
+  // The fast path reads content/'s kind of YAML exactly as js-yaml does, or steps aside (yaml-fast.ts).
+  let value: unknown = parseSimpleYaml(text);
   try {
-    value = load(text, { schema: CORE_SCHEMA, filename: file });
+    value ??= load(text, { schema: CORE_SCHEMA, filename: file });
   } catch (error) {
     if (error instanceof YAMLException) throw yamlError(file, text, error);
     throw error;

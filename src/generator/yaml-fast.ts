@@ -1,0 +1,172 @@
+/**
+ * A fast path for the YAML our content is written in: block mappings of plain keys, whose values are
+ * plain one-line text, double-quoted one-line text, literal blocks (`|`, `|-`) or nested mappings, with
+ * comments and blank lines anywhere. That is all of content/, and it parses here in a few milliseconds,
+ * where js-yaml takes 60-110 ms on a first build (its parser warms up on our 190 KB; this one needs no
+ * warm-up): the largest part of the content stage.
+ *
+ * It never guesses. Anything else (lists, flow collections, single quotes, anchors, tags, multi-line plain
+ * or quoted text, tabs, text that YAML would read as a number, boolean or null, a duplicated key, a
+ * missing colon) makes it return undefined, and js-yaml parses the file instead; js-yaml also words every
+ * error. tests/unit/yaml-fast.test.ts holds it to exactly js-yaml's result on every content file and on
+ * thousands of generated documents.
+ */
+
+type Mapping = Record<string, unknown>;
+
+interface Frame {
+  map: Mapping;
+  /** Column of this mapping's keys; undefined until its first key is read. */
+  indent: number | undefined;
+  /** Column of the key that holds it (-1 for the document). */
+  parentIndent: number;
+}
+
+const KEY_LINE = /^([A-Za-z_][A-Za-z0-9_-]*):(?:[ ]+(.*))?$/;
+/** What YAML's core schema reads as something other than text: those go to js-yaml. */
+const NOT_TEXT = /^(?:~|null|Null|NULL|true|True|TRUE|false|False|FALSE|[-+]?[0-9_.]+(?:[eE][-+]?[0-9]+)?|[-+]?[0-9][0-9_:.eE+-]*|[-+]?0[xob][0-9a-fA-F_]+|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$/;
+/** Characters that may not start plain text (YAML indicators) or give it another meaning. */
+const INDICATOR = /^[-?:,[\]{}#&*!|>'"%@`]/;
+const ESCAPES: Record<string, string> = { '"': '"', "\\": "\\", "/": "/", n: "\n", t: "\t", r: "\r", "0": "\0", " ": " " };
+
+export function parseSimpleYaml(text: string): Mapping | undefined {
+  // Tabs, carriage returns, a byte-order mark or control characters: js-yaml's rules, not ours.
+  if (/[\t\r\uFEFF\x00-\x08\x0B\x0C\x0E-\x1F\x7F-\x9F]/.test(text)) return undefined;
+  const lines = text.split("\n");
+  const root: Mapping = {};
+  const stack: Frame[] = [{ map: root, indent: undefined, parentIndent: -1 }];
+  let keys = 0;
+  let i = 0;
+  while (i < lines.length) {
+    const line = lines[i];
+    const body = line.trimStart();
+    if (body === "" || body[0] === "#") {
+      i++;
+      continue;
+    }
+    const indent = line.length - body.length;
+    let top = stack[stack.length - 1];
+    while (top.indent !== undefined && indent < top.indent && stack.length > 1) {
+      stack.pop();
+      top = stack[stack.length - 1];
+    }
+    if (top.indent === undefined) {
+      if (indent <= top.parentIndent) return undefined;
+      top.indent = indent;
+    } else if (indent !== top.indent) {
+      return undefined;
+    }
+    const match = KEY_LINE.exec(body);
+    if (!match) return undefined;
+    const [, key, rest = ""] = match;
+    if (Object.hasOwn(top.map, key) || key === "__proto__" || NOT_TEXT.test(key)) return undefined;
+    keys++;
+    i++;
+    const value = rest.trimEnd();
+    if (value === "" || value[0] === "#") {
+      // A nested mapping when the next content line is indented further; otherwise YAML's null.
+      const next = nextContentLine(lines, i);
+      if (next !== undefined && indentOf(lines[next]) > indent) {
+        const child: Mapping = {};
+        top.map[key] = child;
+        stack.push({ map: child, indent: undefined, parentIndent: indent });
+      } else {
+        top.map[key] = null;
+      }
+      continue;
+    }
+    if (value[0] === "|") {
+      const block = literalBlock(lines, i, indent, value);
+      if (!block) return undefined;
+      top.map[key] = block.text;
+      i = block.end;
+      continue;
+    }
+    const scalar = value[0] === '"' ? doubleQuoted(value) : plain(value);
+    if (scalar === undefined) return undefined;
+    // Text that goes on over the next line (more indented, even a comment) is multi-line text: js-yaml's job.
+    const next = nextNonBlankLine(lines, i);
+    if (next !== undefined && indentOf(lines[next]) > indent) return undefined;
+    top.map[key] = scalar;
+  }
+  return keys > 0 ? root : undefined;
+}
+
+function indentOf(line: string): number {
+  return line.length - line.trimStart().length;
+}
+
+/** The index of the next line that is neither blank nor a comment. */
+function nextContentLine(lines: string[], from: number): number | undefined {
+  for (let j = from; j < lines.length; j++) {
+    const body = lines[j].trimStart();
+    if (body !== "" && body[0] !== "#") return j;
+  }
+  return undefined;
+}
+
+function nextNonBlankLine(lines: string[], from: number): number | undefined {
+  for (let j = from; j < lines.length; j++) if (lines[j].trim() !== "") return j;
+  return undefined;
+}
+
+function plain(value: string): string | undefined {
+  if (INDICATOR.test(value)) return undefined;
+  const comment = value.indexOf(" #");
+  const text = (comment === -1 ? value : value.slice(0, comment)).trimEnd();
+  if (text.includes(": ") || text.endsWith(":") || NOT_TEXT.test(text)) return undefined;
+  return text;
+}
+
+function doubleQuoted(value: string): string | undefined {
+  let out = "";
+  for (let j = 1; j < value.length; j++) {
+    const c = value[j];
+    if (c === '"') {
+      const after = value.slice(j + 1).trimStart();
+      return after === "" || (after[0] === "#" && value[j + 1] === " ") ? out : undefined;
+    }
+    if (c !== "\\") {
+      out += c;
+      continue;
+    }
+    const e = value[++j];
+    if (e in ESCAPES) out += ESCAPES[e];
+    else if (e === "u" && /^[0-9a-fA-F]{4}$/.test(value.slice(j + 1, j + 5))) {
+      const code = parseInt(value.slice(j + 1, j + 5), 16);
+      if (code >= 0xd800 && code <= 0xdfff) return undefined; // surrogates: js-yaml's rules
+      out += String.fromCharCode(code);
+      j += 4;
+    } else return undefined;
+  }
+  return undefined; // no closing quote on this line
+}
+
+/** A literal block (`|` keeps one final line break, `|-` none), and the index of the line after it. */
+function literalBlock(lines: string[], from: number, keyIndent: number, header: string): { text: string; end: number } | undefined {
+  const m = /^\|(-?)(?:[ ]+#.*)?$/.exec(header);
+  if (!m) return undefined;
+  const strip = m[1] === "-";
+  let blockIndent: number | undefined;
+  const content: string[] = [];
+  let j = from;
+  for (; j < lines.length; j++) {
+    const line = lines[j];
+    const body = line.trimStart();
+    if (body === "") {
+      // Blank lines belong to the block; spaces past its indentation would be text (js-yaml's call).
+      if (blockIndent !== undefined ? line.length > blockIndent : line.length > keyIndent + 1) return undefined;
+      content.push("");
+      continue;
+    }
+    const indent = line.length - body.length;
+    if (indent <= keyIndent) break;
+    if (blockIndent === undefined) blockIndent = indent;
+    else if (indent < blockIndent) return undefined;
+    content.push(line.slice(blockIndent));
+  }
+  while (content.length && content[content.length - 1] === "") content.pop();
+  if (blockIndent === undefined) return undefined;
+  const text = content.join("\n");
+  return { text: strip ? text : `${text}\n`, end: j };
+}
