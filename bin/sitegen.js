@@ -12,10 +12,12 @@ const root = resolve(dirname(self), "..");
 process.env.NODE_ENV ??= "production";
 const cacheDir = join(root, "node_modules", ".cache", "sitegen");
 const outFile = join(cacheDir, "cli.mjs");
+// Compiled beside it: the output thread's entry (src/generator/output.ts starts it from there).
+const threadFile = join(cacheDir, "output-thread.mjs");
 const inputsFile = join(cacheDir, "cli.inputs.json");
 
 function isFresh() {
-  if (!existsSync(outFile) || !existsSync(inputsFile)) return false;
+  if (!existsSync(outFile) || !existsSync(threadFile) || !existsSync(inputsFile)) return false;
   const builtAt = statSync(outFile).mtimeMs;
   try {
     const inputs = JSON.parse(readFileSync(inputsFile, "utf8"));
@@ -30,8 +32,9 @@ if (!isFresh()) {
   const { build } = await import("esbuild");
   mkdirSync(cacheDir, { recursive: true });
   const result = await build({
-    entryPoints: [join(root, "src/generator/cli.ts")],
-    outfile: outFile,
+    entryPoints: { cli: join(root, "src/generator/cli.ts"), "output-thread": join(root, "src/generator/output-thread.ts") },
+    outdir: cacheDir,
+    outExtension: { ".js": ".mjs" },
     bundle: true,
     platform: "node",
     format: "esm",

@@ -1,4 +1,6 @@
-import { relative } from "node:path";
+import { statSync } from "node:fs";
+import { join, relative } from "node:path";
+import { listFiles } from "./list-files.ts";
 import { loadSiteConfig, type SiteConfig } from "./config.ts";
 import { compareLocales, loadLocaleContent, type LocaleContent } from "./content.ts";
 import { loadSsrModule } from "./ssr-bundle.ts";
@@ -84,78 +86,91 @@ async function buildWith(worker: RenderWorker | null, options: BuildOptions): Pr
     mark = now;
   };
   const { root } = options;
-
-  useYamlCache(root);
-  const site = loadSiteConfig(root, { siteUrl: options.siteUrl });
-  // esbuild works in its own process, so both bundles compile while this thread loads content and CSS.
-  const ssrPromise = loadSsrModule(root);
-  const islandsPromise = buildIslands(root, site);
-  ssrPromise.then((ssr) => worker?.prepare(ssr.file)).catch(() => {});
-  islandsPromise.catch(() => {});
-  const contents = LOCALES.map((locale) => loadLocaleContent(root, locale, site));
-  saveYamlCache();
-  lap("content");
-  const stylesheet = buildStylesheet(root);
-  lap("css");
-  const [ssr, islands] = await Promise.all([ssrPromise, islandsPromise]);
-  lap("bundles");
-
-  // Every page to render: each route in each language, then per language the not-found page, the
-  // form-result pages and the route error page.
-  const jobs: (RenderJob & { file: string })[] = [];
-  for (const route of routes) {
-    for (const locale of LOCALES) jobs.push({ path: route.paths[locale], locale, routeId: route.id, label: route.paths[locale], file: outputFileForPath(route.paths[locale]) });
-  }
-  for (const locale of LOCALES) {
-    jobs.push({ path: homePath(locale), locale, pageName: "not-found", label: `${notFoundFile(locale)} (not found)`, file: notFoundFile(locale) });
-    for (const [result, keys] of Object.entries(FORM_RESULTS) as [FormResult, (typeof FORM_RESULTS)[FormResult]][]) {
-      const path = formResultPath(result, locale);
-      const metaKeys = { title: keys.title, description: keys.message };
-      jobs.push({ path: homePath(locale), locale, pageName: "form-result", props: { result, ...keys }, metaKeys, label: `${path} (form result)`, file: outputFileForPath(path) });
-    }
-    jobs.push({ path: homePath(locale), locale, pageName: "error", props: { status: 500 }, label: `${errorFile(locale)} (error)`, file: errorFile(locale) });
-  }
-  const shared: RenderShared = {
-    site,
-    dictionaries: Object.fromEntries(contents.map((c) => [c.locale, c.dictionary])) as Record<LocaleCode, Map<string, string>>,
-    stylesheet: stylesheet.href,
-    scripts: islands.entryScripts,
-    preloads: islands.preloads,
-    islands: islands.islands,
-  };
-  // The output is staged from here on, so each page is handed to the output thread (output.ts) as soon as
-  // it exists: that thread writes and compresses it on the second core while this one renders the next
-  // page (esbuild is done with that core by now).
   const out = new StagedOutput(options.outDir);
+  // Pages to render (a first build, or content or code changed since the last one): the output thread
+  // boots now, on the other core, so that it is ready for the first page; otherwise it starts only if
+  // something turns out to need it (booting it costs 50-60 ms of a 250 ms rebuild).
+  if (pagesMayRender(root)) out.prepareThread();
   const compressJobs: Promise<unknown>[] = [];
   try {
+    useYamlCache(root);
+    const site = loadSiteConfig(root, { siteUrl: options.siteUrl });
+    // esbuild works in its own process, so both bundles compile while this thread loads content and CSS.
+    const ssrPromise = loadSsrModule(root);
+    const islandsPromise = buildIslands(root, site);
+    ssrPromise.then((ssr) => worker?.prepare(ssr.file)).catch(() => {});
+    islandsPromise.catch(() => {});
+    const contents = LOCALES.map((locale) => loadLocaleContent(root, locale, site));
+    saveYamlCache();
+    lap("content");
+    const stylesheet = buildStylesheet(root);
+    lap("css");
+    const [ssr, islands] = await Promise.all([ssrPromise, islandsPromise]);
+    lap("bundles");
+
+    // Every page to render: each route in each language, then per language the not-found page, the
+    // form-result pages and the route error page.
+    const jobs: (RenderJob & { file: string })[] = [];
+    for (const route of routes) {
+      for (const locale of LOCALES) jobs.push({ path: route.paths[locale], locale, routeId: route.id, label: route.paths[locale], file: outputFileForPath(route.paths[locale]) });
+    }
+    for (const locale of LOCALES) {
+      jobs.push({ path: homePath(locale), locale, pageName: "not-found", label: `${notFoundFile(locale)} (not found)`, file: notFoundFile(locale) });
+      for (const [result, keys] of Object.entries(FORM_RESULTS) as [FormResult, (typeof FORM_RESULTS)[FormResult]][]) {
+        const path = formResultPath(result, locale);
+        const metaKeys = { title: keys.title, description: keys.message };
+        jobs.push({ path: homePath(locale), locale, pageName: "form-result", props: { result, ...keys }, metaKeys, label: `${path} (form result)`, file: outputFileForPath(path) });
+      }
+      jobs.push({ path: homePath(locale), locale, pageName: "error", props: { status: 500 }, label: `${errorFile(locale)} (error)`, file: errorFile(locale) });
+    }
+    const shared: RenderShared = {
+      site,
+      dictionaries: Object.fromEntries(contents.map((c) => [c.locale, c.dictionary])) as Record<LocaleCode, Map<string, string>>,
+      stylesheet: stylesheet.href,
+      scripts: islands.entryScripts,
+      preloads: islands.preloads,
+      islands: islands.islands,
+    };
+    // Each page is handed to the output thread (output.ts) as soon as it exists: that thread minifies,
+    // writes and compresses it on the second core while this one renders the next page.
     const sizes = new Map<string, number>();
-    // Hashed assets (stylesheet, scripts) get quality 10: they change rarely and every visitor downloads
-    // them. Documents get 6: ten times faster than 10 here (50 ms for all 46 pages instead of 500), and
-    // the largest page stays under 9 KB (budget 14 KB, tests/unit/gates.test.ts). Compressed copies are
-    // kept by content (compressed-cache.ts): a rebuild compresses only what changed. Every file is
-    // compressed, twins or not: the summary and the byte budgets give brotli sizes.
+    // Every file is brotli-compressed, twins or not: the summary and the page budget give brotli sizes.
+    // Quality 6 is ten times faster than 10 here (50 ms for all 46 pages instead of 500), and the largest
+    // page stays under 9 KB (budget 14 KB, tests/unit/gates.test.ts). Hashed assets (stylesheet, scripts)
+    // get 10 when their twins are written: those are what every visitor then downloads, and 10 makes
+    // them 4 % smaller, for 50-140 ms of a first build. Compressed copies are kept by content
+    // (compressed-cache.ts): a rebuild compresses only what changed.
     const compressedCopies = new CompressedCache(cacheDir(root, "compressed.pack"));
     const twins = options.precompress === true;
-    const emit = (file: string, data: string | Uint8Array, compression: "asset" | "document" | "none") => {
-      if (compression === "none") {
-        compressJobs.push(out.emit(file, data));
-        return;
+    let minifyMs = 0;
+    /**
+     * Hands a file to the output (output.ts): written, brotli-compressed unless "none", with twins when
+     * asked. A "page" is React's output, minified there first; what resolves is the file as written.
+     */
+    const emit = (file: string, data: string | Uint8Array, kind: "asset" | "document" | "page" | "none"): Promise<string | Uint8Array> => {
+      if (kind === "none") {
+        const written = out.emit(file, data).then(() => data);
+        compressJobs.push(written);
+        return written;
       }
-      const key = compressedCopies.keyOf(data);
-      const brKind = compression === "asset" ? "br10" : "br6";
-      const br = compressedCopies.lookup(key, brKind);
-      const gz = twins ? compressedCopies.lookup(key, "gz") : undefined;
-      if (br) sizes.set(file, br.byteLength);
-      compressJobs.push(
-        out.emit(file, data, { br: br ?? (compression === "asset" ? 10 : 6), gz: twins ? (gz ?? true) : undefined, twins }).then((made) => {
-          if (made.br) {
-            sizes.set(file, made.br.byteLength);
-            compressedCopies.store(key, brKind, made.br);
-          }
-          if (made.gz) compressedCopies.store(key, "gz", made.gz);
-        }),
-      );
+      // A rendered page is compressed anew (its copy is stored under the minified text's key); any other
+      // file may have a copy from an earlier build.
+      const quality = kind === "asset" && twins ? 10 : 6;
+      const brKind = `br${quality}`;
+      const known = kind === "page" ? undefined : compressedCopies.keyOf(data);
+      const br = known ? compressedCopies.lookup(known, brKind) : undefined;
+      const gz = known && twins ? compressedCopies.lookup(known, "gz") : undefined;
+      const written = out.emit(file, data, { minify: kind === "page", br: br ?? quality, gz: twins ? (gz ?? true) : undefined, twins }).then((made) => {
+        const final = made.html ?? data;
+        minifyMs += made.minifyMs ?? 0;
+        sizes.set(file, (made.br ?? br)!.byteLength);
+        const key = known ?? compressedCopies.keyOf(final);
+        if (made.br) compressedCopies.store(key, brKind, made.br);
+        if (made.gz) compressedCopies.store(key, "gz", made.gz);
+        return final;
+      });
+      compressJobs.push(written);
+      return written;
     };
     emit(stylesheet.file, stylesheet.code, "asset");
     for (const asset of islands.files) emit(asset.file, asset.code, "asset");
@@ -168,7 +183,7 @@ async function buildWith(worker: RenderWorker | null, options: BuildOptions): Pr
       const cached = pageCache.get(job);
       if (cached) {
         done.set(job, cached);
-        emit(job.file, cached.html, "document");
+        void emit(job.file, cached.html, "document");
       }
     }
     const todo = jobs.filter((job) => !done.has(job));
@@ -178,18 +193,20 @@ async function buildWith(worker: RenderWorker | null, options: BuildOptions): Pr
     const theirs = todo.filter((_, i) => i % split === 1);
     const fromWorker = split === 2 ? worker!.render(shared, theirs, ssr.file) : undefined;
     fromWorker?.catch(() => {});
-    const renderStarted = performance.now();
+    // Pages rendered here are minified by the output (on its thread when it has one); the worker's come minified.
+    const written = new Map<RenderJob, Promise<string | Uint8Array>>();
     const none: RenderOutput = { html: [], missing: [], minifyMs: 0 };
-    const here = mine.length ? renderJobs(await ssr.load(), shared, mine, (i, html) => emit(mine[i].file, html, "document")) : none;
+    const here = mine.length ? renderJobs(await ssr.load(), shared, mine, { minify: false, onPage: (i, html) => written.set(mine[i], emit(mine[i].file, html, "page")) }) : none;
     const there: RenderOutput = fromWorker ? await fromWorker : none;
+    theirs.forEach((job, i) => written.set(job, emit(job.file, there.html[i], "document")));
+    minifyMs += there.minifyMs;
+    const rendered = performance.now();
     for (const [group, output] of [[mine, here], [theirs, there]] as const) {
-      group.forEach((job, i) => {
-        // Already minified, by whichever thread rendered it.
-        const page: CachedPage = { html: output.html[i], missing: output.missing.filter((m) => m[2] === job.label).map(([l, k]) => [l, k]) };
+      for (const [i, job] of group.entries()) {
+        const page: CachedPage = { html: (await written.get(job)) as string, missing: output.missing.filter((m) => m[2] === job.label).map(([l, k]) => [l, k]) };
         done.set(job, page);
         pageCache.set(job, page);
-        if (group === theirs) emit(job.file, page.html, "document");
-      });
+      }
     }
     pageCache.save();
     const missingUse = new Map<string, Set<string>>();
@@ -201,10 +218,13 @@ async function buildWith(worker: RenderWorker | null, options: BuildOptions): Pr
       }
     }
     const documents = jobs.map((job) => ({ path: job.routeId ? job.path : job.label, locale: job.locale, file: job.file, html: done.get(job)!.html }));
-    // Minifying happens page by page inside rendering (in this thread's share); it is reported apart.
-    const minifyMs = Math.min(here.minifyMs, performance.now() - renderStarted);
+    // Minifying is reported as its own stage: on the output thread it overlaps rendering; without one it
+    // ran inside this thread's rendering time, which is reported without it.
+    // Waiting for the output thread to finish the last pages counts as writing.
+    const waited = performance.now() - rendered;
     lap("render");
-    timings.render -= minifyMs;
+    timings.render -= waited + (out.threaded ? 0 : minifyMs);
+    timings.write += waited;
     timings.minify = minifyMs;
 
     const missing = missingReport(contents, missingUse);
@@ -246,6 +266,18 @@ async function buildWith(worker: RenderWorker | null, options: BuildOptions): Pr
     await out.discard();
     throw error;
   }
+}
+
+/** Whether the page cache is missing or older than a file of content/ or src/ (stamps only: 1-2 ms). */
+function pagesMayRender(root: string): boolean {
+  let cachedAt: number;
+  try {
+    cachedAt = statSync(cacheDir(root, "pages.json")).mtimeMs;
+  } catch {
+    return true;
+  }
+  const sources = [...listFiles(root, "content", [".yaml", ".yml"], true), ...listFiles(root, "src", [".ts", ".tsx", ".css"], true)];
+  return sources.some((file) => statSync(join(root, file)).mtimeMs > cachedAt);
 }
 
 function missingReport(contents: LocaleContent[], used: Map<string, Set<string>>): MissingKey[] {

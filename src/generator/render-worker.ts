@@ -62,10 +62,11 @@ export function targetOf(job: RenderJob): RenderTarget {
 }
 
 /**
- * Renders and minifies jobs in this thread, noting every missing translation with the page's label.
- * `onPage` gets each page as soon as it is done (the build writes and compresses it meanwhile).
+ * Renders jobs in this thread, minified unless `minify` is false (the build's thread leaves that to the
+ * output thread), noting every missing translation with the page's label. `onPage` gets each page as
+ * soon as it is done (the build writes and compresses it meanwhile).
  */
-export function renderJobs(ssr: SsrModule, shared: RenderShared, jobs: RenderJob[], onPage?: (index: number, html: string) => void): RenderOutput {
+export function renderJobs(ssr: SsrModule, shared: RenderShared, jobs: RenderJob[], options: { minify?: boolean; onPage?: (index: number, html: string) => void } = {}): RenderOutput {
   const missing: RenderOutput["missing"] = [];
   let label = "";
   const translators = Object.fromEntries(
@@ -76,10 +77,14 @@ export function renderJobs(ssr: SsrModule, shared: RenderShared, jobs: RenderJob
   const html = jobs.map((job, index) => {
     label = job.label;
     const rendered = renderPage(input, targetOf(job));
+    if (options.minify === false) {
+      options.onPage?.(index, rendered);
+      return rendered;
+    }
     const started = performance.now();
     const page = minifyHtml(rendered);
     minifyMs += performance.now() - started;
-    onPage?.(index, page);
+    options.onPage?.(index, page);
     return page;
   });
   return { html, missing, minifyMs };

@@ -74,6 +74,17 @@ describe("failing builds", () => {
     expect(snapshot(out)).toEqual(before);
   });
 
+  it("write the same bytes with the output thread as without it, twins included", () => {
+    const outs = ["1", "0"].map((flag) => {
+      const out = join(mkdtempSync(join(tmpdir(), "sitegen-out-")), "dist");
+      const built = run(["build", "--out", out, "--precompress"], ROOT, { SITEGEN_OUTPUT_THREAD: flag });
+      expect(built.status, built.stderr).toBe(0);
+      return snapshot(out);
+    });
+    expect(Object.keys(outs[0]).filter((f) => f.endsWith(".html.br")).length).toBeGreaterThan(40);
+    expect(outs[0]).toEqual(outs[1]);
+  });
+
   it("render the same bytes with the render worker as without it, and name a component that throws inside it", () => {
     const project = projectCopy();
     const outs = ["1", "0"].map((flag) => {

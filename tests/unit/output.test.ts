@@ -1,37 +1,31 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { StagedOutput } from "../../src/generator/output.ts";
+import { FileWriter, runOutputJob } from "../../src/generator/output-thread.ts";
+import { minifyHtml } from "../../src/generator/minify-html.ts";
 
 /**
  * The staged output folder: files go to a sibling folder, and the output folder changes only on commit.
- * Files that need compressing go through the output thread; the same must hold without it (one core).
+ * Run from TypeScript sources, jobs run on this thread; the compiled CLI runs the same function on its
+ * output thread (tests/unit/cli-and-failures.test.ts checks that both give the same site).
  */
-describe.each([
-  ["with the output thread", "1"],
-  ["without it", "0"],
-])("staged output %s", (_, thread) => {
-  const previous = process.env.SITEGEN_OUTPUT_THREAD;
-  afterEach(() => {
-    if (previous === undefined) delete process.env.SITEGEN_OUTPUT_THREAD;
-    else process.env.SITEGEN_OUTPUT_THREAD = previous;
-  });
+describe("staged output", () => {
   const fresh = () => {
-    process.env.SITEGEN_OUTPUT_THREAD = thread;
     const parent = mkdtempSync(join(tmpdir(), "sitegen-output-"));
     return { parent, target: join(parent, "dist") };
   };
+  const page = `<!DOCTYPE html><html lang="pt-BR"><head><meta charSet="utf-8"/><title>Sobre</title></head><body>${"<p>Transformação com IA, do piloto à produção.</p>\n  ".repeat(20)}</body></html>`;
 
-  it("writes files, compresses them, writes twins only when asked, and swaps the folder in on commit", async () => {
+  it("minifies pages, compresses files, writes twins only when asked, and swaps the folder in on commit", async () => {
     const { parent, target } = fresh();
     mkdirSync(target);
     writeFileSync(join(target, "old.html"), "previous build");
     const out = new StagedOutput(target);
-    const page = "<!doctype html><title>Sobre</title><p>Transformação com IA, do piloto à produção.</p>".repeat(20);
     const [made, plain, asset] = await Promise.all([
-      out.emit("pt/sobre.html", page, { br: 6, gz: true, twins: true }),
+      out.emit("pt/sobre.html", page, { minify: true, br: 6, gz: true, twins: true }),
       out.emit("robots.txt", "User-agent: *\n"),
       out.emit("assets/site.css", new TextEncoder().encode("body{color:#123}"), { br: 10 }),
     ]);
@@ -39,23 +33,26 @@ describe.each([
     expect(readdirSync(target)).toEqual(["old.html"]);
     await out.commit();
     expect(readdirSync(target).sort()).toEqual(["assets", "pt", "robots.txt"]);
-    expect(readFileSync(join(target, "pt/sobre.html"), "utf8")).toBe(page);
-    expect(brotliDecompressSync(made.br!).toString("utf8")).toBe(page);
-    expect(brotliDecompressSync(readFileSync(join(target, "pt/sobre.html.br"))).toString("utf8")).toBe(page);
-    expect(gunzipSync(readFileSync(join(target, "pt/sobre.html.gz"))).toString("utf8")).toBe(page);
-    expect(plain).toEqual({ br: undefined, gz: undefined });
+    const minified = minifyHtml(page);
+    expect(minified.length).toBeLessThan(page.length);
+    expect(made.html).toBe(minified);
+    expect(readFileSync(join(target, "pt/sobre.html"), "utf8")).toBe(minified);
+    expect(brotliDecompressSync(made.br!).toString("utf8")).toBe(minified);
+    expect(brotliDecompressSync(readFileSync(join(target, "pt/sobre.html.br"))).toString("utf8")).toBe(minified);
+    expect(gunzipSync(readFileSync(join(target, "pt/sobre.html.gz"))).toString("utf8")).toBe(minified);
+    expect(plain).toEqual({});
     expect(brotliDecompressSync(asset.br!).toString("utf8")).toBe("body{color:#123}");
     expect(existsSync(join(target, "assets/site.css.br"))).toBe(false);
     expect(out.files).toBe(5);
-    // The folder beside it is gone: only dist and the old tree being deleted in the background remain.
+    expect(out.bytes).toBe(Buffer.byteLength(minified) + made.br!.byteLength + made.gz!.byteLength + 14 + 16);
+    // The staging folder is gone: what remains is dist and the old tree, deleted in the background.
     expect(readdirSync(parent).filter((f) => f.includes("building"))).toEqual([]);
   });
 
   it("uses a copy it is given instead of compressing again", async () => {
     const { target } = fresh();
     const out = new StagedOutput(target);
-    const given = new Uint8Array([1, 2, 3]);
-    const made = await out.emit("index.html", "<p>Olá</p>", { br: given, twins: true });
+    const made = await out.emit("index.html", "<p>Olá</p>", { br: new Uint8Array([1, 2, 3]), twins: true });
     await out.commit();
     expect(made.br).toBeUndefined();
     expect([...readFileSync(join(target, "index.html.br"))]).toEqual([1, 2, 3]);
@@ -73,5 +70,18 @@ describe.each([
     expect(readdirSync(target)).toEqual(["index.html"]);
     expect(readFileSync(join(target, "index.html"), "utf8")).toBe("previous build");
     await out.discard();
+    expect(readdirSync(join(target, "..")).filter((f) => f.includes("building"))).toEqual([]);
+  });
+});
+
+describe("an output job (what the output thread runs)", () => {
+  it("stops writing after the first failure and keeps that error", () => {
+    const dir = mkdtempSync(join(tmpdir(), "sitegen-job-"));
+    writeFileSync(join(dir, "blocker"), "");
+    const writer = new FileWriter();
+    runOutputJob({ id: 1, file: join(dir, "blocker", "a.html"), data: "<p>a</p>" }, writer);
+    runOutputJob({ id: 2, file: join(dir, "b.html"), data: "<p>b</p>" }, writer);
+    expect(writer.failure?.code).toMatch(/EEXIST|ENOTDIR/);
+    expect(existsSync(join(dir, "b.html"))).toBe(false);
   });
 });
