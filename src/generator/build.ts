@@ -14,7 +14,7 @@ import { StagedOutput } from "./output.ts";
 import { SitegenError } from "./errors.ts";
 import { errorFile, FORM_RESULTS, formResultPath, homePath, LOCALES, notFoundFile, outputFileForPath, routes, type FormResult, type LocaleCode } from "./routes.ts";
 import { faviconSvg } from "./favicon.ts";
-import { cacheDir } from "./build-cache.ts";
+import { cacheDir, deferCacheWrites } from "./build-cache.ts";
 import { CompressedCache } from "./compressed-cache.ts";
 import { saveYamlCache, useYamlCache } from "./yaml-file.ts";
 
@@ -91,6 +91,7 @@ async function buildWith(worker: RenderWorker | null, options: BuildOptions): Pr
   // boots now, on the other core, so that it is ready for the first page; otherwise it starts only if
   // something turns out to need it (booting it costs 50-60 ms of a 250 ms rebuild).
   if (pagesMayRender(root)) out.prepareThread();
+  deferCacheWrites((file, data) => out.writeCache(file, data));
   const compressJobs: Promise<unknown>[] = [];
   try {
     useYamlCache(root);
@@ -265,6 +266,8 @@ async function buildWith(worker: RenderWorker | null, options: BuildOptions): Pr
     await Promise.allSettled(compressJobs);
     await out.discard();
     throw error;
+  } finally {
+    deferCacheWrites(null);
   }
 }
 

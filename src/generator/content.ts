@@ -44,15 +44,17 @@ export function loadLocaleContent(root: string, locale: string, site: SiteConfig
   return { locale, dictionary, sources };
 }
 
-function* flatten(value: Record<string, unknown>, file: string, prefix = ""): Generator<[string, string]> {
-  for (const [key, child] of Object.entries(value)) {
+/** Nested mappings as [dotted key, text] pairs, in the file's order. */
+function flatten(value: Record<string, unknown>, file: string, prefix = "", out: [string, string][] = []): [string, string][] {
+  for (const key in value) {
+    const child = value[key];
     const dotted = prefix ? `${prefix}.${key}` : key;
     if (child !== null && typeof child === "object" && !Array.isArray(child)) {
-      yield* flatten(child as Record<string, unknown>, file, dotted);
+      flatten(child as Record<string, unknown>, file, dotted, out);
     } else if (typeof child === "string") {
-      yield [dotted, child.replace(/\n+$/, "")];
+      out.push([dotted, child.replace(/\n+$/, "")]);
     } else if (typeof child === "number" || typeof child === "boolean") {
-      yield [dotted, String(child)];
+      out.push([dotted, String(child)]);
     } else {
       throw new SitegenError(
         "ContentInvalid",
@@ -61,6 +63,7 @@ function* flatten(value: Record<string, unknown>, file: string, prefix = ""): Ge
       );
     }
   }
+  return out;
 }
 
 /** The plain-text facts of site.yaml that copy may refer to as {name}. */

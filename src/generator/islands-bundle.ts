@@ -5,34 +5,28 @@ import { basename, join, relative } from "node:path";
 import { listFiles } from "./list-files.ts";
 import type { SiteConfig } from "./config.ts";
 import { SitegenError } from "./errors.ts";
-import { cacheDir, inputsKey, pruneCache, readCached, readCachedJson, writeCached } from "./build-cache.ts";
+import { cacheDir, inputsKey, readCachedJson, writeCached } from "./build-cache.ts";
 
-/** What the islands cache remembers: the key it was built under, esbuild's inputs, and the result. */
+/** What the islands cache remembers: the key it was built under, esbuild's inputs, and the result (code included, so one file holds it all). */
 interface IslandsManifest {
   key: string;
   inputs: string[];
-  result: Omit<IslandBundle, "files"> & { files: string[] };
+  result: Omit<IslandBundle, "files"> & { files: { file: string; code: string }[] };
 }
 
 /** The bundle of an earlier build when none of its inputs changed since (build-cache.ts), else undefined. */
 function cachedIslands(root: string, entries: string[]): IslandBundle | undefined {
   const manifest = readCachedJson<IslandsManifest>(cacheDir(root, "islands.json"));
   if (!manifest || manifest.key !== inputsKey(root, entries, manifest.inputs)) return undefined;
-  const files: IslandBundle["files"] = [];
-  for (const file of manifest.result.files) {
-    const code = readCached(cacheDir(root, "islands", manifest.key, file));
-    if (!code) return undefined;
-    files.push({ file, code });
-  }
-  return { ...manifest.result, files };
+  const encoder = new TextEncoder();
+  return { ...manifest.result, files: manifest.result.files.map((f) => ({ file: f.file, code: encoder.encode(f.code) })) };
 }
 
 function storeIslands(root: string, entries: string[], inputs: string[], bundle: IslandBundle): void {
-  const key = inputsKey(root, entries, inputs);
-  for (const f of bundle.files) writeCached(cacheDir(root, "islands", key, f.file), f.code);
-  const manifest: IslandsManifest = { key, inputs, result: { ...bundle, files: bundle.files.map((f) => f.file) } };
+  const decoder = new TextDecoder();
+  const files = bundle.files.map((f) => ({ file: f.file, code: decoder.decode(f.code) }));
+  const manifest: IslandsManifest = { key: inputsKey(root, entries, inputs), inputs, result: { ...bundle, files } };
   writeCached(cacheDir(root, "islands.json"), JSON.stringify(manifest));
-  pruneCache(cacheDir(root, "islands"), 4);
 }
 
 export interface IslandBundle {

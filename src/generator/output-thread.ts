@@ -3,6 +3,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { brotliCompressSync, gzipSync, constants as zlib } from "node:zlib";
 import { minifyHtml } from "./minify-html.ts";
+import { writeCachedHere } from "./build-cache.ts";
 
 /**
  * What happens to each output file after the build made it: minified (pages), written, compressed
@@ -25,6 +26,8 @@ export interface OutputJob {
   gz?: boolean | Uint8Array;
   /** Also write the compressed copies beside the file (.br, .gz). */
   twins?: boolean;
+  /** A build cache file, not output: written atomically, and a failure only costs the next build time. */
+  cache?: boolean;
 }
 
 export interface OutputReply {
@@ -65,6 +68,10 @@ export class FileWriter {
 
 export function runOutputJob(job: OutputJob, writer: FileWriter): OutputReply {
   const reply: OutputReply = { id: job.id };
+  if (job.cache) {
+    writeCachedHere(job.file, job.data);
+    return reply;
+  }
   let data = job.data;
   if (job.minify) {
     const started = performance.now();

@@ -4,6 +4,7 @@ import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import { availableParallelism } from "node:os";
+import { writeCachedHere } from "./build-cache.ts";
 import { FileWriter, OUTPUT_THREAD_ROLE, runOutputJob, type OutputJob, type OutputReply, type WriteFailure } from "./output-thread.ts";
 
 export type EmitOptions = Omit<OutputJob, "id" | "file" | "data">;
@@ -75,6 +76,14 @@ export class StagedOutput {
       reply = Promise.resolve(runOutputJob(job, this.writer));
     }
     return reply.then((r) => this.count(job, r));
+  }
+
+  /** Writes a build cache file on the output thread when there is one (build-cache.ts), else here. */
+  writeCache(file: string, data: string | Uint8Array): void {
+    if (!this.thread || this.crashed) return writeCachedHere(file, data);
+    const job: OutputJob = { id: this.nextId++, file, data, cache: true };
+    this.thread.postMessage(job);
+    this.pending.set(job.id, { done: () => {}, fail: () => {} });
   }
 
   /** Files and bytes written, twins included. */

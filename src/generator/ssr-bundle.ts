@@ -96,7 +96,7 @@ export async function loadSsrModule(root: string): Promise<SsrBundle> {
     throw new SitegenError("PageCompileError", `${where}: ${first?.text ?? String(error)}`, "Fix the TypeScript/JSX error at that position.", { cause: error });
   }
   const name = `ssr-${sha1(code).slice(0, 12)}.cjs`;
-  writeCached(join(dir, name), code);
+  writeCached(join(dir, name), code, { now: true }); // loaded from there in a moment
   writeCached(manifestFile, JSON.stringify({ key: keyOf(inputs), inputs, file: name }));
   pruneCache(dir, 6);
   return bundleAt(root, join(dir, name));

@@ -22,7 +22,8 @@ interface Frame {
   parentIndent: number;
 }
 
-const KEY_LINE = /^([A-Za-z_][A-Za-z0-9_-]*):(?:[ ]+(.*))?$/;
+/** A key and what follows it, read from the line's indentation on (sticky: no copy of the line). */
+const KEY_LINE = /([A-Za-z_][A-Za-z0-9_-]*):(?:[ ]+(.*))?$/y;
 /** What YAML's core schema reads as something other than text: those go to js-yaml. */
 const NOT_TEXT = /^(?:~|null|Null|NULL|true|True|TRUE|false|False|FALSE|[-+]?[0-9_.]+(?:[eE][-+]?[0-9]+)?|[-+]?[0-9][0-9_:.eE+-]*|[-+]?0[xob][0-9a-fA-F_]+|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$/;
 /** Characters that may not start plain text (YAML indicators) or give it another meaning. */
@@ -39,12 +40,11 @@ export function parseSimpleYaml(text: string): Mapping | undefined {
   let i = 0;
   while (i < lines.length) {
     const line = lines[i];
-    const body = line.trimStart();
-    if (body === "" || body[0] === "#") {
+    const indent = indentOf(line);
+    if (indent === line.length || line.charCodeAt(indent) === HASH) {
       i++;
       continue;
     }
-    const indent = line.length - body.length;
     let top = stack[stack.length - 1];
     while (top.indent !== undefined && indent < top.indent && stack.length > 1) {
       stack.pop();
@@ -56,13 +56,14 @@ export function parseSimpleYaml(text: string): Mapping | undefined {
     } else if (indent !== top.indent) {
       return undefined;
     }
-    const match = KEY_LINE.exec(body);
+    KEY_LINE.lastIndex = indent;
+    const match = KEY_LINE.exec(line);
     if (!match) return undefined;
     const [, key, rest = ""] = match;
     if (Object.hasOwn(top.map, key) || key === "__proto__" || NOT_TEXT.test(key)) return undefined;
     keys++;
     i++;
-    const value = rest.trimEnd();
+    const value = trimSpacesEnd(rest);
     if (value === "" || value[0] === "#") {
       // A nested mapping when the next content line is indented further; otherwise YAML's null.
       const next = nextContentLine(lines, i);
@@ -92,28 +93,43 @@ export function parseSimpleYaml(text: string): Mapping | undefined {
   return keys > 0 ? root : undefined;
 }
 
+const SPACE = 32;
+const HASH = 35;
+
+/**
+ * The spaces a line starts with (YAML indents with spaces only; tabs were refused up front, and a no-break
+ * space is text); the line's length when it is blank.
+ */
 function indentOf(line: string): number {
-  return line.length - line.trimStart().length;
+  let n = 0;
+  while (n < line.length && line.charCodeAt(n) === SPACE) n++;
+  return n;
+}
+
+function trimSpacesEnd(text: string): string {
+  let end = text.length;
+  while (end > 0 && text.charCodeAt(end - 1) === SPACE) end--;
+  return end === text.length ? text : text.slice(0, end);
 }
 
 /** The index of the next line that is neither blank nor a comment. */
 function nextContentLine(lines: string[], from: number): number | undefined {
   for (let j = from; j < lines.length; j++) {
-    const body = lines[j].trimStart();
-    if (body !== "" && body[0] !== "#") return j;
+    const indent = indentOf(lines[j]);
+    if (indent < lines[j].length && lines[j].charCodeAt(indent) !== HASH) return j;
   }
   return undefined;
 }
 
 function nextNonBlankLine(lines: string[], from: number): number | undefined {
-  for (let j = from; j < lines.length; j++) if (lines[j].trim() !== "") return j;
+  for (let j = from; j < lines.length; j++) if (indentOf(lines[j]) < lines[j].length) return j;
   return undefined;
 }
 
 function plain(value: string): string | undefined {
   if (INDICATOR.test(value)) return undefined;
   const comment = value.indexOf(" #");
-  const text = (comment === -1 ? value : value.slice(0, comment)).trimEnd();
+  const text = trimSpacesEnd(comment === -1 ? value : value.slice(0, comment));
   if (text.includes(": ") || text.endsWith(":") || NOT_TEXT.test(text)) return undefined;
   return text;
 }
@@ -123,8 +139,9 @@ function doubleQuoted(value: string): string | undefined {
   for (let j = 1; j < value.length; j++) {
     const c = value[j];
     if (c === '"') {
-      const after = value.slice(j + 1).trimStart();
-      return after === "" || (after[0] === "#" && value[j + 1] === " ") ? out : undefined;
+      const after = value.slice(j + 1);
+      const gap = indentOf(after);
+      return gap === after.length || (after.charCodeAt(gap) === HASH && gap > 0) ? out : undefined;
     }
     if (c !== "\\") {
       out += c;
@@ -152,14 +169,13 @@ function literalBlock(lines: string[], from: number, keyIndent: number, header: 
   let j = from;
   for (; j < lines.length; j++) {
     const line = lines[j];
-    const body = line.trimStart();
-    if (body === "") {
+    const indent = indentOf(line);
+    if (indent === line.length) {
       // Blank lines belong to the block; spaces past its indentation would be text (js-yaml's call).
       if (blockIndent !== undefined ? line.length > blockIndent : line.length > keyIndent + 1) return undefined;
       content.push("");
       continue;
     }
-    const indent = line.length - body.length;
     if (indent <= keyIndent) break;
     if (blockIndent === undefined) blockIndent = indent;
     else if (indent < blockIndent) return undefined;

@@ -6,15 +6,16 @@ import { parseSimpleYaml } from "./yaml-fast.ts";
 import { cacheDir, generatorStamp, readCachedJson, sha1, writeCached } from "./build-cache.ts";
 
 /**
- * Parsed YAML by the file's text, kept between builds (build-cache.ts): parsing is most of the content
- * stage, and content rarely changes between two builds. Active only inside a build (useYamlCache).
+ * Parsed YAML by the file's text, kept between builds (build-cache.ts): content rarely changes between two
+ * builds. Values are kept as JSON text, so each use gets its own copy (JSON.parse) and the cache never
+ * sees what a caller changes, with no deep copy on a first build. Active only inside a build.
  */
-let cache: { file: string; stamp: string; stored: Record<string, unknown>; used: Record<string, unknown>; dirty: boolean } | null = null;
+let cache: { file: string; stamp: string; stored: Record<string, string>; used: Record<string, string>; dirty: boolean } | null = null;
 
 export function useYamlCache(root: string): void {
   const file = cacheDir(root, "yaml.json");
   // The generator's stamp is part of every key: a change to the parsers voids what they parsed.
-  cache = { file, stamp: generatorStamp(root), stored: readCachedJson<Record<string, unknown>>(file) ?? {}, used: {}, dirty: false };
+  cache = { file, stamp: generatorStamp(root), stored: readCachedJson<Record<string, string>>(file) ?? {}, used: {}, dirty: false };
 }
 
 /** Writes what this build parsed (only that, so the file never grows past the content) and stops caching. */
@@ -34,8 +35,16 @@ export function saveYamlCache(): void {
  */
 export function parseYamlFile(file: string, text: string): unknown {
   const key = cache ? sha1(`${cache.stamp}\0${file}\0${text}`) : "";
-  // Copies in and out: a caller may change what it gets (config overrides), and the cache must not see it.
-  if (cache && key in cache.stored) return structuredClone((cache.used[key] = cache.stored[key]));
+  const stored = cache?.stored[key];
+  if (cache && typeof stored === "string") {
+    try {
+      const value: unknown = JSON.parse(stored);
+      cache.used[key] = stored;
+      return value;
+    } catch {
+      // A damaged entry is a miss.
+    }
+  }
   // The fast path reads content/'s kind of YAML exactly as js-yaml does, or steps aside (yaml-fast.ts).
   let value: unknown = parseSimpleYaml(text);
   try {
@@ -45,7 +54,7 @@ export function parseYamlFile(file: string, text: string): unknown {
     throw error;
   }
   if (cache) {
-    cache.used[key] = structuredClone(value);
+    cache.used[key] = JSON.stringify(value);
     cache.dirty = true;
   }
   return value;

@@ -1,10 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { createHash } from "node:crypto";
 import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { ROOT, projectCopy } from "../helpers.ts";
+import { cacheDir } from "../../src/generator/build-cache.ts";
 
 const cli = join(ROOT, "bin", "sitegen.js");
 const run = (args: string[], cwd = ROOT, env: Record<string, string> = {}) =>
@@ -83,6 +84,23 @@ describe("failing builds", () => {
     });
     expect(Object.keys(outs[0]).filter((f) => f.endsWith(".html.br")).length).toBeGreaterThan(40);
     expect(outs[0]).toEqual(outs[1]);
+  });
+
+  it("leave the caches written by the output thread in place when the process ends", () => {
+    // Caches of its own (the usual copy shares the repository's node_modules, and other tests' builds
+    // would rewrite the same cache files meanwhile).
+    const project = projectCopy();
+    rmSync(join(project, "node_modules"));
+    mkdirSync(join(project, "node_modules"));
+    for (const name of readdirSync(join(ROOT, "node_modules")).filter((n) => n !== ".cache")) symlinkSync(join(ROOT, "node_modules", name), join(project, "node_modules", name));
+    const marker = `Pular para o conteúdo ${process.pid}-${Date.now()}`;
+    const yaml = join(project, "content", "pt", "common.yaml");
+    writeFileSync(yaml, readFileSync(yaml, "utf8").replace(/skipToContent: .*/, `skipToContent: ${marker}`));
+    const built = run(["build", "--out", join(mkdtempSync(join(tmpdir(), "sitegen-out-")), "dist")], project);
+    expect(built.status, built.stderr).toBe(0);
+    // Written on the thread after the last page, and still complete once the process has exited.
+    for (const name of ["yaml.json", "pages.json"]) expect(readFileSync(cacheDir(project, name), "utf8")).toContain(marker);
+    expect(readFileSync(cacheDir(project, "compressed.pack")).byteLength).toBeGreaterThan(100_000);
   });
 
   it("render the same bytes with the render worker as without it, and name a component that throws inside it", () => {

@@ -95,7 +95,7 @@ describe("the YAML fast path", () => {
     };
     const pick = <T,>(items: T[]) => items[Math.floor(random() * items.length)];
     const words = ["Olá", "IA", "LGPD", "ção", "a", "dados", " ", " ", "-", ",", ".", "É", "x"];
-    const edges = ["1", "2026", "0x1F", "#", " #", ":", ": ", "'", '"', "\\", "|", ">", "{", "}", "[", "]", "&", "*", "!", "%", "@", "`", "~", "null", "true", ".5", "e3", "  ", "?", "\\n", "\\u00e9", "\\x41"];
+    const edges = ["\u00a0", "\u2003", "\u00a0#", "1", "2026", "0x1F", "#", " #", ":", ": ", "'", '"', "\\", "|", ">", "{", "}", "[", "]", "&", "*", "!", "%", "@", "`", "~", "null", "true", ".5", "e3", "  ", "?", "\\n", "\\u00e9", "\\x41"];
     const scalar = () => Array.from({ length: 1 + Math.floor(random() * 5) }, () => pick(random() < 0.95 ? words : edges)).join("");
     const keys = ["a", "title", "item", "_x", "k-2"];
     const oddKeys = ["true", "1", "a b", "null"];
