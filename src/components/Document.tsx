@@ -5,6 +5,7 @@ import { PageContext, type PageContextValue } from "./page-context.tsx";
 import { Header } from "./Header.tsx";
 import { Footer } from "./Footer.tsx";
 import { Breadcrumbs } from "./Breadcrumbs.tsx";
+import { SharedMarkup } from "./SharedMarkup.tsx";
 
 export interface HeadData {
   title: string;
@@ -72,7 +73,9 @@ export function Document({ head, page, children }: { head: HeadData; page: PageC
           <a className="skip-link" href="#main">
             {t("a11y.skipToContent")}
           </a>
-          <ConsentRoot />
+          <SharedMarkup id="consent">
+            <ConsentRoot />
+          </SharedMarkup>
           {page.route?.id === "home" && (
             // Spec §4: on the home path only, a first visit asks which language to show (mounted by the runtime).
             <div hidden data-island="language-detection" data-when="manual" data-src={page.islands["language-detection"]} data-props={JSON.stringify({ endpoint: page.site.endpoints.detectLanguage })} />
@@ -82,9 +85,13 @@ export function Document({ head, page, children }: { head: HeadData; page: PageC
             {page.crumbs.length > 0 && <Breadcrumbs />}
             {children}
           </main>
-          <Footer />
-          <NavTemplates />
-          <Toaster />
+          <SharedMarkup id="footer">
+            <Footer />
+          </SharedMarkup>
+          <SharedMarkup id="templates">
+            <NavTemplates />
+            <Toaster />
+          </SharedMarkup>
           {/* The navigation island announces each new page's title here (present from the start, so screen readers follow it). */}
           <div className="visually-hidden" data-route-announcer="" aria-live="assertive" aria-atomic="true" />
         </PageContext.Provider>

@@ -3,6 +3,7 @@ import type { Translator } from "../generator/i18n.ts";
 import type { Route, LocaleCode } from "../generator/routes.ts";
 import type { SiteConfig } from "../generator/config.ts";
 import type { Crumb } from "../generator/breadcrumbs.ts";
+import type { SharedMarkupStore } from "./SharedMarkup.tsx";
 
 /** What every server-rendered component may know about the page being built. Decided once per page. */
 export interface PageContextValue {
@@ -25,6 +26,8 @@ export interface PageContextValue {
   crumbs: Crumb[];
   /** Island name → URL of its browser module (empty when the build has no islands). */
   islands: Record<string, string>;
+  /** Parts rendered once per language and build (SharedMarkup.tsx); absent, they render on every page. */
+  sharedMarkup?: SharedMarkupStore;
 }
 
 export const PageContext = createContext<PageContextValue | null>(null);

@@ -72,7 +72,9 @@ export function renderJobs(ssr: SsrModule, shared: RenderShared, jobs: RenderJob
   const translators = Object.fromEntries(
     Object.entries(shared.dictionaries).map(([locale, dictionary]) => [locale, createTranslator(locale, dictionary, (l, key) => missing.push([l, key, label]))]),
   ) as Record<LocaleCode, Translator>;
-  const input: RenderInput = { site: shared.site, translators, ssr, stylesheet: shared.stylesheet, scripts: shared.scripts, preloads: shared.preloads, islands: shared.islands };
+  // One store per call: what a part renders to depends on this build's text and assets.
+  const sharedMarkup = process.env.SITEGEN_SHARED_MARKUP === "0" ? undefined : { done: new Map(), pending: new Map() };
+  const input: RenderInput = { site: shared.site, translators, ssr, stylesheet: shared.stylesheet, scripts: shared.scripts, preloads: shared.preloads, islands: shared.islands, sharedMarkup };
   let minifyMs = 0;
   const html = jobs.map((job, index) => {
     label = job.label;

@@ -1,3 +1,4 @@
+import type { SharedMarkupStore } from "../components/SharedMarkup.tsx";
 import type { SiteConfig } from "./config.ts";
 import type { Translator } from "./i18n.ts";
 import type { SsrModule } from "./ssr-bundle.ts";
@@ -15,6 +16,8 @@ export interface RenderInput {
   scripts: string[];
   preloads: string[];
   islands: Record<string, string>;
+  /** Parts rendered once per language and build (src/components/SharedMarkup.tsx); without it, on every page. */
+  sharedMarkup?: SharedMarkupStore;
 }
 
 export interface RenderTarget {
@@ -74,6 +77,7 @@ export function renderPage(input: RenderInput, target: RenderTarget): string {
     counterpartLocale,
     crumbs,
     islands: input.islands,
+    sharedMarkup: input.sharedMarkup,
   };
   const canonical = absoluteUrl(site, route ? target.path : homePath(locale));
   const jsonLd = serializeJsonLd(

@@ -56,11 +56,13 @@ export async function loadSsrModule(root: string): Promise<SsrBundle> {
     // By path, past react-dom's "exports" (which name only the file that also loads the streaming renderer).
     `const { renderToString } = createRequire(__filename)(${JSON.stringify(renderer)});`,
     `import { Document } from "./src/components/Document.tsx";`,
+    `import { fillSharedMarkup } from "./src/components/SharedMarkup.tsx";`,
     ...pageFiles.map((f, i) => `import * as page${i} from "./${f}";`),
     `const pages = { ${names.map((n, i) => `${JSON.stringify(n)}: page${i}.default`).join(", ")} };`,
     `export const pageNames = Object.keys(pages);`,
     `export function renderDocument(head, page, pageName, props) {`,
-    `  return "<!doctype html>" + renderToString(createElement(Document, { head, page }, createElement(pages[pageName], props ?? {})));`,
+    `  const html = renderToString(createElement(Document, { head, page }, createElement(pages[pageName], props ?? {})));`,
+    `  return "<!doctype html>" + fillSharedMarkup(html, page, renderToString);`,
     `}`,
   ].join("\n");
   const { build } = requireLazily("esbuild") as typeof Esbuild;

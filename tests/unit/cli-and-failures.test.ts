@@ -75,10 +75,11 @@ describe("failing builds", () => {
     expect(snapshot(out)).toEqual(before);
   });
 
-  it("write the same bytes with the output thread as without it, twins included", () => {
+  it("write the same bytes with the output thread and shared markup as without them, twins included", () => {
+    // Shared markup: parts rendered once per language and pasted into every page (SharedMarkup.tsx).
     const outs = ["1", "0"].map((flag) => {
       const out = join(mkdtempSync(join(tmpdir(), "sitegen-out-")), "dist");
-      const built = run(["build", "--out", out, "--precompress"], ROOT, { SITEGEN_OUTPUT_THREAD: flag });
+      const built = run(["build", "--out", out, "--precompress"], ROOT, { SITEGEN_OUTPUT_THREAD: flag, SITEGEN_SHARED_MARKUP: flag });
       expect(built.status, built.stderr).toBe(0);
       return snapshot(out);
     });
@@ -124,11 +125,17 @@ describe("failing builds", () => {
     const out = join(mkdtempSync(join(tmpdir(), "sitegen-out-")), "dist");
     const file = join(project, "content", "en", "common.yaml");
     // The first two-space "about:" of common.yaml is nav.about (nav is the file's first block).
-    writeFileSync(file, readFileSync(file, "utf8").replace(/^  about: .*\n/m, ""));
+    // footer.tagline shows in the footer only, which is rendered once per language and pasted into every
+    // page (SharedMarkup.tsx): the report must still name every English page.
+    writeFileSync(file, readFileSync(file, "utf8").replace(/^  about: .*\n/m, "").replace(/^  tagline: .*\n/m, ""));
     const warned = run(["build", "--out", out], project);
     expect(warned.status).toBe(0);
     expect(warned.stdout).toMatch(/warning: \d+ missing translation/);
     expect(warned.stdout).toMatch(/en\s+nav\.about\s+\(defined only in content\/pt\/common\.yaml; shown raw on \/en/);
+    const englishPages = readdirSync(out, { recursive: true }).filter((f) => String(f).startsWith("en") && String(f).endsWith(".html")).length;
+    expect(englishPages).toBeGreaterThan(20);
+    expect(warned.stdout).toMatch(new RegExp(`en\\s+footer\\.tagline\\s+\\(defined only in content/pt/common\\.yaml; shown raw on [^,\\n]+, [^,\\n]+, [^ \\n]+ and ${englishPages - 3} more\\)`));
+    expect(readFileSync(join(out, "en/contact.html"), "utf8")).toContain(">footer.tagline<");
     expect(readFileSync(join(out, "en.html"), "utf8")).toContain(">nav.about<");
     const strict = run(["build", "--out", out, "--strict"], project);
     expect(strict.status).not.toBe(0);
