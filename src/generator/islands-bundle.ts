@@ -3,7 +3,6 @@ import { requireLazily } from "./lazy-require.ts";
 import { existsSync } from "node:fs";
 import { basename, join, relative } from "node:path";
 import { listFiles } from "./list-files.ts";
-import type { SiteConfig } from "./config.ts";
 import { SitegenError } from "./errors.ts";
 import { cacheDir, inputsKey, readCachedJson, writeCached } from "./build-cache.ts";
 
@@ -46,7 +45,7 @@ const RUNTIME = "src/islands/runtime/main.ts";
  * splitting and content-hashed names. Islands are written against React; here `react` resolves to
  * preact/compat, so visitors download Preact.
  */
-export async function buildIslands(root: string, _site: SiteConfig): Promise<IslandBundle> {
+export async function buildIslands(root: string): Promise<IslandBundle> {
   const runtime = join(root, RUNTIME);
   if (!existsSync(runtime)) return { files: [], entryScripts: [], preloads: [], islands: {} };
   const islandFiles = listFiles(root, "src/islands", [".ts", ".tsx"]);

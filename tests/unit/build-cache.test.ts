@@ -65,6 +65,15 @@ describe("build caches", () => {
     expect(readFileSync(join(out, "assets", css), "utf8")).toContain("#123456");
   }, 60_000);
 
+  it("writes the sitemap for the address of this build, not an earlier one's", async () => {
+    await build();
+    await buildSite({ root: project, outDir: out, siteUrl: "https://outro.example.com.br" });
+    expect(read("sitemap.xml")).toContain("<loc>https://outro.example.com.br/en/about</loc>");
+    expect(read("sitemap.xml")).not.toContain("cache.example.com.br");
+    await build();
+    expect(read("sitemap.xml")).toContain("<loc>https://cache.example.com.br/en/about</loc>");
+  }, 60_000);
+
   it("keeps a pages bundle per NODE_ENV: React's renderer file differs, and the wrong one renders nothing", async () => {
     await build(); // NODE_ENV is "test" here: React's development renderer
     const cliOut = join(project, "dist-cli");
@@ -77,12 +86,13 @@ describe("build caches", () => {
   });
 
   it("treats damaged cache files as misses", async () => {
-    for (const name of ["yaml.json", "islands.json", "ssr.json", "css.json"]) writeFileSync(cacheDir(project, name), "{not json");
+    for (const name of ["yaml.json", "islands.json", "ssr.json", "css.json", "sitemap.json"]) writeFileSync(cacheDir(project, name), "{not json");
     const pack = readFileSync(cacheDir(project, "compressed.pack"));
     writeFileSync(cacheDir(project, "compressed.pack"), pack.subarray(0, pack.byteLength >> 1)); // cut short
     const result = await build();
     expect(result.pages.length).toBeGreaterThan(40);
     expect(read("en/about.html")).toContain("Skip to the content");
+    expect(read("sitemap.xml")).toContain("<loc>https://cache.example.com.br/en/about</loc>");
     expect(brotliDecompressSync(readFileSync(join(out, "en/about.html.br"))).toString("utf8")).toBe(read("en/about.html"));
     writeFileSync(cacheDir(project, "compressed.pack"), "not a pack");
     await build();
