@@ -24,8 +24,9 @@ function expectSameOrDeferred(text: string): "parsed" | "deferred" {
 }
 
 describe("the YAML fast path", () => {
-  it("parses every content file itself, to exactly what js-yaml gives", () => {
-    const files = fg.sync("content/*/*.yaml", { cwd: ROOT }).sort();
+  it("parses every content file itself, site.yaml included, to exactly what js-yaml gives", () => {
+    const files = fg.sync("content/**/*.yaml", { cwd: ROOT }).sort();
+    expect(files).toContain("content/site.yaml");
     expect(files.length).toBeGreaterThan(15);
     for (const file of files) {
       const text = readFileSync(join(ROOT, file), "utf8");
@@ -56,15 +57,24 @@ describe("the YAML fast path", () => {
     expect(parseSimpleYaml(text)).toMatchObject({ hero: { body: "Primeiro parágrafo.\n\n  - um item mais recuado\nFim.\n", note: "Sem quebra final." }, empty: null });
   });
 
+  it("reads lists of text and of mappings, whole numbers and booleans, as site.yaml has them", () => {
+    const text = ["locales:", "  - code: pt", "    prefix: \"\"", "  - code: en", "    prefix: /en", "tags:", "- IA", '- "LGPD"', "limits:", "  perMinute: 5", "  trustProxy: false", "  zero: 0"].join("\n");
+    expect(expectSameOrDeferred(text)).toBe("parsed");
+    expect(parseSimpleYaml(text)).toEqual({ locales: [{ code: "pt", prefix: "" }, { code: "en", prefix: "/en" }], tags: ["IA", "LGPD"], limits: { perMinute: 5, trustProxy: false, zero: 0 } });
+  });
+
   it.each([
-    ["a list", "items:\n  - one\n  - two\n"],
+    ["a nested list", "items:\n  - - one\n"],
+    ["a list at the top", "- one\n- two\n"],
+    ["an empty list item", "items:\n  -\n  - two\n"],
     ["a flow mapping", "a: {b: 1}\n"],
     ["single quotes", "a: 'it''s'\n"],
     ["an anchor and alias", "a: &x text\nb: *x\n"],
     ["a tag", "a: !!str 12\n"],
-    ["a number", "year: 2026\n"],
+    ["a number with a leading zero", "code: 012\n"],
+    ["a negative number", "delta: -3\n"],
     ["a float", "ratio: 1.5e3\n"],
-    ["a boolean", "on: true\n"],
+    ["a capitalised boolean", "on: True\n"],
     ["a null word", "a: null\n"],
     ["multi-line plain text", "a: first line\n  second line\n"],
     ["multi-line quoted text", 'a: "first\n  second"\n'],
@@ -96,6 +106,7 @@ describe("the YAML fast path", () => {
     const pick = <T,>(items: T[]) => items[Math.floor(random() * items.length)];
     const words = ["Olá", "IA", "LGPD", "ção", "a", "dados", " ", " ", "-", ",", ".", "É", "x"];
     const edges = ["\u00a0", "\u2003", "\u00a0#", "1", "2026", "0x1F", "#", " #", ":", ": ", "'", '"', "\\", "|", ">", "{", "}", "[", "]", "&", "*", "!", "%", "@", "`", "~", "null", "true", ".5", "e3", "  ", "?", "\\n", "\\u00e9", "\\x41"];
+    const values = ["5", "0", "012", "42", "true", "false", "True", "-3", "1e3", "1.5", "999999999999999", "9999999999999999", '""', "- x", "-"];
     const scalar = () => Array.from({ length: 1 + Math.floor(random() * 5) }, () => pick(random() < 0.95 ? words : edges)).join("");
     const keys = ["a", "title", "item", "_x", "k-2"];
     const oddKeys = ["true", "1", "a b", "null"];
@@ -110,13 +121,25 @@ describe("the YAML fast path", () => {
         if (form < 0.15) out.push("");
         if (depth < 3 && form < 0.35) {
           out.push(`${indent}${key}:`, ...doc(depth + 1, indent + pick(["  ", "  ", "    ", " "])));
+        } else if (form < 0.45 && random() < 0.4) {
+          out.push(`${indent}${key}:`);
+          const dash = indent + pick(["", "  ", "  ", " ", "    "]);
+          for (let item = 0; item < 1 + Math.floor(random() * 3); item++) {
+            if (random() < 0.5) {
+              out.push(`${dash}-${pick([" ", " ", "  ", ""])}${pick(keys)}${item}: ${random() < 0.3 ? pick(values) : scalar()}`);
+              if (random() < 0.5) out.push(`${dash}${pick(["  ", "  ", "   ", " "])}${pick(keys)}x${item}: ${random() < 0.3 ? pick(values) : scalar()}`);
+            } else {
+              out.push(`${dash}- ${random() < 0.3 ? pick(values) : random() < 0.3 ? `"${scalar()}"` : scalar()}`);
+            }
+            if (random() < 0.1) out.push("");
+          }
         } else if (form < 0.45) {
           out.push(`${indent}${key}: ${pick(["|", "|", "|-", "|-", "|+", ">", "|2"])}`);
           for (let l = 0; l < 1 + Math.floor(random() * 3); l++) out.push(random() < 0.2 ? "" : `${indent}${pick(["  ", "    ", " "])}${scalar()}`);
         } else if (form < 0.65) {
           out.push(`${indent}${key}: "${scalar()}"${pick(["", " # note", "x", "  "])}`);
         } else {
-          out.push(`${indent}${key}:${pick([" ", " ", "  ", ""])}${scalar()}`);
+          out.push(`${indent}${key}:${pick([" ", " ", "  ", ""])}${random() < 0.15 ? pick(values) : scalar()}`);
         }
       }
       return out;
