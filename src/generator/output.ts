@@ -53,6 +53,7 @@ export class StagedOutput {
     if (this.thread === undefined) {
       this.thread = startThread();
       if (this.thread) this.listen(this.thread);
+      this.releaseCaches();
     }
     return this.thread;
   }
@@ -80,10 +81,20 @@ export class StagedOutput {
 
   /** Writes a build cache file on the output thread when there is one (build-cache.ts), else here. */
   writeCache(file: string, data: string | Uint8Array): void {
+    // Before the thread is started (or known not to be), caches wait: most builds start it soon after.
+    if (this.thread === undefined) return void this.heldCaches.push([file, data]);
     if (!this.thread || this.crashed) return writeCachedHere(file, data);
     const job: OutputJob = { id: this.nextId++, file, data, cache: true };
     this.thread.postMessage(job);
     this.pending.set(job.id, { done: () => {}, fail: () => {} });
+  }
+
+  private heldCaches: [string, string | Uint8Array][] = [];
+
+  private releaseCaches(): void {
+    const held = this.heldCaches;
+    this.heldCaches = [];
+    for (const [file, data] of held) this.writeCache(file, data);
   }
 
   /** Files and bytes written, twins included. */
@@ -123,6 +134,9 @@ export class StagedOutput {
 
   /** Waits until every file is on disk; throws the first write that failed. */
   private async flush(): Promise<void> {
+    // No thread was ever needed: the held caches are written here.
+    if (this.thread === undefined) this.thread = null;
+    this.releaseCaches();
     const thread = this.thread;
     let failure = this.writer.failure;
     if (thread) {

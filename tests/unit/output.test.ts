@@ -49,6 +49,16 @@ describe("staged output", () => {
     expect(readdirSync(parent).filter((f) => f.includes("building"))).toEqual([]);
   });
 
+  it("holds cache files until it knows whether its thread will write them, and never loses one", async () => {
+    const { parent, target } = fresh();
+    const cache = join(parent, "cache", "yaml.json");
+    const out = new StagedOutput(target);
+    out.writeCache(cache, '{"a":1}');
+    expect(existsSync(cache)).toBe(false);
+    await out.commit();
+    expect(readFileSync(cache, "utf8")).toBe('{"a":1}');
+  });
+
   it("uses a copy it is given instead of compressing again", async () => {
     const { target } = fresh();
     const out = new StagedOutput(target);
