@@ -40,9 +40,10 @@ if (!isFresh()) {
     format: "esm",
     target: "node20",
     // Pure-JS dependencies are bundled in: one file loads much faster than hundreds of modules, which is
-    // most of a cold build's fixed cost. Native or process-spawning ones stay external, and so does `yaml`,
-    // loaded only to word the error of a broken YAML file (yaml-file.ts).
-    external: ["esbuild", "lightningcss", "better-sqlite3", "react", "react-dom", "fsevents", "yaml"],
+    // most of a cold build's fixed cost. Native or process-spawning ones stay external, and so do those a
+    // build rarely needs, loaded when it does: `yaml` and `js-yaml` (a YAML file the fast path steps aside
+    // for, or a broken one: yaml-file.ts) and `sitemap` (not needed when the sitemap comes from the cache).
+    external: ["esbuild", "lightningcss", "better-sqlite3", "react", "react-dom", "fsevents", "yaml", "js-yaml", "sitemap"],
     // Bundled CommonJS packages call require() for Node built-ins.
     banner: { js: 'import { createRequire as __sitegenRequire } from "node:module"; const require = __sitegenRequire(import.meta.url);' },
     minifyWhitespace: true,

@@ -1,4 +1,5 @@
-import { SitemapStream, streamToPromise } from "sitemap";
+import type * as Sitemap from "sitemap";
+import { requireLazily } from "./lazy-require.ts";
 import { Readable } from "node:stream";
 import type { SiteConfig } from "./config.ts";
 import { routes, type LocaleCode } from "./routes.ts";
@@ -17,6 +18,8 @@ export async function buildSitemap(site: SiteConfig, lastmod: string): Promise<s
       links,
     }));
   });
+  // Loaded here: a rebuild takes the sitemap from the cache and never needs the package (or sax).
+  const { SitemapStream, streamToPromise } = requireLazily("sitemap") as typeof Sitemap;
   const stream = new SitemapStream({ hostname: site.siteUrl, xmlns: { news: false, video: false, image: false, xhtml: true } });
   const xml = await streamToPromise(Readable.from(entries).pipe(stream));
   return xml.toString();
