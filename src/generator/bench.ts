@@ -46,6 +46,7 @@ export async function runBench(root: string, runs: number): Promise<void> {
     }
   };
   const series: Record<"empty" | "warm", RunFigures[]> = { empty: [], warm: [] };
+  const nodeAlone: number[] = [];
   try {
     // One warm-up run compiles the CLI cache, as a developer's first `npx sitegen` does.
     spawnSync(process.execPath, args(join(work, "warmup")), { cwd: root, encoding: "utf8" });
@@ -60,6 +61,12 @@ export async function runBench(root: string, runs: number): Promise<void> {
       const figures = JSON.parse(child.stdout.trim().split("\n").pop()!) as Omit<RunFigures, "wallMs">;
       series[kind].push({ ...figures, wallMs });
       process.stdout.write(`  run ${series[kind].length}/${runs} (${kind} cache): ${wallMs.toFixed(0)} ms wall, ${figures.buildMs.toFixed(0)} ms build\n`);
+      // A yardstick measured between the same runs: Node starting and doing nothing.
+      if (kind === "warm") {
+        const nodeStarted = performance.now();
+        spawnSync(process.execPath, ["-e", "0"]);
+        nodeAlone.push(performance.now() - nodeStarted);
+      }
     }
   } finally {
     rmSync(work, { recursive: true, force: true });
@@ -81,4 +88,6 @@ export async function runBench(root: string, runs: number): Promise<void> {
     console.log(`    peak memory (max RSS): ${Math.max(...results.map((r) => r.maxRssMb)).toFixed(0)} MB`);
     console.log(`    target, cold build under 500 ms wall on this machine: ${wall < 500 ? "met" : "NOT met"}`);
   }
+  // These machines run faster or slower by a third from one hour to the next: this figure says which it was.
+  console.log(`\n  Node alone (node -e 0), measured between the runs: median ${median(nodeAlone).toFixed(0)} ms; every wall time above includes it.`);
 }
