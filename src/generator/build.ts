@@ -301,7 +301,11 @@ function pagesMayRender(root: string): boolean {
     return true;
   }
   const sources = [...listFiles(root, "content", [".yaml", ".yml"], true), ...listFiles(root, "src", [".ts", ".tsx", ".css"], true)];
-  return sources.some((file) => statSync(join(root, file)).mtimeMs > cachedAt);
+  try {
+    return sources.some((file) => statSync(join(root, file)).mtimeMs > cachedAt);
+  } catch {
+    return true; // a file went away meanwhile: something changed
+  }
 }
 
 function missingReport(contents: LocaleContent[], used: Map<string, Set<string>>): MissingKey[] {
