@@ -18,6 +18,14 @@ export function listFiles(root: string, dir: string, extensions: string[], deep 
     .map((name) => name.split("\\").join("/"))
     .filter((name) => extensions.some((ext) => name.endsWith(ext)) && !name.split("/").some((part) => part.startsWith(".")))
     .map((name) => `${dir}/${name}`)
-    .filter((path) => statSync(join(root, path)).isFile())
+    .filter((path) => isFile(join(root, path)))
     .sort();
+}
+
+function isFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false; // gone since the folder was read
+  }
 }
