@@ -23,11 +23,16 @@ export type Emitted = Omit<OutputReply, "id">;
  * thread, which renders every page in one go, so all compression finished only after the last page, 80 ms
  * later. The thread is compiled beside the CLI; run from TypeScript sources (the unit tests), on one
  * core or with SITEGEN_OUTPUT_THREAD=0, the same work runs on the build's thread, with the same result.
+ * Measured and not kept: compressing asynchronously from the output thread (more CPU, slower), and
+ * having the build's thread minify pages itself whenever the output thread fell behind (no faster).
  */
 export class StagedOutput {
   readonly dir: string;
   private readonly target: string;
-  /** Started by the first job with more to do than writing (a build whose pages all come from the cache never needs it). */
+  /**
+   * Started by prepareThread (a build that will render pages) or by the first job with more to do than
+   * writing; a build whose pages all come from the cache never needs it. null: there is none.
+   */
   private thread: Worker | null | undefined;
   private readonly writer = new FileWriter();
   private readonly pending = new Map<number, { done: (reply: OutputReply) => void; fail: (error: Error) => void }>();
