@@ -5,7 +5,7 @@ import { loadSiteConfig, type SiteConfig } from "./config.ts";
 import { compareLocales, loadLocaleContent, type LocaleContent } from "./content.ts";
 import { loadSsrModule } from "./ssr-bundle.ts";
 import { buildStylesheet } from "./styles.ts";
-import { buildIslands, type IslandBundle } from "./islands-bundle.ts";
+import { buildIslands } from "./islands-bundle.ts";
 import { RenderWorker, renderJobs, type RenderJob, type RenderOutput, type RenderShared } from "./render-worker.ts";
 import { PageCache, type CachedPage } from "./page-cache.ts";
 import { buildRobots, buildSitemap } from "./sitemap.ts";
@@ -218,7 +218,7 @@ async function buildWith(worker: RenderWorker | null, options: BuildOptions): Pr
     emit("_redirects", host.redirects, "none");
     const handedOver = performance.now();
     for (const [group, output] of [[mine, here], [theirs, there]] as const) {
-      for (const [i, job] of group.entries()) {
+      for (const job of group) {
         const page: CachedPage = { html: (await written.get(job)) as string, missing: output.missing.filter((m) => m[2] === job.label).map(([l, k]) => [l, k]) };
         done.set(job, page);
         pageCache.set(job, page);
@@ -268,8 +268,7 @@ async function buildWith(worker: RenderWorker | null, options: BuildOptions): Pr
       brotliBytes: sizes.get(file) ?? 0,
     }));
     const totalMs = performance.now() - started;
-    const dictionaries = Object.fromEntries(contents.map((c) => [c.locale, c.dictionary])) as Record<LocaleCode, Map<string, string>>;
-    return { outDir: options.outDir, site, pages, assets, missing, timings, totalMs, files: out.files, bytes: out.bytes, dictionaries };
+    return { outDir: options.outDir, site, pages, assets, missing, timings, totalMs, files: out.files, bytes: out.bytes, dictionaries: shared.dictionaries };
   } catch (error) {
     // Compression still running writes into the staged folder when it ends: let it end first.
     await Promise.allSettled(compressJobs);

@@ -77,11 +77,6 @@ export function interpolate(text: string, vars: Record<string, string>): string 
   return text.replace(/\{(\w+)\}/g, (match, name: string) => vars[name] ?? match);
 }
 
-export interface KeyDifference {
-  /** Keys the default locale has and this locale lacks (and the reverse). */
-  missing: Record<string, string[]>;
-}
-
 /** Keys present in one locale only, per locale that lacks them. */
 export function compareLocales(contents: LocaleContent[]): Record<string, string[]> {
   const all = new Set<string>();

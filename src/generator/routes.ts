@@ -5,7 +5,6 @@
 
 export type LocaleCode = "pt" | "en";
 export const LOCALES: readonly LocaleCode[] = ["pt", "en"];
-export const DEFAULT_LOCALE: LocaleCode = "pt";
 const EN_PREFIX = "/en";
 
 export type SchemaType = "WebPage" | "AboutPage" | "ContactPage" | "Service" | "CollectionPage";
@@ -59,9 +58,6 @@ export const routes: readonly Route[] = [
   route("terms-of-service", "/terms-of-service", "legal", "WebPage", { doc: "terms" }),
   route("cookie-policy", "/cookie-policy", "legal", "WebPage", { doc: "cookiePolicy" }),
 ];
-
-/** Pages that exist in every locale but are not routes: not-found and the route error fallback. */
-export const SPECIAL_PAGES = { notFound: "not-found", error: "error" } as const;
 
 const byPath = new Map<string, { route: Route; locale: LocaleCode }>();
 for (const r of routes) for (const locale of LOCALES) byPath.set(r.paths[locale], { route: r, locale });

@@ -1,4 +1,4 @@
-import { routes, type LocaleCode, type Route } from "./routes.ts";
+import type { LocaleCode, Route } from "./routes.ts";
 import type { SiteConfig } from "./config.ts";
 import type { Crumb } from "./breadcrumbs.ts";
 
@@ -125,7 +125,3 @@ export function structuredData(input: StructuredDataInput): Record<string, unkno
   return { "@context": "https://schema.org", "@graph": graph };
 }
 
-/** Every (route, locale) pair the build renders, in route-table order. */
-export function pagesToRender(locales: readonly LocaleCode[]): { route: Route; locale: LocaleCode; path: string }[] {
-  return routes.flatMap((route) => locales.map((locale) => ({ route, locale, path: route.paths[locale] })));
-}
