@@ -98,10 +98,6 @@ async function buildWith(worker: RenderWorker | null, options: BuildOptions): Pr
     islandsPromise.catch(() => {});
     useYamlCache(root);
     const site = loadSiteConfig(root, { siteUrl: options.siteUrl });
-    // The sitemap needs only the site's address and the routes: it streams out while this thread waits
-    // for esbuild (or comes from the cache: 15-20 ms of a rebuild otherwise).
-    const sitemap = cachedSitemap(root, site);
-    sitemap.catch(() => {});
     const contents = LOCALES.map((locale) => loadLocaleContent(root, locale, site));
     saveYamlCache();
     lap("content");
@@ -208,22 +204,34 @@ async function buildWith(worker: RenderWorker | null, options: BuildOptions): Pr
     theirs.forEach((job, i) => written.set(job, emit(job.file, there.html[i], "document")));
     minifyMs += there.minifyMs;
     const rendered = performance.now();
-    // The files that need no page are handed over first, so that they are written while the output
-    // thread finishes the last pages.
-    emit("sitemap.xml", await sitemap, "document");
+    // The files that need no page are handed over now, so that they are written while the output
+    // thread finishes the last pages. The sitemap needs only the site's address and the routes: it is
+    // made here (or comes from the cache), while this thread would otherwise only wait for the output
+    // thread. Made earlier, while waiting for esbuild, it took CPU from esbuild.
     emit("robots.txt", buildRobots(site), "none");
     emit("favicon.svg", faviconSvg(site), "document");
     const host = hostFiles(site);
     emit("_headers", host.headers, "none");
     emit("_redirects", host.redirects, "none");
+    const sitemapWritten = cachedSitemap(root, site).then((xml) => {
+      timings.sitemap = performance.now() - rendered;
+      return emit("sitemap.xml", xml, "document");
+    });
+    sitemapWritten.catch(() => {}); // reported by the Promise.all over compressJobs below
+    compressJobs.push(sitemapWritten);
     const handedOver = performance.now();
-    for (const [group, output] of [[mine, here], [theirs, there]] as const) {
-      for (const job of group) {
-        const page: CachedPage = { html: (await written.get(job)) as string, missing: output.missing.filter((m) => m[2] === job.label).map(([l, k]) => [l, k]) };
-        done.set(job, page);
-        pageCache.set(job, page);
-      }
-    }
+    // Nothing left to render: this thread takes the output thread's newest pages while it does the oldest.
+    out.catchUp();
+    // Each page goes to the page cache as the output thread hands it back.
+    await Promise.all(
+      ([[mine, here], [theirs, there]] as const).flatMap(([group, output]) =>
+        group.map(async (job) => {
+          const page: CachedPage = { html: (await written.get(job)) as string, missing: output.missing.filter((m) => m[2] === job.label).map(([l, k]) => [l, k]) };
+          done.set(job, page);
+          pageCache.set(job, page);
+        }),
+      ),
+    );
     pageCache.save();
     const missingUse = new Map<string, Set<string>>();
     for (const job of jobs) {
@@ -236,11 +244,11 @@ async function buildWith(worker: RenderWorker | null, options: BuildOptions): Pr
     const documents = jobs.map((job) => ({ path: job.routeId ? job.path : job.label, locale: job.locale, file: job.file, html: done.get(job)!.html }));
     // Minifying is reported as its own stage: on the output thread it overlaps rendering; without one it
     // ran inside this thread's rendering time, which is reported without it. Waiting for the output
-    // thread to finish the last pages counts as writing.
+    // thread to finish the last pages counts as writing (the sitemap is made meanwhile: its stage
+    // overlaps that one).
     const waited = performance.now() - handedOver;
     lap("render");
     timings.render -= waited + (handedOver - rendered) + (out.threaded ? 0 : minifyMs);
-    timings.sitemap = handedOver - rendered;
     timings.write += waited;
     timings.minify = minifyMs;
 

@@ -93,12 +93,23 @@ export function runOutputJob(job: OutputJob, writer: FileWriter): OutputReply {
 
 export const OUTPUT_THREAD_ROLE = "sitegen-output";
 
-// The thread's side: jobs in the order sent, each answered; a flush is answered with the first failure.
+/**
+ * Takes a job for the thread that calls it: true once per job id, to whichever of the two threads asks
+ * first (ids past the shared array belong to the output thread).
+ */
+export function claimJob(claims: Int32Array, id: number): boolean {
+  return id >= claims.length || Atomics.compareExchange(claims, id, 0, 1) === 0;
+}
+
+// The thread's side: jobs in the order sent, each answered (a job the build's thread took first is
+// answered "skipped"); a flush is answered with the first failure.
 if (!isMainThread && parentPort && (workerData as { role?: string } | null)?.role === OUTPUT_THREAD_ROLE) {
   const port = parentPort;
+  const { claims } = workerData as { claims: Int32Array };
   const writer = new FileWriter();
   port.on("message", (message: OutputJob | "flush") => {
     if (message === "flush") port.postMessage({ flushed: true, failure: writer.failure });
+    else if (!claimJob(claims, message.id)) port.postMessage({ id: message.id, skipped: true });
     else port.postMessage(runOutputJob(message, writer));
   });
 }

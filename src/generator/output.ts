@@ -5,7 +5,7 @@ import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import { availableParallelism } from "node:os";
 import { writeCachedHere } from "./build-cache.ts";
-import { FileWriter, OUTPUT_THREAD_ROLE, runOutputJob, type OutputJob, type OutputReply, type WriteFailure } from "./output-thread.ts";
+import { claimJob, FileWriter, OUTPUT_THREAD_ROLE, runOutputJob, type OutputJob, type OutputReply, type WriteFailure } from "./output-thread.ts";
 
 export type EmitOptions = Omit<OutputJob, "id" | "file" | "data">;
 export type Emitted = Omit<OutputReply, "id">;
@@ -25,6 +25,10 @@ export type Emitted = Omit<OutputReply, "id">;
  * core or with SITEGEN_OUTPUT_THREAD=0, the same work runs on the build's thread, with the same result.
  * Measured and not kept: compressing asynchronously from the output thread (more CPU, slower), and
  * having the build's thread minify pages itself whenever the output thread fell behind (no faster).
+ *
+ * When the build's thread has nothing left to render, the output thread is often still behind (50-100 ms
+ * of a first build): catchUp() then has the build's thread take the newest jobs while the output thread
+ * works through the oldest, each job claimed by whichever thread gets to it first (claimJob).
  */
 export class StagedOutput {
   readonly dir: string;
@@ -35,7 +39,9 @@ export class StagedOutput {
    */
   private thread: Worker | null | undefined;
   private readonly writer = new FileWriter();
-  private readonly pending = new Map<number, { done: (reply: OutputReply) => void; fail: (error: Error) => void }>();
+  private readonly pending = new Map<number, { job: OutputJob; done: (reply: OutputReply) => void; fail: (error: Error) => void }>();
+  /** One flag per job id, shared with the output thread: set by whichever thread takes the job. */
+  private readonly claims = new Int32Array(new SharedArrayBuffer(4 * CLAIMABLE_JOBS));
   private flushed: ((failure: WriteFailure | null) => void) | undefined;
   /** Why the output thread stopped, if it did before the build was done with it. */
   private crashed: Error | undefined;
@@ -43,7 +49,8 @@ export class StagedOutput {
   bytes = 0;
   files = 0;
 
-  constructor(outDir: string) {
+  /** `threadEntry`: the output thread's compiled module (default: output-thread.mjs beside this one). */
+  constructor(outDir: string, private readonly threadEntry = fileURLToPath(new URL("./output-thread.mjs", import.meta.url))) {
     this.target = resolve(outDir);
     mkdirSync(dirname(this.target), { recursive: true });
     this.dir = mkdtempSync(join(dirname(this.target), `.${basename(this.target)}.building-`));
@@ -56,7 +63,7 @@ export class StagedOutput {
 
   private ensureThread(): Worker | null {
     if (this.thread === undefined) {
-      this.thread = startThread();
+      this.thread = startThread(this.threadEntry, this.claims);
       if (this.thread) this.listen(this.thread);
       this.releaseCaches();
     }
@@ -77,7 +84,7 @@ export class StagedOutput {
     if (busy && this.ensureThread()) {
       if (this.crashed) return Promise.reject(this.crashed);
       this.thread!.postMessage(job);
-      reply = new Promise((done, fail) => this.pending.set(job.id, { done, fail }));
+      reply = new Promise((done, fail) => this.pending.set(job.id, { job, done, fail }));
     } else {
       reply = Promise.resolve(runOutputJob(job, this.writer));
     }
@@ -91,7 +98,7 @@ export class StagedOutput {
     if (!this.thread || this.crashed) return writeCachedHere(file, data);
     const job: OutputJob = { id: this.nextId++, file, data, cache: true };
     this.thread.postMessage(job);
-    this.pending.set(job.id, { done: () => {}, fail: () => {} });
+    this.pending.set(job.id, { job, done: () => {}, fail: () => {} });
   }
 
   private heldCaches: [string, string | Uint8Array][] = [];
@@ -122,7 +129,9 @@ export class StagedOutput {
   private listen(thread: Worker): void {
     thread.on("message", (reply: OutputReply | { flushed: true; failure: WriteFailure | null }) => {
       if ("flushed" in reply) return this.flushed?.(reply.failure);
-      const job = this.pending.get(reply.id)!;
+      // A job this thread took (catchUp) is answered "skipped" by the output thread, and was settled here.
+      const job = this.pending.get(reply.id);
+      if (!job) return;
       this.pending.delete(reply.id);
       job.done(reply);
     });
@@ -137,12 +146,38 @@ export class StagedOutput {
     thread.on("exit", (code) => stopped(new Error(`The output thread stopped (exit code ${code}).`)));
   }
 
+  /**
+   * Does the output thread's newest jobs on this thread, newest first, until it meets a job the output
+   * thread has taken: for when this thread has nothing else to do but wait. Each job's promise settles
+   * as if the output thread had done it. Returns how many it did.
+   */
+  catchUp(): number {
+    if (!this.thread || this.crashed) return 0;
+    let taken = 0;
+    for (const [id, entry] of [...this.pending].reverse()) {
+      if (!claimJob(this.claims, id)) break;
+      this.pending.delete(id);
+      taken++;
+      let reply: OutputReply;
+      try {
+        reply = entry.job.cache ? (writeCachedHere(entry.job.file, entry.job.data), { id }) : runOutputJob(entry.job, this.writer);
+      } catch (error) {
+        entry.fail(error as Error);
+        continue;
+      }
+      entry.done(reply);
+    }
+    return taken;
+  }
+
   /** Waits until every file is on disk; throws the first write that failed. */
   private async flush(): Promise<void> {
     // No thread was ever needed: the held caches are written here.
     if (this.thread === undefined) this.thread = null;
     this.releaseCaches();
     const thread = this.thread;
+    // Cache files are the last jobs of a build: written here if the output thread has not got to them.
+    this.catchUp();
     let failure = this.writer.failure;
     if (thread) {
       const theirs = this.crashed
@@ -177,13 +212,15 @@ export class StagedOutput {
   }
 }
 
+/** Jobs with an id below this can be taken by either thread; later ones (a site of more files) by the output thread only. */
+const CLAIMABLE_JOBS = 1 << 16;
+
 /** The output thread, when the compiled CLI (with output-thread.mjs beside it) runs on two cores or more. */
-function startThread(): Worker | null {
+function startThread(entry: string, claims: Int32Array): Worker | null {
   if (availableParallelism() < 2 || process.env.SITEGEN_OUTPUT_THREAD === "0") return null;
-  const entry = fileURLToPath(new URL("./output-thread.mjs", import.meta.url));
   if (!existsSync(entry)) return null;
   try {
-    return new Worker(entry, { workerData: { role: OUTPUT_THREAD_ROLE } });
+    return new Worker(entry, { workerData: { role: OUTPUT_THREAD_ROLE, claims } });
   } catch {
     return null;
   }

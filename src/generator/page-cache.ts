@@ -19,6 +19,12 @@ export class PageCache {
   private readonly file: string;
   private readonly stored: Record<string, CachedPage>;
   private readonly used: Record<string, CachedPage> = {};
+  /**
+   * Each page rendered by this build, as JSON, made when the page is set: the build sets pages as the
+   * output thread hands them back, while it waits for the rest, so save() has only to join them (one
+   * JSON.stringify of every page took 10 ms at the very end of a first build).
+   */
+  private readonly serialized = new Map<string, string>();
   private readonly context: Record<string, string>;
   private changed = false;
 
@@ -45,12 +51,17 @@ export class PageCache {
   }
 
   set(job: RenderJob, page: CachedPage): void {
-    this.used[this.key(job)] = page;
+    const key = this.key(job);
+    this.used[key] = page;
+    this.serialized.set(key, JSON.stringify(page));
     this.changed = true;
   }
 
   /** Keeps exactly this build's pages, so the file never outgrows the site. */
   save(): void {
-    if (this.changed || Object.keys(this.used).length !== Object.keys(this.stored).length) writeCached(this.file, JSON.stringify(this.used));
+    const keys = Object.keys(this.used);
+    if (!this.changed && keys.length === Object.keys(this.stored).length) return;
+    const entries = keys.map((key) => `${JSON.stringify(key)}:${this.serialized.get(key) ?? JSON.stringify(this.used[key])}`);
+    writeCached(this.file, `{${entries.join(",")}}`);
   }
 }

@@ -2,10 +2,14 @@ import { describe, expect, it } from "vitest";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { availableParallelism } from "node:os";
+import { build } from "esbuild";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { StagedOutput } from "../../src/generator/output.ts";
 import { FileWriter, runOutputJob } from "../../src/generator/output-thread.ts";
 import { minifyHtml } from "../../src/generator/minify-html.ts";
+
+const ROOT = join(import.meta.dirname, "..", "..");
 
 /**
  * The staged output folder: files go to a sibling folder, and the output folder changes only on commit.
@@ -81,6 +85,43 @@ describe("staged output", () => {
     expect(readFileSync(join(target, "index.html"), "utf8")).toBe("previous build");
     await out.discard();
     expect(readdirSync(join(target, "..")).filter((f) => f.includes("building"))).toEqual([]);
+  });
+});
+
+describe("the output thread", () => {
+  it("shares the jobs with the build's thread when that one catches up, and does each exactly once", async () => {
+    // The thread's entry, compiled as bin/sitegen.js compiles it beside the CLI.
+    const dir = mkdtempSync(join(tmpdir(), "sitegen-thread-"));
+    const entry = join(dir, "output-thread.mjs");
+    await build({ entryPoints: [join(ROOT, "src/generator/output-thread.ts")], outfile: entry, bundle: true, platform: "node", format: "esm", logLevel: "error" });
+    const { target } = (() => {
+      const parent = mkdtempSync(join(tmpdir(), "sitegen-output-"));
+      return { target: join(parent, "dist") };
+    })();
+    const out = new StagedOutput(target, entry);
+    out.prepareThread();
+    expect(out.threaded).toBe(availableParallelism() > 1);
+    // Pages the output thread needs a while for (brotli at 11), handed over at once, as a build's
+    // thread does while it renders. Once the first is done, this thread catches up from the newest:
+    // the two meet somewhere in the middle.
+    const pages = Array.from({ length: 24 }, (_, i) => `<!DOCTYPE html><html lang="en"><head><title>Page ${i}</title></head><body>${`<p>Page ${i}: from pilot to production, line ${"x".repeat(i)}.</p>\n  `.repeat(400)}</body></html>`);
+    const made = pages.map((html, i) => out.emit(`p${i}.html`, html, { minify: true, br: 11 }));
+    await made[0];
+    const taken = out.catchUp();
+    if (out.threaded) {
+      expect(taken).toBeGreaterThan(0);
+      expect(taken).toBeLessThan(23);
+    }
+    const results = await Promise.all(made);
+    await out.commit();
+    results.forEach((result, i) => {
+      const minified = minifyHtml(pages[i]);
+      expect(result.html).toBe(minified);
+      expect(readFileSync(join(target, `p${i}.html`), "utf8")).toBe(minified);
+      expect(brotliDecompressSync(result.br!).toString("utf8")).toBe(minified);
+    });
+    expect(out.files).toBe(24);
+    expect(readdirSync(target)).toHaveLength(24);
   });
 });
 
