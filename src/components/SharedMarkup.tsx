@@ -22,7 +22,8 @@ export interface SharedMarkupStore {
   pending: Map<string, ReactNode>;
 }
 
-const placeholder = (key: string) => `<template data-shared-markup="${key}"></template>`;
+/** Every placeholder, as React writes it; page text cannot match (React escapes its `<`). */
+const PLACEHOLDERS = /<template data-shared-markup="([^"]*)"><\/template>/g;
 
 export function SharedMarkup({ id, children }: { id: string; children: ReactNode }) {
   const page = usePage();
@@ -49,10 +50,6 @@ export function fillSharedMarkup(html: string, page: PageContextValue, renderToS
     store.done.set(key, { html: markup, keys: [...new Set(keys)] });
   }
   store.pending.clear();
-  let filled = html;
-  for (const [key, part] of store.done) {
-    const at = filled.indexOf(placeholder(key));
-    if (at !== -1) filled = filled.slice(0, at) + part.html + filled.slice(at + placeholder(key).length);
-  }
-  return filled;
+  // One pass over the page (looking each part up by its placeholder took 10 ms of a first build).
+  return html.replace(PLACEHOLDERS, (tag, key: string) => store.done.get(key)?.html ?? tag);
 }

@@ -221,7 +221,7 @@ async function buildWith(worker: RenderWorker | null, options: BuildOptions): Pr
     compressJobs.push(sitemapWritten);
     const handedOver = performance.now();
     // Nothing left to render: this thread takes the output thread's newest pages while it does the oldest.
-    out.catchUp();
+    await out.catchUpGradually();
     // Each page goes to the page cache as the output thread hands it back.
     await Promise.all(
       ([[mine, here], [theirs, there]] as const).flatMap(([group, output]) =>

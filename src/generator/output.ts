@@ -152,22 +152,41 @@ export class StagedOutput {
    * as if the output thread had done it. Returns how many it did.
    */
   catchUp(): number {
-    if (!this.thread || this.crashed) return 0;
     let taken = 0;
-    for (const [id, entry] of [...this.pending].reverse()) {
-      if (!claimJob(this.claims, id)) break;
-      this.pending.delete(id);
+    while (this.takeNewestJob()) taken++;
+    return taken;
+  }
+
+  /**
+   * catchUp() one job at a time, letting this thread's other work (the sitemap's stream, replies from the
+   * output thread) run in between, so that the two threads end together.
+   */
+  async catchUpGradually(): Promise<number> {
+    let taken = 0;
+    while (this.takeNewestJob()) {
       taken++;
-      let reply: OutputReply;
-      try {
-        reply = entry.job.cache ? (writeCachedHere(entry.job.file, entry.job.data), { id }) : runOutputJob(entry.job, this.writer);
-      } catch (error) {
-        entry.fail(error as Error);
-        continue;
-      }
-      entry.done(reply);
+      await new Promise((next) => setImmediate(next));
     }
     return taken;
+  }
+
+  /** Does the newest job still waiting for the output thread here; false when there is none left to take. */
+  private takeNewestJob(): boolean {
+    if (!this.thread || this.crashed) return false;
+    let newest: number | undefined;
+    for (const id of this.pending.keys()) newest = id;
+    if (newest === undefined || !claimJob(this.claims, newest)) return false;
+    const entry = this.pending.get(newest)!;
+    this.pending.delete(newest);
+    let reply: OutputReply;
+    try {
+      reply = entry.job.cache ? (writeCachedHere(entry.job.file, entry.job.data), { id: newest }) : runOutputJob(entry.job, this.writer);
+    } catch (error) {
+      entry.fail(error as Error);
+      return true;
+    }
+    entry.done(reply);
+    return true;
   }
 
   /** Waits until every file is on disk; throws the first write that failed. */
