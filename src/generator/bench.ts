@@ -28,11 +28,19 @@ const BUILD_CACHES = ["yaml.json", "islands.json", "ssr.json", "ssr", "css.json"
  * - empty cache: the first build after a clone or after changing the generator (caches cleared each run;
  *   the CLI's own compiled copy, made once on first use, is kept);
  * - warm cache: a new process after an earlier build (what `sitegen build` costs a developer day to day;
- *   unchanged content, bundles and compressed files come from node_modules/.cache/sitegen).
+ *   unchanged content, bundles and compressed files come from node_modules/.cache/sitegen);
+ * - where NODE_EXTRA_CA_CERTS is set, the empty-cache builds once more in processes started without it.
  */
 export async function runBench(root: string, runs: number): Promise<void> {
   const cli = join(root, "bin", "sitegen.js");
   const args = (out: string) => [cli, "build", "--out", out, "--json"];
+  // Set on machines behind a TLS-inspecting proxy (this one among them). Node 20 then builds its whole
+  // certificate store at start-up, before any script runs: about 90 ms here, paid by every Node process
+  // whatever it does. sitegen makes no TLS connection; the empty-cache builds are also timed without it,
+  // so that the figure says what the build costs and what the machine's setting costs.
+  const caCerts = process.env.NODE_EXTRA_CA_CERTS;
+  const withoutCaCerts = { ...process.env };
+  delete withoutCaCerts.NODE_EXTRA_CA_CERTS;
   const work = mkdtempSync(join(tmpdir(), "sitegen-bench-"));
   // Caches are moved aside and deleted after the last run: creating files right after deleting many is
   // several times slower on these machines (research/peer-benchmark.md), which a first build after a
@@ -45,27 +53,34 @@ export async function runBench(root: string, runs: number): Promise<void> {
       if (existsSync(cacheDir(root, name))) renameSync(cacheDir(root, name), join(trash, `${cleared++}-${name}`));
     }
   };
-  const series: Record<"empty" | "warm", RunFigures[]> = { empty: [], warm: [] };
+  const series: Record<"empty" | "warm" | "emptyNoCa", RunFigures[]> = { empty: [], warm: [], emptyNoCa: [] };
   const nodeAlone: number[] = [];
+  const nodeAloneNoCa: number[] = [];
+  const timeNode = (env: NodeJS.ProcessEnv) => {
+    const started = performance.now();
+    spawnSync(process.execPath, ["-e", "0"], { env });
+    return performance.now() - started;
+  };
   try {
     // One warm-up run compiles the CLI cache, as a developer's first `npx sitegen` does.
     spawnSync(process.execPath, args(join(work, "warmup")), { cwd: root, encoding: "utf8" });
-    for (let i = 0; i < runs * 2; i++) {
-      // Alternating the two series spreads the machine's noise over both.
-      const kind = i % 2 === 0 ? "empty" : "warm";
-      if (kind === "empty") clearCaches();
+    // Alternating the series spreads the machine's noise over all of them.
+    const kinds: (keyof typeof series)[] = caCerts ? ["empty", "warm", "emptyNoCa"] : ["empty", "warm"];
+    for (let i = 0; i < runs * kinds.length; i++) {
+      const kind = kinds[i % kinds.length];
+      if (kind !== "warm") clearCaches();
       const started = performance.now();
-      const child = spawnSync(process.execPath, args(join(work, `run-${i}`)), { cwd: root, encoding: "utf8" });
+      const child = spawnSync(process.execPath, args(join(work, `run-${i}`)), { cwd: root, encoding: "utf8", env: kind === "emptyNoCa" ? withoutCaCerts : process.env });
       const wallMs = performance.now() - started;
       if (child.status !== 0) throw new Error(`Bench run ${i + 1} failed:\n${child.stderr || child.stdout}`);
       const figures = JSON.parse(child.stdout.trim().split("\n").pop()!) as Omit<RunFigures, "wallMs">;
       series[kind].push({ ...figures, wallMs });
-      process.stdout.write(`  run ${series[kind].length}/${runs} (${kind} cache): ${wallMs.toFixed(0)} ms wall, ${figures.buildMs.toFixed(0)} ms build\n`);
+      const label = kind === "emptyNoCa" ? "empty cache, without NODE_EXTRA_CA_CERTS" : `${kind} cache`;
+      process.stdout.write(`  run ${series[kind].length}/${runs} (${label}): ${wallMs.toFixed(0)} ms wall, ${figures.buildMs.toFixed(0)} ms build\n`);
       // A yardstick measured between the same runs: Node starting and doing nothing.
       if (kind === "warm") {
-        const nodeStarted = performance.now();
-        spawnSync(process.execPath, ["-e", "0"]);
-        nodeAlone.push(performance.now() - nodeStarted);
+        nodeAlone.push(timeNode(process.env));
+        if (caCerts) nodeAloneNoCa.push(timeNode(withoutCaCerts));
       }
     }
   } finally {
@@ -74,13 +89,18 @@ export async function runBench(root: string, runs: number): Promise<void> {
   }
   const pages = series.empty[0].pages;
   console.log(`\nsitegen bench: ${runs} + ${runs} cold builds of ${pages} pages (2 locales), each in a fresh Node process, on ${availableParallelism()} cores`);
-  for (const kind of ["empty", "warm"] as const) {
+  const headings = {
+    empty: "empty cache (first build after a clone; the CLI, compiled once on first use, kept)",
+    warm: "warm cache (a new process after an earlier build)",
+    emptyNoCa: "empty cache again, in processes started without NODE_EXTRA_CA_CERTS",
+  };
+  for (const kind of caCerts ? (["empty", "warm", "emptyNoCa"] as const) : (["empty", "warm"] as const)) {
     const results = series[kind];
     const wall = median(results.map((r) => r.wallMs));
     const build = median(results.map((r) => r.buildMs));
     const walls = results.map((r) => r.wallMs);
     const stages = Object.keys(results[0].timings);
-    console.log(`\n  ${kind === "empty" ? "empty cache (first build after a clone; the CLI, compiled once on first use, kept)" : "warm cache (a new process after an earlier build)"}:`);
+    console.log(`\n  ${headings[kind]}:`);
     console.log(`    median wall time (process start to exit): ${wall.toFixed(0)} ms (spread ${Math.min(...walls).toFixed(0)}-${Math.max(...walls).toFixed(0)} ms)`);
     console.log(`    median build time (inside the process):   ${build.toFixed(0)} ms`);
     console.log(`    per page: ${(wall / pages).toFixed(2)} ms wall, ${(build / pages).toFixed(2)} ms build`);
@@ -90,4 +110,9 @@ export async function runBench(root: string, runs: number): Promise<void> {
   }
   // These machines run faster or slower by a third from one hour to the next: this figure says which it was.
   console.log(`\n  Node alone (node -e 0), measured between the runs: median ${median(nodeAlone).toFixed(0)} ms; every wall time above includes it.`);
+  if (caCerts) {
+    console.log(
+      `  NODE_EXTRA_CA_CERTS is set here (${caCerts}): Node reads its certificate store at every start-up, before any script runs; node -e 0 without it: median ${median(nodeAloneNoCa).toFixed(0)} ms.`,
+    );
+  }
 }
