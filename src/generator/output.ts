@@ -173,14 +173,13 @@ export class StagedOutput {
   /** Does the newest job still waiting for the output thread here; false when there is none left to take. */
   private takeNewestJob(): boolean {
     if (!this.thread || this.crashed) return false;
-    let newest: number | undefined;
-    for (const id of this.pending.keys()) newest = id;
+    const newest = [...this.pending.keys()].at(-1);
     if (newest === undefined || !claimJob(this.claims, newest)) return false;
     const entry = this.pending.get(newest)!;
     this.pending.delete(newest);
     let reply: OutputReply;
     try {
-      reply = entry.job.cache ? (writeCachedHere(entry.job.file, entry.job.data), { id: newest }) : runOutputJob(entry.job, this.writer);
+      reply = runOutputJob(entry.job, this.writer);
     } catch (error) {
       entry.fail(error as Error);
       return true;
