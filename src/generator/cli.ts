@@ -7,6 +7,7 @@ import { formatError } from "./errors.ts";
 import { startServe } from "./serve.ts";
 import { runBench } from "./bench.ts";
 import { runIfRenderWorker } from "./render-worker.ts";
+import { declareOneShotBuild } from "./esbuild-service.ts";
 
 // The compiled CLI is also the render worker's entry (render-worker.ts): in that thread, work is all it does.
 runIfRenderWorker();
@@ -83,6 +84,7 @@ export function createProgram(): Command {
     .option("--precompress", "also write .br and .gz copies of every text file, for servers that send precompressed files (nginx brotli_static/gzip_static)", false)
     .addOption(new Option("--json", "print the figures as one JSON line (for sitegen bench)").hideHelp())
     .action(async (opts: { out: string; siteUrl?: string; strict: boolean; precompress: boolean; json?: boolean }) => {
+      declareOneShotBuild();
       const result = await buildSite({ root: projectRoot, outDir: resolve(opts.out), siteUrl: opts.siteUrl, strict: opts.strict, precompress: opts.precompress });
       if (!opts.json) return console.log(buildSummary(result));
       const maxRssMb = process.resourceUsage().maxRSS / 1024;

@@ -1,5 +1,4 @@
-import type * as Esbuild from "esbuild";
-import { requireLazily } from "./lazy-require.ts";
+import { esbuildApi } from "./esbuild-service.ts";
 import { existsSync } from "node:fs";
 import { basename, join, relative } from "node:path";
 import { listFiles } from "./list-files.ts";
@@ -52,7 +51,7 @@ export async function buildIslands(root: string): Promise<IslandBundle> {
   const cached = cachedIslands(root, islandFiles);
   if (cached) return cached;
   const outdir = join(root, "assets");
-  const { build } = requireLazily("esbuild") as typeof Esbuild;
+  const { build } = esbuildApi();
   let result;
   try {
     result = await build({

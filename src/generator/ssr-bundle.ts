@@ -1,5 +1,4 @@
-import type * as Esbuild from "esbuild";
-import { requireLazily } from "./lazy-require.ts";
+import { esbuildApi } from "./esbuild-service.ts";
 import { existsSync } from "node:fs";
 import { basename, dirname, join, relative } from "node:path";
 import { createRequire } from "node:module";
@@ -65,7 +64,7 @@ export async function loadSsrModule(root: string): Promise<SsrBundle> {
     `  return "<!doctype html>" + fillSharedMarkup(html, page, renderToString);`,
     `}`,
   ].join("\n");
-  const { build } = requireLazily("esbuild") as typeof Esbuild;
+  const { build } = esbuildApi();
   let code: string;
   let inputs: string[];
   try {
