@@ -12,7 +12,8 @@ import { PageContext, usePage, type PageContextValue } from "./page-context.tsx"
  *
  * How: during a page's render, a part not yet rendered leaves a placeholder and is rendered right after
  * the page, by a renderToString of its own (never inside another render, which React does not support),
- * with the page's context; every page then gets the placeholder replaced. The text keys a part asked for
+ * with the page's context. Every page keeps its placeholders until the output minifies it and puts each
+ * part in place, minified once per build (src/generator/shared-markup.ts). The text keys a part asked for
  * are asked for again on every page that reuses it, so the missing-translation report names every page
  * that shows a raw key, as it would without sharing.
  */
@@ -22,9 +23,6 @@ export interface SharedMarkupStore {
   pending: Map<string, ReactNode>;
 }
 
-/** Every placeholder, as React writes it; page text cannot match (React escapes its `<`). */
-const PLACEHOLDERS = /<template data-shared-markup="([^"]*)"><\/template>/g;
-
 export function SharedMarkup({ id, children }: { id: string; children: ReactNode }) {
   const page = usePage();
   const store = page.sharedMarkup;
@@ -33,13 +31,17 @@ export function SharedMarkup({ id, children }: { id: string; children: ReactNode
   const done = store.done.get(key);
   if (done) for (const textKey of done.keys) page.t(textKey);
   else store.pending.set(key, children);
+  // Written by React as src/generator/shared-markup.ts describes.
   return <template data-shared-markup={key} />;
 }
 
-/** Renders the parts the page left pending, then puts every shared part in place of its placeholder. */
-export function fillSharedMarkup(html: string, page: PageContextValue, renderToString: (node: ReactNode) => string): string {
+/**
+ * Renders the parts the page left pending. The page keeps its placeholders: the output fills them when it
+ * minifies the page (src/generator/shared-markup.ts), with each part minified once per build.
+ */
+export function renderPendingParts(page: PageContextValue, renderToString: (node: ReactNode) => string): void {
   const store = page.sharedMarkup;
-  if (!store) return html;
+  if (!store) return;
   for (const [key, children] of store.pending) {
     const keys: string[] = [];
     const t: PageContextValue["t"] = (textKey, vars) => {
@@ -50,6 +52,4 @@ export function fillSharedMarkup(html: string, page: PageContextValue, renderToS
     store.done.set(key, { html: markup, keys: [...new Set(keys)] });
   }
   store.pending.clear();
-  // One pass over the page (looking each part up by its placeholder took 10 ms of a first build).
-  return html.replace(PLACEHOLDERS, (tag, key: string) => store.done.get(key)?.html ?? tag);
 }

@@ -148,9 +148,10 @@ async function buildWith(worker: RenderWorker | null, options: BuildOptions): Pr
     let minifyMs = 0;
     /**
      * Hands a file to the output (output.ts): written, brotli-compressed unless "none", with twins when
-     * asked. A "page" is React's output, minified there first; what resolves is the file as written.
+     * asked. A "page" is React's output, minified there first, with the shared parts it is the first to use
+     * (`parts`) put in place; what resolves is the file as written.
      */
-    const emit = (file: string, data: string | Uint8Array, kind: "asset" | "document" | "page" | "none"): Promise<string | Uint8Array> => {
+    const emit = (file: string, data: string | Uint8Array, kind: "asset" | "document" | "page" | "none", parts?: [string, string][]): Promise<string | Uint8Array> => {
       if (kind === "none") {
         const written = out.emit(file, data).then(() => data);
         compressJobs.push(written);
@@ -163,7 +164,7 @@ async function buildWith(worker: RenderWorker | null, options: BuildOptions): Pr
       const known = kind === "page" ? undefined : compressedCopies.keyOf(data);
       const br = known ? compressedCopies.lookup(known, brKind) : undefined;
       const gz = known && twins ? compressedCopies.lookup(known, "gz") : undefined;
-      const written = out.emit(file, data, { minify: kind === "page", br: br ?? quality, gz: twins ? (gz ?? true) : undefined, twins }).then((made) => {
+      const written = out.emit(file, data, { minify: kind === "page", parts: parts?.length ? parts : undefined, br: br ?? quality, gz: twins ? (gz ?? true) : undefined, twins }).then((made) => {
         const final = made.html ?? data;
         minifyMs += made.minifyMs ?? 0;
         sizes.set(file, (made.br ?? br)!.byteLength);
@@ -199,7 +200,7 @@ async function buildWith(worker: RenderWorker | null, options: BuildOptions): Pr
     // Pages rendered here are minified by the output (on its thread when it has one); the worker's come minified.
     const written = new Map<RenderJob, Promise<string | Uint8Array>>();
     const none: RenderOutput = { html: [], missing: [], minifyMs: 0 };
-    const here = mine.length ? renderJobs(await ssr.load(), shared, mine, { minify: false, onPage: (i, html) => written.set(mine[i], emit(mine[i].file, html, "page")) }) : none;
+    const here = mine.length ? renderJobs(await ssr.load(), shared, mine, { minify: false, onPage: (i, html, parts) => written.set(mine[i], emit(mine[i].file, html, "page", parts)) }) : none;
     const there: RenderOutput = fromWorker ? await fromWorker : none;
     theirs.forEach((job, i) => written.set(job, emit(job.file, there.html[i], "document")));
     minifyMs += there.minifyMs;

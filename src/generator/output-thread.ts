@@ -2,7 +2,7 @@ import { isMainThread, parentPort, workerData } from "node:worker_threads";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { brotliCompressSync, gzipSync, constants as zlib } from "node:zlib";
-import { minifyHtml } from "./minify-html.ts";
+import { minifyHtml, SharedParts } from "./minify-html.ts";
 import { writeCachedHere } from "./build-cache.ts";
 
 /**
@@ -18,8 +18,13 @@ export interface OutputJob {
   /** Absolute path. */
   file: string;
   data: string | Uint8Array;
-  /** A page as React rendered it: minify before anything else. */
+  /** A page as React rendered it: minify before anything else, shared parts put in place. */
   minify?: boolean;
+  /**
+   * Shared parts (shared-markup.ts) this page is the first to use, by key. Each thread that runs jobs
+   * adds them to its SharedParts when the job reaches it, taken or not: jobs reach a thread in order.
+   */
+  parts?: [string, string][];
   /** Brotli: a quality to compress at, or a copy made by an earlier build. */
   br?: number | Uint8Array;
   /** Gzip (level 9): true to compress, or a copy made by an earlier build. */
@@ -66,7 +71,8 @@ export class FileWriter {
   }
 }
 
-export function runOutputJob(job: OutputJob, writer: FileWriter): OutputReply {
+/** `parts`: the shared parts of the pages so far (the job's own already added). */
+export function runOutputJob(job: OutputJob, writer: FileWriter, parts: SharedParts): OutputReply {
   const reply: OutputReply = { id: job.id };
   if (job.cache) {
     writeCachedHere(job.file, job.data);
@@ -75,7 +81,7 @@ export function runOutputJob(job: OutputJob, writer: FileWriter): OutputReply {
   let data = job.data;
   if (job.minify) {
     const started = performance.now();
-    data = reply.html = minifyHtml(data as string);
+    data = reply.html = minifyHtml(data as string, parts);
     reply.minifyMs = performance.now() - started;
   }
   writer.write(job.file, data);
@@ -107,9 +113,11 @@ if (!isMainThread && parentPort && (workerData as { role?: string } | null)?.rol
   const port = parentPort;
   const { claims } = workerData as { claims: Int32Array };
   const writer = new FileWriter();
+  const parts = new SharedParts();
   port.on("message", (message: OutputJob | "flush") => {
-    if (message === "flush") port.postMessage({ flushed: true, failure: writer.failure });
-    else if (!claimJob(claims, message.id)) port.postMessage({ id: message.id, skipped: true });
-    else port.postMessage(runOutputJob(message, writer));
+    if (message === "flush") return port.postMessage({ flushed: true, failure: writer.failure });
+    if (message.parts) parts.add(message.parts);
+    if (!claimJob(claims, message.id)) port.postMessage({ id: message.id, skipped: true });
+    else port.postMessage(runOutputJob(message, writer, parts));
   });
 }

@@ -6,6 +6,7 @@ import { Worker } from "node:worker_threads";
 import { availableParallelism } from "node:os";
 import { writeCachedHere } from "./build-cache.ts";
 import { claimJob, FileWriter, OUTPUT_THREAD_ROLE, runOutputJob, type OutputJob, type OutputReply, type WriteFailure } from "./output-thread.ts";
+import { SharedParts } from "./minify-html.ts";
 
 export type EmitOptions = Omit<OutputJob, "id" | "file" | "data">;
 export type Emitted = Omit<OutputReply, "id">;
@@ -39,6 +40,8 @@ export class StagedOutput {
    */
   private thread: Worker | null | undefined;
   private readonly writer = new FileWriter();
+  /** The shared parts of this build's pages, for the jobs this thread runs (the output thread has its own). */
+  private readonly parts = new SharedParts();
   private readonly pending = new Map<number, { job: OutputJob; done: (reply: OutputReply) => void; fail: (error: Error) => void }>();
   /** One flag per job id, shared with the output thread: set by whichever thread takes the job. */
   private readonly claims = new Int32Array(new SharedArrayBuffer(4 * CLAIMABLE_JOBS));
@@ -78,6 +81,7 @@ export class StagedOutput {
   /** Writes a file (minified, compressed, with twins, as `options` say); resolves with what that made. */
   emit(relativePath: string, data: string | Uint8Array, options: EmitOptions = {}): Promise<Emitted> {
     const job: OutputJob = { id: this.nextId++, file: join(this.dir, relativePath), data, ...options };
+    if (job.parts) this.parts.add(job.parts);
     const busy = job.minify || typeof job.br === "number" || job.gz === true;
     let reply: Promise<OutputReply>;
     // Files with nothing to do but be written are written here: handing them over costs more.
@@ -86,7 +90,7 @@ export class StagedOutput {
       this.thread!.postMessage(job);
       reply = new Promise((done, fail) => this.pending.set(job.id, { job, done, fail }));
     } else {
-      reply = Promise.resolve(runOutputJob(job, this.writer));
+      reply = Promise.resolve(runOutputJob(job, this.writer, this.parts));
     }
     return reply.then((r) => this.count(job, r));
   }
@@ -179,7 +183,7 @@ export class StagedOutput {
     this.pending.delete(newest);
     let reply: OutputReply;
     try {
-      reply = runOutputJob(entry.job, this.writer);
+      reply = runOutputJob(entry.job, this.writer, this.parts);
     } catch (error) {
       entry.fail(error as Error);
       return true;

@@ -4,7 +4,8 @@ import { fileURLToPath } from "node:url";
 import type { SiteConfig } from "./config.ts";
 import { createTranslator, type Translator } from "./i18n.ts";
 import { renderPage, type RenderInput, type RenderTarget } from "./render.ts";
-import { minifyHtml } from "./minify-html.ts";
+import { minifyHtml, SharedParts } from "./minify-html.ts";
+import type { SharedMarkupStore } from "../components/SharedMarkup.tsx";
 import { routeById, type LocaleCode } from "./routes.ts";
 import { requireSsr, type SsrModule } from "./ssr-bundle.ts";
 import { SitegenError } from "./errors.ts";
@@ -64,29 +65,42 @@ export function targetOf(job: RenderJob): RenderTarget {
 /**
  * Renders jobs in this thread, minified unless `minify` is false (the build's thread leaves that to the
  * output thread), noting every missing translation with the page's label. `onPage` gets each page as
- * soon as it is done (the build writes and compresses it meanwhile).
+ * soon as it is done (the build writes and compresses it meanwhile). Unminified, pages keep their
+ * shared-markup placeholders (shared-markup.ts): `onPage` then also gets the parts each page is the first
+ * to use, for whoever minifies it.
  */
-export function renderJobs(ssr: SsrModule, shared: RenderShared, jobs: RenderJob[], options: { minify?: boolean; onPage?: (index: number, html: string) => void } = {}): RenderOutput {
+export function renderJobs(
+  ssr: SsrModule,
+  shared: RenderShared,
+  jobs: RenderJob[],
+  options: { minify?: boolean; onPage?: (index: number, html: string, newParts: [string, string][]) => void } = {},
+): RenderOutput {
   const missing: RenderOutput["missing"] = [];
   let label = "";
   const translators = Object.fromEntries(
     Object.entries(shared.dictionaries).map(([locale, dictionary]) => [locale, createTranslator(locale, dictionary, (l, key) => missing.push([l, key, label]))]),
   ) as Record<LocaleCode, Translator>;
   // One store per call: what a part renders to depends on this build's text and assets.
-  const sharedMarkup = process.env.SITEGEN_SHARED_MARKUP === "0" ? undefined : { done: new Map(), pending: new Map() };
+  const sharedMarkup: SharedMarkupStore | undefined = process.env.SITEGEN_SHARED_MARKUP === "0" ? undefined : { done: new Map(), pending: new Map() };
   const input: RenderInput = { site: shared.site, translators, ssr, stylesheet: shared.stylesheet, scripts: shared.scripts, preloads: shared.preloads, islands: shared.islands, sharedMarkup };
+  const parts = new SharedParts();
+  let partsSeen = 0;
   let minifyMs = 0;
   const html = jobs.map((job, index) => {
     label = job.label;
     const rendered = renderPage(input, targetOf(job));
+    // Parts are kept in the order they were first rendered: the new ones are at the end.
+    const newParts: [string, string][] = sharedMarkup ? [...sharedMarkup.done].slice(partsSeen).map(([key, part]) => [key, part.html]) : [];
+    partsSeen += newParts.length;
     if (options.minify === false) {
-      options.onPage?.(index, rendered);
+      options.onPage?.(index, rendered, newParts);
       return rendered;
     }
     const started = performance.now();
-    const page = minifyHtml(rendered);
+    parts.add(newParts);
+    const page = minifyHtml(rendered, parts);
     minifyMs += performance.now() - started;
-    options.onPage?.(index, page);
+    options.onPage?.(index, page, []);
     return page;
   });
   return { html, missing, minifyMs };

@@ -8,7 +8,10 @@ import type { PageContextValue } from "../components/page-context.tsx";
 import { SitegenError } from "./errors.ts";
 import { cacheDir, inputsKey, pruneCache, readCachedJson, sha1, writeCached } from "./build-cache.ts";
 
-/** What the server-side bundle exports: page names and one function that renders a full document. */
+/**
+ * What the server-side bundle exports: page names and one function that renders a full document, in
+ * which the parts shared by every page of a language are still placeholders (shared-markup.ts).
+ */
 export interface SsrModule {
   /** The compiled bundle on disk (the render worker imports it too). */
   file: string;
@@ -55,13 +58,14 @@ export async function loadSsrModule(root: string): Promise<SsrBundle> {
     // By path, past react-dom's "exports" (which name only the file that also loads the streaming renderer).
     `const { renderToString } = createRequire(__filename)(${JSON.stringify(renderer)});`,
     `import { Document } from "./src/components/Document.tsx";`,
-    `import { fillSharedMarkup } from "./src/components/SharedMarkup.tsx";`,
+    `import { renderPendingParts } from "./src/components/SharedMarkup.tsx";`,
     ...pageFiles.map((f, i) => `import * as page${i} from "./${f}";`),
     `const pages = { ${names.map((n, i) => `${JSON.stringify(n)}: page${i}.default`).join(", ")} };`,
     `export const pageNames = Object.keys(pages);`,
     `export function renderDocument(head, page, pageName, props) {`,
     `  const html = renderToString(createElement(Document, { head, page }, createElement(pages[pageName], props ?? {})));`,
-    `  return "<!doctype html>" + fillSharedMarkup(html, page, renderToString);`,
+    `  renderPendingParts(page, renderToString);`,
+    `  return "<!doctype html>" + html;`,
     `}`,
   ].join("\n");
   const { build } = esbuildApi();

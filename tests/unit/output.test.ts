@@ -7,7 +7,7 @@ import { build } from "esbuild";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { StagedOutput } from "../../src/generator/output.ts";
 import { FileWriter, runOutputJob } from "../../src/generator/output-thread.ts";
-import { minifyHtml } from "../../src/generator/minify-html.ts";
+import { minifyHtml, SharedParts } from "../../src/generator/minify-html.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 
@@ -103,9 +103,18 @@ describe("the output thread", () => {
     expect(out.threaded).toBe(availableParallelism() > 1);
     // Pages the output thread needs a while for (brotli at 11), handed over at once, as a build's
     // thread does while it renders. Once the first is done, this thread catches up from the newest:
-    // the two meet somewhere in the middle.
-    const pages = Array.from({ length: 24 }, (_, i) => `<!DOCTYPE html><html lang="en"><head><title>Page ${i}</title></head><body>${`<p>Page ${i}: from pilot to production, line ${"x".repeat(i)}.</p>\n  `.repeat(400)}</body></html>`);
-    const made = pages.map((html, i) => out.emit(`p${i}.html`, html, { minify: true, br: 11 }));
+    // the two meet somewhere in the middle. Every page has a shared footer that only the first one
+    // brings (and a shared banner from the third on), so whichever thread does a page must know them.
+    const footer = `<footer class="site-footer">\n  <p>São Paulo,   Brasil</p>\n  <input disabled=""/></footer>`;
+    const banner = `<aside hidden="">\n  <p>Cookies &amp; privacidade</p></aside>`;
+    const placeholder = (key: string) => `<template data-shared-markup="${key}"></template>`;
+    const pages = Array.from(
+      { length: 24 },
+      (_, i) =>
+        `<!DOCTYPE html><html lang="en"><head><title>Page ${i}</title></head><body>${i >= 2 ? placeholder("en.banner") : ""}${`<p>Page ${i}: from pilot to production, line ${"x".repeat(i)}.</p>\n  `.repeat(400)}${placeholder("en.footer")}</body></html>`,
+    );
+    const partsOf = (i: number): [string, string][] | undefined => (i === 0 ? [["en.footer", footer]] : i === 2 ? [["en.banner", banner]] : undefined);
+    const made = pages.map((html, i) => out.emit(`p${i}.html`, html, { minify: true, parts: partsOf(i), br: 11 }));
     await made[0];
     const taken = out.catchUp();
     if (out.threaded) {
@@ -115,7 +124,8 @@ describe("the output thread", () => {
     const results = await Promise.all(made);
     await out.commit();
     results.forEach((result, i) => {
-      const minified = minifyHtml(pages[i]);
+      const minified = minifyHtml(pages[i].replace(placeholder("en.footer"), footer).replace(placeholder("en.banner"), banner));
+      expect(minified).toContain('<footer class="site-footer"> <p>São Paulo, Brasil</p> <input disabled></footer></body>');
       expect(result.html).toBe(minified);
       expect(readFileSync(join(target, `p${i}.html`), "utf8")).toBe(minified);
       expect(brotliDecompressSync(result.br!).toString("utf8")).toBe(minified);
@@ -130,8 +140,8 @@ describe("an output job (what the output thread runs)", () => {
     const dir = mkdtempSync(join(tmpdir(), "sitegen-job-"));
     writeFileSync(join(dir, "blocker"), "");
     const writer = new FileWriter();
-    runOutputJob({ id: 1, file: join(dir, "blocker", "a.html"), data: "<p>a</p>" }, writer);
-    runOutputJob({ id: 2, file: join(dir, "b.html"), data: "<p>b</p>" }, writer);
+    runOutputJob({ id: 1, file: join(dir, "blocker", "a.html"), data: "<p>a</p>" }, writer, new SharedParts());
+    runOutputJob({ id: 2, file: join(dir, "b.html"), data: "<p>b</p>" }, writer, new SharedParts());
     expect(writer.failure?.code).toMatch(/EEXIST|ENOTDIR/);
     expect(existsSync(join(dir, "b.html"))).toBe(false);
   });
