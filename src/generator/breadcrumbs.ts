@@ -1,4 +1,4 @@
-import { homePath, localeOfPath, normalisePath, unprefixedPath, type LocaleCode } from "./routes.ts";
+import { homePath, localeOfPath, normalisePath, unprefixedPath, type LocaleCode } from "./locale-paths.ts";
 import type { Translator } from "./i18n.ts";
 
 export interface Crumb {

@@ -3,9 +3,10 @@
  * the language switcher, the sitemap, the server and the tests all read it.
  */
 
-export type LocaleCode = "pt" | "en";
-export const LOCALES: readonly LocaleCode[] = ["pt", "en"];
-const EN_PREFIX = "/en";
+import { EN_PREFIX, homePath, LOCALES, localeOfPath, normalisePath, unprefixedPath, type LocaleCode } from "./locale-paths.ts";
+
+// The language rules of paths live apart (locale-paths.ts), so that browser code can use them without the table.
+export { homePath, LOCALES, localeOfPath, normalisePath, unprefixedPath, type LocaleCode } from "./locale-paths.ts";
 
 export type SchemaType = "WebPage" | "AboutPage" | "ContactPage" | "Service" | "CollectionPage";
 
@@ -68,18 +69,6 @@ export function routeById(id: string): Route {
   return found;
 }
 
-/** Strips a trailing slash (but keeps "/"), so "/about/" and "/about" name the same page. */
-export function normalisePath(path: string): string {
-  const clean = path.split(/[?#]/)[0] || "/";
-  return clean.length > 1 ? clean.replace(/\/+$/, "") || "/" : clean;
-}
-
-/** Spec: the language is English if the path starts with /en, otherwise Portuguese. */
-export function localeOfPath(path: string): LocaleCode {
-  const p = normalisePath(path);
-  return p === EN_PREFIX || p.startsWith(EN_PREFIX + "/") ? "en" : "pt";
-}
-
 export function matchRoute(path: string): { route: Route; locale: LocaleCode } | undefined {
   return byPath.get(normalisePath(path));
 }
@@ -98,16 +87,6 @@ export function counterpartPath(path: string, target?: LocaleCode): string {
   if (to === "en") return p === "/" ? EN_PREFIX : EN_PREFIX + p;
   const stripped = p.slice(EN_PREFIX.length);
   return stripped === "" ? "/" : stripped;
-}
-
-/** The path without its locale prefix: "/en/about" → "/about", "/en" → "/". */
-export function unprefixedPath(path: string): string {
-  const p = normalisePath(path);
-  return localeOfPath(p) === "en" ? p.slice(EN_PREFIX.length) || "/" : p;
-}
-
-export function homePath(locale: LocaleCode): string {
-  return locale === "en" ? EN_PREFIX : "/";
 }
 
 /**

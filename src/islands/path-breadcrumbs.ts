@@ -1,47 +1,38 @@
 /**
  * Breadcrumbs on the not-found page (spec §2: every page but home has them; unknown segments are shown
  * capitalised). That page is one file served for every unknown address, so its trail can only be known in
- * the browser: this island builds it from the address, by the build's own rule (src/generator/breadcrumbs.ts):
- * Home, then one crumb per segment, labelled from content or capitalised, the last one not a link.
- * Without JavaScript the page simply has no trail.
+ * the browser: this island builds it from the address with the build's own function (breadcrumbsFor), its
+ * labels from the page's content. Without JavaScript the page simply has no trail.
  */
 import type { Mount } from "./runtime/island.ts";
+import { breadcrumbsFor } from "../generator/breadcrumbs.ts";
 
 interface Props {
-  home: { label: string; href: string };
+  home: { label: string };
   /** Content labels of the known segments (breadcrumbs.<segment>). */
   labels: Record<string, string>;
 }
 
+const PREFIX = "breadcrumbs.";
+
 export const mount: Mount = (element, props) => {
   const { home, labels } = props as unknown as Props;
-  const prefix = home.href === "/" ? "" : home.href;
-  const path = location.pathname;
-  const rest = prefix && (path === prefix || path.startsWith(`${prefix}/`)) ? path.slice(prefix.length) : path;
-  const segments = rest.split("/").filter(Boolean);
+  // The content the page was built with, as breadcrumbsFor asks for it. Own keys only: an address
+  // segment such as "constructor" must not find Object's.
+  const has = (key: string) => key.startsWith(PREFIX) && Object.hasOwn(labels, key.slice(PREFIX.length));
+  const t = (key: string) => (key === `${PREFIX}home` ? home.label : has(key) ? labels[key.slice(PREFIX.length)] : key);
+  const crumbs = breadcrumbsFor(location.pathname, { t, has });
   const list = element.querySelector("ol");
-  if (!list || !segments.length) return;
-  const crumb = (label: string, href?: string) => {
-    const item = document.createElement("li");
-    const link = document.createElement(href ? "a" : "span");
-    link.textContent = label;
-    if (href) link.setAttribute("href", href);
-    else link.setAttribute("aria-current", "page");
-    item.append(link);
-    return item;
-  };
+  if (!list || !crumbs.length) return;
   list.replaceChildren(
-    crumb(home.label, home.href),
-    ...segments.map((segment, i) => {
-      let text = segment;
-      try {
-        text = decodeURIComponent(segment);
-      } catch {
-        // A malformed escape is shown as it is.
-      }
-      // Own keys only: an address segment such as "constructor" must not find Object's.
-      const label = Object.hasOwn(labels, segment) ? labels[segment] : text.charAt(0).toUpperCase() + text.slice(1);
-      return crumb(label, i < segments.length - 1 ? `${prefix}/${segments.slice(0, i + 1).join("/")}` : undefined);
+    ...crumbs.map(({ label, href }) => {
+      const item = document.createElement("li");
+      const link = document.createElement(href ? "a" : "span");
+      link.textContent = label;
+      if (href) link.setAttribute("href", href);
+      else link.setAttribute("aria-current", "page");
+      item.append(link);
+      return item;
     }),
   );
   element.hidden = false;

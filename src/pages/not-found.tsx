@@ -10,9 +10,9 @@ const SEGMENTS = [...new Set(routes.flatMap((r) => unprefixedPath(r.paths.pt).sp
  * this one file answers every unknown address. Hidden until built.
  */
 function PathBreadcrumbs() {
-  const { t, has, href, islands } = usePage();
+  const { t, has, islands } = usePage();
   const labels = Object.fromEntries(SEGMENTS.filter((s) => has(`breadcrumbs.${s}`)).map((s) => [s, t(`breadcrumbs.${s}`)]));
-  const props = { home: { label: t("breadcrumbs.home"), href: href("home") }, labels };
+  const props = { home: { label: t("breadcrumbs.home") }, labels };
   return (
     <nav className="breadcrumbs container" aria-label={t("a11y.breadcrumbs")} hidden data-island="path-breadcrumbs" data-when="load" data-src={islands["path-breadcrumbs"]} data-props={JSON.stringify(props)}>
       <ol />
