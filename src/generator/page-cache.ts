@@ -39,8 +39,16 @@ export class PageCache {
     );
   }
 
+  /** Each job's key, made once: the build asks for it when it looks a page up and again when it stores it. */
+  private readonly keys = new Map<RenderJob, string>();
+
   private key(job: RenderJob): string {
-    return sha1(`${this.context[job.locale as LocaleCode]}\0${JSON.stringify(job)}`);
+    let key = this.keys.get(job);
+    if (key === undefined) {
+      key = sha1(`${this.context[job.locale as LocaleCode]}\0${JSON.stringify(job)}`);
+      this.keys.set(job, key);
+    }
+    return key;
   }
 
   get(job: RenderJob): CachedPage | undefined {
