@@ -17,10 +17,10 @@ export function Footer() {
           <p>{t("footer.tagline")}</p>
           <address>
             <p>
-              <MapPin size={16} aria-hidden="true" /> {t("footer.address")}
+              <MapPin size={16} /> {t("footer.address")}
             </p>
             <p>
-              <Mail size={16} aria-hidden="true" /> <a href={`mailto:${site.email}`}>{site.email}</a>
+              <Mail size={16} /> <a href={`mailto:${site.email}`}>{site.email}</a>
             </p>
           </address>
         </section>

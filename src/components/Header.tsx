@@ -21,7 +21,7 @@ export function Header() {
           {site.brand}
         </a>
         <button type="button" className="menu-toggle" popoverTarget="site-menu">
-          <Menu size={20} aria-hidden="true" />
+          <Menu size={20} />
           <span>{t("nav.menu")}</span>
         </button>
         <nav id="site-menu" className="site-nav" popover="auto" aria-label={t("a11y.mainNav")}>
@@ -92,7 +92,7 @@ export function Header() {
           data-counterpart={route ? undefined : "by-prefix"}
           data-tooltip={t("languageSwitcher.tooltip")}
         >
-          <Globe size={18} aria-hidden="true" />
+          <Globe size={18} />
           <span>{t("languageSwitcher.label")}</span>
         </a>
       </div>

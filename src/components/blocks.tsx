@@ -64,7 +64,7 @@ export function ArrowLink({ href, children, className }: { href: string; childre
   return (
     <a className={className ?? "arrow-link"} href={href}>
       {children}
-      <ArrowRight size={16} aria-hidden="true" />
+      <ArrowRight size={16} />
     </a>
   );
 }

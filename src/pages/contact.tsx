@@ -19,7 +19,7 @@ export default function ContactPage() {
           <dl className="details">
             <div>
               <dt>
-                <Mail size={18} aria-hidden="true" /> {t("contact.emailLabel")}
+                <Mail size={18} /> {t("contact.emailLabel")}
               </dt>
               <dd>
                 <a href={`mailto:${site.email}`}>{site.email}</a>
@@ -27,13 +27,13 @@ export default function ContactPage() {
             </div>
             <div>
               <dt>
-                <MapPin size={18} aria-hidden="true" /> {t("contact.addressLabel")}
+                <MapPin size={18} /> {t("contact.addressLabel")}
               </dt>
               <dd>{t("footer.address")}</dd>
             </div>
             <div>
               <dt>
-                <Clock size={18} aria-hidden="true" /> {t("labels.responseTime")}
+                <Clock size={18} /> {t("labels.responseTime")}
               </dt>
               <dd>{t("contact.responseTime")}</dd>
             </div>

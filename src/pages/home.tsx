@@ -22,7 +22,7 @@ export default function HomePage() {
           <div className="actions">
             <a className="btn btn-accent" href={href("contact")}>
               {t("hero.cta")}
-              <ArrowRight size={18} aria-hidden="true" />
+              <ArrowRight size={18} />
             </a>
             <a className="btn btn-ghost" href={href("services")}>
               {t("hero.learnMore")}
@@ -42,7 +42,7 @@ export default function HomePage() {
             const Icon = serviceLineIcons[line];
             return (
               <li key={line} className="card">
-                <Icon className="card-icon" size={28} aria-hidden="true" />
+                <Icon className="card-icon" size={28} />
                 <p className="badge">{t(`services.${line}.badge`)}</p>
                 <h3>{t(`services.${line}.name`)}</h3>
                 <p>{t(`services.${line}.summary`)}</p>
@@ -57,7 +57,7 @@ export default function HomePage() {
         <ul className="chip-grid">
           {Object.entries(technologyIcons).map(([key, Icon]) => (
             <li key={key} className="chip">
-              <Icon size={18} aria-hidden="true" />
+              <Icon size={18} />
               {t(`technologies.${key}.name`)}
             </li>
           ))}
@@ -72,7 +72,7 @@ export default function HomePage() {
             const slug = sectorSlug[sector];
             return (
               <li key={sector} className="card card-compact">
-                <Icon className="card-icon" size={24} aria-hidden="true" />
+                <Icon className="card-icon" size={24} />
                 <h3>{slug ? <a href={href(`industries.${slug}`)}>{t(`industries.${sector}.name`)}</a> : t(`industries.${sector}.name`)}</h3>
               </li>
             );

@@ -11,7 +11,7 @@ function UnroutedSector({ sector, children }: { sector: "manufacturing" | "healt
   const Icon = sectorIcons[sector];
   return (
     <Section id={sector} tone={sector === "manufacturing" ? "muted" : undefined} title={t(`${base}.name`)} intro={t(`${base}.summary`)}>
-      <Icon className="section-icon" size={32} aria-hidden="true" />
+      <Icon className="section-icon" size={32} />
       <Prose text={t(`${base}.intro`)} />
       <h3>{t("industries.resultsHeading")}</h3>
       <Stats prefix={base} />
@@ -37,7 +37,7 @@ export default function IndustriesPage() {
             const Icon = sectorIcons[sector];
             return (
               <li key={slug} className="card">
-                <Icon className="card-icon" size={28} aria-hidden="true" />
+                <Icon className="card-icon" size={28} />
                 <h3>{t(`industries.${sector}.name`)}</h3>
                 <p>{t(`industries.${sector}.summary`)}</p>
                 <ArrowLink href={href(`industries.${slug}`)}>{t("labels.explore", { name: t(`industries.${sector}.name`) })}</ArrowLink>

@@ -9,7 +9,7 @@ function LineCard({ line }: { line: string }) {
   const Icon = serviceLineIcons[line];
   return (
     <li className="card">
-      <Icon className="card-icon" size={28} aria-hidden="true" />
+      <Icon className="card-icon" size={28} />
       <p className="badge">{t(`services.${line}.badge`)}</p>
       <h3>{t(`services.${line}.name`)}</h3>
       <p className="tagline">{t(`services.${line}.tagline`)}</p>

@@ -14,7 +14,7 @@ export default function TechnologiesPage() {
         <ul className="card-grid cols-2">
           {Object.entries(technologyIcons).map(([key, Icon]) => (
             <li key={key} className="card">
-              <Icon className="card-icon" size={28} aria-hidden="true" />
+              <Icon className="card-icon" size={28} />
               <h3>{t(`technologies.${key}.name`)}</h3>
               <p>{t(`technologies.${key}.description`)}</p>
               <p className="tools">
