@@ -142,8 +142,8 @@ async function buildWith(worker: RenderWorker | null, options: BuildOptions): Pr
     // 20 % faster than 6 for 0.2 % more bytes, and the largest page stays under 10 KB (budget 14 KB,
     // tests/unit/gates.test.ts). Hashed assets (stylesheet, scripts) get 10 when their twins are
     // written: those are what every visitor then downloads, and 10 makes them 4 % smaller, for 50-140 ms
-    // of a first build. Compressed copies are kept by content
-    // (compressed-cache.ts): a rebuild compresses only what changed.
+    // of a first build. Compressed copies are kept by content (compressed-cache.ts): a rebuild
+    // compresses only what changed.
     const compressedCopies = new CompressedCache(cacheDir(root, "compressed.pack"));
     const twins = options.precompress === true;
     let minifyMs = 0;
