@@ -45,8 +45,8 @@ export function generatorStamp(root: string): string {
   let stamp = generatorStamps.get(root);
   if (!stamp) {
     const self = fileURLToPath(import.meta.url);
-    const files = self.endsWith(".mjs")
-      ? [self, join(dirname(self), "output-thread.mjs")]
+    const files = self.endsWith(".cjs")
+      ? [self, join(dirname(self), "output-thread.cjs")]
       : [...listFiles(root, "src/generator", [".ts"]), "package-lock.json"].map((f) => join(root, f));
     // The project's own folder too: projects may share a node_modules (and so these caches).
     stamp = sha1(`${root}\0${stampFiles(files)}`);

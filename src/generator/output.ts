@@ -52,8 +52,8 @@ export class StagedOutput {
   bytes = 0;
   files = 0;
 
-  /** `threadEntry`: the output thread's compiled module (default: output-thread.mjs beside this one). */
-  constructor(outDir: string, private readonly threadEntry = fileURLToPath(new URL("./output-thread.mjs", import.meta.url))) {
+  /** `threadEntry`: the output thread's compiled module (default: output-thread.cjs beside this one). */
+  constructor(outDir: string, private readonly threadEntry = fileURLToPath(new URL("./output-thread.cjs", import.meta.url))) {
     this.target = resolve(outDir);
     mkdirSync(dirname(this.target), { recursive: true });
     this.dir = mkdtempSync(join(dirname(this.target), `.${basename(this.target)}.building-`));
@@ -237,7 +237,7 @@ export class StagedOutput {
 /** Jobs with an id below this can be taken by either thread; later ones (a site of more files) by the output thread only. */
 const CLAIMABLE_JOBS = 1 << 16;
 
-/** The output thread, when the compiled CLI (with output-thread.mjs beside it) runs on two cores or more. */
+/** The output thread, when the compiled CLI (with output-thread.cjs beside it) runs on two cores or more. */
 function startThread(entry: string, claims: Int32Array): Worker | null {
   if (availableParallelism() < 2 || process.env.SITEGEN_OUTPUT_THREAD === "0") return null;
   if (!existsSync(entry)) return null;

@@ -14,7 +14,7 @@ import { SitegenError } from "./errors.ts";
  * Rendering and minifying pages is the build's largest stage and runs on one core; on large sites this
  * worker takes half of the pages to the second one. It starts with the build, loads React and the pages bundle while
  * the main thread reads content, then renders and minifies its share. Output is identical either way.
- * Only the compiled CLI (an .mjs file) can be a worker's entry; run from TypeScript sources (the unit
+ * Only the compiled CLI (a .cjs file) can be a worker's entry; run from TypeScript sources (the unit
  * tests), on one core, or with SITEGEN_RENDER_WORKER=0, everything renders in the main thread.
  */
 
@@ -127,7 +127,7 @@ export class RenderWorker {
   static start(pages: number): RenderWorker | null {
     const self = fileURLToPath(import.meta.url);
     const forced = process.env.SITEGEN_RENDER_WORKER;
-    if (!self.endsWith(".mjs") || availableParallelism() < 2 || forced === "0") return null;
+    if (!self.endsWith(".cjs") || availableParallelism() < 2 || forced === "0") return null;
     if (forced !== "1" && pages < WORKER_MIN_PAGES) return null;
     try {
       return new RenderWorker(self);

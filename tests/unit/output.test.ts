@@ -92,8 +92,8 @@ describe("the output thread", () => {
   it("shares the jobs with the build's thread when that one catches up, and does each exactly once", async () => {
     // The thread's entry, compiled as bin/sitegen.js compiles it beside the CLI.
     const dir = mkdtempSync(join(tmpdir(), "sitegen-thread-"));
-    const entry = join(dir, "output-thread.mjs");
-    await build({ entryPoints: [join(ROOT, "src/generator/output-thread.ts")], outfile: entry, bundle: true, platform: "node", format: "esm", logLevel: "error" });
+    const entry = join(dir, "output-thread.cjs");
+    await build({ entryPoints: [join(ROOT, "src/generator/output-thread.ts")], outfile: entry, bundle: true, platform: "node", format: "cjs", define: { "import.meta.url": "__sitegenFileUrl" }, banner: { js: 'const __sitegenFileUrl = require("node:url").pathToFileURL(__filename).href;' }, logLevel: "error" });
     const { target } = (() => {
       const parent = mkdtempSync(join(tmpdir(), "sitegen-output-"));
       return { target: join(parent, "dist") };
