@@ -54,6 +54,7 @@ export async function runBench(root: string, runs: number): Promise<void> {
     }
   };
   const series: Record<"empty" | "warm" | "emptyNoCa", RunFigures[]> = { empty: [], warm: [], emptyNoCa: [] };
+  const kinds: (keyof typeof series)[] = caCerts ? ["empty", "warm", "emptyNoCa"] : ["empty", "warm"];
   const nodeAlone: number[] = [];
   const nodeAloneNoCa: number[] = [];
   const timeNode = (env: NodeJS.ProcessEnv) => {
@@ -65,7 +66,6 @@ export async function runBench(root: string, runs: number): Promise<void> {
     // One warm-up run compiles the CLI cache, as a developer's first `npx sitegen` does.
     spawnSync(process.execPath, args(join(work, "warmup")), { cwd: root, encoding: "utf8" });
     // Alternating the series spreads the machine's noise over all of them.
-    const kinds: (keyof typeof series)[] = caCerts ? ["empty", "warm", "emptyNoCa"] : ["empty", "warm"];
     for (let i = 0; i < runs * kinds.length; i++) {
       const kind = kinds[i % kinds.length];
       if (kind !== "warm") clearCaches();
@@ -94,7 +94,7 @@ export async function runBench(root: string, runs: number): Promise<void> {
     warm: "warm cache (a new process after an earlier build)",
     emptyNoCa: "empty cache again, in processes started without NODE_EXTRA_CA_CERTS",
   };
-  for (const kind of caCerts ? (["empty", "warm", "emptyNoCa"] as const) : (["empty", "warm"] as const)) {
+  for (const kind of kinds) {
     const results = series[kind];
     const wall = median(results.map((r) => r.wallMs));
     const build = median(results.map((r) => r.buildMs));
