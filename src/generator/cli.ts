@@ -71,7 +71,8 @@ export function createProgram(): Command {
   const program = new Command("sitegen")
     .description("Builds and serves the bilingual static site from content/ and src/.")
     .version(version(), "-v, --version")
-    .showHelpAfterError("(run sitegen --help for the commands and options)")
+    // An unknown flag or command is answered with what is valid: the help of the command it was given to.
+    .showHelpAfterError(true)
     .showSuggestionAfterError(true)
     .exitOverride();
 
