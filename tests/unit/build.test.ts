@@ -76,6 +76,10 @@ describe("every route in both languages", () => {
       expect(list.itemListElement).toHaveLength(segments.length + 1);
       expect(list.itemListElement[0].item).toBe(abs(locale === "en" ? "/en" : "/"));
     }
+    // Speculation Rules in the page itself (no script needed): prefetch on intent, never the endpoints.
+    const rules = JSON.parse(html.match(/<script type="speculationrules">(.*?)<\/script>/)![1]);
+    expect(rules.prefetch[0].where).toEqual({ and: [{ href_matches: "/*" }, { not: { href_matches: "/api/*" } }] });
+    expect(rules.prefetch[0].eagerness).toBe("moderate");
     // No raw content key may reach a visitor.
     expect(html).not.toMatch(/>(hero|nav|meta|footer|industries|services|labels)\.[a-zA-Z.]+</);
   });

@@ -99,7 +99,6 @@ export function startNavigation({ onPage }: Options): ((href: string) => void) |
   document.addEventListener("pointerover", prefetch, { passive: true });
   document.addEventListener("focusin", prefetch);
   document.addEventListener("touchstart", prefetch, { passive: true });
-  addSpeculationRules();
   warmNearbyLinks();
 
   document.addEventListener("click", (e) => {
@@ -306,23 +305,4 @@ function rerunScripts(root: HTMLElement): void {
 function announce(text: string): void {
   const region = document.querySelector("[data-route-announcer]");
   if (region) region.textContent = text;
-}
-
-/**
- * Where the browser supports Speculation Rules, it also prefetches pages a visitor is about to open (on
- * hover), which makes the full loads this island leaves to the browser fast as well.
- */
-function addSpeculationRules(): void {
-  if (!HTMLScriptElement.supports?.("speculationrules")) return;
-  const script = document.createElement("script");
-  script.type = "speculationrules";
-  script.textContent = JSON.stringify({
-    prefetch: [
-      {
-        where: { and: [{ href_matches: "/*" }, { not: { href_matches: "/api/*" } }] },
-        eagerness: "moderate",
-      },
-    ],
-  });
-  document.head.append(script);
 }
