@@ -6,17 +6,28 @@
  */
 import type { Mount } from "./runtime/island.ts";
 import { breadcrumbsFor } from "../generator/breadcrumbs.ts";
+import { localeOfPath, type LocaleCode } from "../generator/locale-paths.ts";
 
 interface Props {
   home: { label: string };
   /** Content labels of the known segments (breadcrumbs.<segment>). */
   labels: Record<string, string>;
+  /** The language of this not-found page, and the address of each language's. */
+  locale: LocaleCode;
+  notFoundPages: Record<LocaleCode, string>;
 }
 
 const PREFIX = "breadcrumbs.";
+/** Handled by the runtime (main.ts); not imported from it, which would cost every page one more chunk. */
+export const REPLACE_PAGE_EVENT = "sitegen:replace-page";
 
 export const mount: Mount = (element, props) => {
-  const { home, labels } = props as unknown as Props;
+  const { home, labels, locale, notFoundPages } = props as unknown as Props;
+  // Hosts that know only the root 404.html (GitHub Pages, S3's error document, `npx serve`) answer an
+  // unknown /en/... address with the Portuguese page. Spec §2 makes that address English: the English
+  // not-found page is asked for in place of this one, address kept (main.ts), and builds its own trail.
+  const wanted = localeOfPath(location.pathname);
+  if (wanted !== locale) return void dispatchEvent(new CustomEvent(REPLACE_PAGE_EVENT, { detail: notFoundPages[wanted] }));
   // The content the page was built with, as breadcrumbsFor asks for it. Own keys only: an address
   // segment such as "constructor" must not find Object's.
   const has = (key: string) => key.startsWith(PREFIX) && Object.hasOwn(labels, key.slice(PREFIX.length));

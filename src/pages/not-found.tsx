@@ -1,18 +1,22 @@
 import { usePage } from "../components/page-context.tsx";
 import { PageHero } from "../components/blocks.tsx";
-import { routes, unprefixedPath } from "../generator/routes.ts";
+import { LOCALES, notFoundFile, routes, unprefixedPath } from "../generator/routes.ts";
 
 /** Every segment of the site's own paths: the ones that can have a content label. */
 const SEGMENTS = [...new Set(routes.flatMap((r) => unprefixedPath(r.paths.pt).split("/").filter(Boolean)))];
 
+/** Each language's not-found page by address (/404, /en/404), for the island to fetch the right one. */
+const NOT_FOUND_PAGES = Object.fromEntries(LOCALES.map((l) => [l, `/${notFoundFile(l).replace(/\.html$/, "")}`]));
+
 /**
  * The trail of the address actually asked for, built in the browser (src/islands/path-breadcrumbs.ts):
- * this one file answers every unknown address. Hidden until built.
+ * this one file answers every unknown address. Hidden until built. The island also swaps in the other
+ * language's not-found page when a host answered an address with the wrong one.
  */
 function PathBreadcrumbs() {
-  const { t, has, islands } = usePage();
+  const { t, has, islands, locale } = usePage();
   const labels = Object.fromEntries(SEGMENTS.filter((s) => has(`breadcrumbs.${s}`)).map((s) => [s, t(`breadcrumbs.${s}`)]));
-  const props = { home: { label: t("breadcrumbs.home") }, labels };
+  const props = { home: { label: t("breadcrumbs.home") }, labels, locale, notFoundPages: NOT_FOUND_PAGES };
   return (
     <nav className="breadcrumbs container" aria-label={t("a11y.breadcrumbs")} hidden data-island="path-breadcrumbs" data-when="load" data-src={islands["path-breadcrumbs"]} data-props={JSON.stringify(props)}>
       <ol />

@@ -52,6 +52,29 @@ test("unknown paths show the not-found page of their language with status 404", 
   expect(axe.violations).toEqual([]);
 });
 
+test("on a host that knows only the root 404.html, an unknown English address still gets the English not-found page, address kept", async ({ page }) => {
+  // As GitHub Pages, S3's error document or `npx serve` answer it: the Portuguese page, status 404.
+  await page.route("**/en/insights/old-post?from=newsletter", async (route) => {
+    const rootNotFound = await route.fetch({ url: new URL("/404", route.request().url()).href });
+    await route.fulfill({ response: rootNotFound, status: 404 });
+  });
+  const errors: string[] = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  const response = await page.goto("/en/insights/old-post?from=newsletter#top");
+  expect(response?.status()).toBe(404);
+  await expect(page.locator("html")).toHaveAttribute("lang", "en");
+  await expect(page.locator("h1")).toHaveText(text.en.get("notFound.title")!);
+  await expect(page).toHaveTitle(`${text.en.get("meta.not-found.title")} | ${site.brand}`);
+  await expect(page).toHaveURL(/\/en\/insights\/old-post\?from=newsletter#top$/);
+  await expect(page.locator("main nav.breadcrumbs li")).toHaveText(["Home", "Insights", "Old-post"]);
+  await expect(page.locator("a.lang-switch")).toHaveAttribute("href", "/insights/old-post");
+  // The whole page is English, not only its content.
+  await expect(page.locator("footer")).toContainText(text.en.get("footer.address")!);
+  await expect(page.locator("header nav")).toHaveAccessibleName(text.en.get("a11y.mainNav")!);
+  expect(await page.evaluate(() => localStorage.getItem("language"))).toBe("en");
+  expect(errors).toEqual([]);
+});
+
 test("the not-found page shows the trail of the address asked for: known segments labelled, unknown ones capitalised, the last not a link (spec §2)", async ({ page }) => {
   const trail = page.locator("main nav.breadcrumbs");
   const crumbs = async () =>

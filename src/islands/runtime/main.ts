@@ -11,6 +11,8 @@ import { startNavigation, type PageChange } from "./navigation.ts";
 
 const OPEN_SETTINGS_EVENT = "sitegen:open-cookie-settings";
 const CLEAR_EVENT = "sitegen:consent-cleared";
+/** An island asks for another page in place of this one, at this address (path-breadcrumbs.ts). */
+const REPLACE_PAGE_EVENT = "sitegen:replace-page";
 
 logPageLoad();
 rememberLanguage();
@@ -26,10 +28,11 @@ scheduleIslands();
 // Registered after the consent and language listeners, which must see a click first (the footer's cookie
 // settings link is handled there; the switcher stores the choice before the page changes).
 const replacePage = startNavigation({ onPage });
+addEventListener(REPLACE_PAGE_EVENT, (e) => replacePage?.((e as CustomEvent<string>).detail, true));
 
 /** After the navigation island swapped a page in: everything a full load would have run for the new content. */
 function onPage({ roots, languageChanged, elapsed }: PageChange): void {
-  console.info(`Page loaded in ${Math.round(elapsed)} ms`);
+  logLoadTime(elapsed);
   counterpartByPrefix();
   storeLanguage(languageOfPath(location.pathname));
   pruneTooltips();
@@ -42,12 +45,13 @@ function onPage({ roots, languageChanged, elapsed }: PageChange): void {
   if (languageChanged && consentRoot) refreshIsland(consentRoot);
 }
 
-/** Spec §7: the page-load time, logged once per page. */
+/** Spec §7: the page-load time, logged once per page (a full load here, a swapped page in onPage). */
+const logLoadTime = (ms: number) => console.info(`Page loaded in ${Math.round(ms)} ms`);
+
 function logPageLoad(): void {
   const report = () => {
     const nav = performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming | undefined;
-    const ms = nav && nav.loadEventStart > 0 ? nav.loadEventStart : performance.now();
-    console.info(`Page loaded in ${Math.round(ms)} ms`);
+    logLoadTime(nav && nav.loadEventStart > 0 ? nav.loadEventStart : performance.now());
   };
   if (document.readyState === "complete") setTimeout(report);
   else addEventListener("load", () => setTimeout(report), { once: true });
@@ -60,7 +64,7 @@ function logPageLoad(): void {
 function counterpartByPrefix(): void {
   const switcher = document.querySelector<HTMLAnchorElement>("a[data-lang-switch][data-counterpart=by-prefix]");
   const path = location.pathname;
-  if (switcher) switcher.href = path === "/en" || path.startsWith("/en/") ? path.slice(3) || "/" : `/en${path === "/" ? "" : path}`;
+  if (switcher) switcher.href = languageOfPath(path) === "en" ? path.slice(3) || "/" : `/en${path === "/" ? "" : path}`;
 }
 
 function rememberLanguage(): void {

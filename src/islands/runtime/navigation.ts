@@ -45,9 +45,11 @@ const wait = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 /**
  * Starts the island; returns a function that replaces the current page with another in place (language
  * detection uses it, so a first visit that switches language keeps everything the page already set up),
- * or null when the browser cannot do client-side navigation.
+ * or null when the browser cannot do client-side navigation. With keepAddress the address stays as it is
+ * (the not-found page in the address's language keeps the address asked for), and a page that cannot be
+ * fetched leaves the current one as it is.
  */
-export function startNavigation({ onPage }: Options): ((href: string) => void) | null {
+export function startNavigation({ onPage }: Options): ((href: string, keepAddress?: boolean) => void) | null {
   const main = document.querySelector<HTMLElement>("main#main");
   if (!main || !("pushState" in history)) return null;
   const cache = new Map<string, { at: number; loading: Promise<Loaded> }>();
@@ -154,9 +156,9 @@ export function startNavigation({ onPage }: Options): ((href: string) => void) |
     });
   }
 
-  return (href) => void go(new URL(href, location.href), "replace");
+  return (href, keepAddress) => void go(new URL(href, location.href), "replace", 0, keepAddress);
 
-  async function go(url: URL, mode: "push" | "replace" | "pop", scroll = 0): Promise<void> {
+  async function go(url: URL, mode: "push" | "replace" | "pop", scroll = 0, keepAddress?: boolean): Promise<void> {
     const id = ++navigation;
     const started = performance.now();
     if (mode !== "pop") saveScroll();
@@ -173,6 +175,7 @@ export function startNavigation({ onPage }: Options): ((href: string) => void) |
     if (id !== navigation) return; // a newer navigation took over
     main!.removeAttribute("aria-busy");
     const doc = result.kind === "page" ? parsePage(result.html) : null;
+    if (keepAddress && !doc) return;
     if (result.kind === "browser" || (result.kind === "page" && !doc)) {
       // Back/forward already changed the URL: load it; otherwise go there as a plain link would.
       if (mode === "pop") location.reload();
@@ -180,8 +183,8 @@ export function startNavigation({ onPage }: Options): ((href: string) => void) |
       return;
     }
     // The hash is the clicked link's: a prefetched page may have been asked for by a link with another one.
-    const finalUrl = new URL(result.kind === "page" ? result.url : url);
-    finalUrl.hash = url.hash;
+    const finalUrl = new URL(keepAddress ? location.href : result.kind === "page" ? result.url : url);
+    if (!keepAddress) finalUrl.hash = url.hash;
     if (mode === "push") history.pushState({ sitegenScroll: 0 }, "", finalUrl.href);
     else if (mode === "replace") history.replaceState({ sitegenScroll: 0 }, "", finalUrl.href);
     rendered = keyOf(finalUrl);
