@@ -69,10 +69,13 @@ function yamlError(file: string, text: string, error: JsYaml.YAMLException): Sit
   const detailed = parseDocument(text, { prettyErrors: true, uniqueKeys: true }).errors[0];
   const pos = detailed?.linePos?.[0] ?? (error.mark ? { line: error.mark.line + 1, col: error.mark.column + 1 } : undefined);
   const where = pos ? `${file}:${pos.line}:${pos.col}` : file;
-  const firstLine = detailed ? detailed.message.split("\n")[0] : error.reason;
+  // yaml's message is "<reason> at line L, column C:" and then the lines it points at, with a caret.
+  const [first, ...frame] = detailed ? detailed.message.split("\n") : [error.reason];
+  const reason = first.replace(/ at line \d+, column \d+:?$/, "");
+  const excerpt = frame.filter((line) => line.trim()).map((line) => `\n    ${line}`).join("");
   return new SitegenError(
     "YamlSyntaxError",
-    `${where}: ${firstLine}`,
+    `${where}: ${reason}${excerpt}`,
     "Fix the YAML at that line and column (check indentation, and quote text that contains ': ' or starts with '{').",
   );
 }

@@ -66,7 +66,8 @@ describe("content errors", () => {
 
   it("say what is wrong, at the right line and column", () => {
     expect(() => parseYamlFile("content/en/home.yaml", 'hero:\n  title: "unclosed\n  cta: Talk to us\n')).toThrowError('content/en/home.yaml:4:1: Missing closing "quote');
-    expect(() => parseYamlFile("content/en/home.yaml", "hero:\n  title: A\n  title: B\n")).toThrowError("content/en/home.yaml:3:3: Map keys must be unique");
+    // Then the lines in question, with a caret under the spot.
+    expect(() => parseYamlFile("content/en/home.yaml", "hero:\n  title: A\n  title: B\n")).toThrowError("content/en/home.yaml:3:3: Map keys must be unique\n      title: A\n      title: B\n      ^");
     expect(() => parseYamlFile("content/en/home.yaml", "hero:\n\ttitle: A\n")).toThrowError(/content\/en\/home\.yaml:2:1: Tabs are not allowed/);
     expect(() => parseYamlFile("content/en/home.yaml", "hero:\n  title: Hello: world\n")).toThrowError(/content\/en\/home\.yaml:2:\d+: Nested mappings/);
   });
