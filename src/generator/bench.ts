@@ -20,13 +20,16 @@ const median = (values: number[]) => {
 
 /** The build caches (build-cache.ts); the CLI's own compiled copy stays, as it does for any developer. */
 const BUILD_CACHES = ["yaml.json", "islands.json", "ssr.json", "ssr", "css.json", "pages.json", "compressed.pack", "sitemap.json"];
+/** The CLI's compiled copy (bin/sitegen.js), made by the first run after `npm ci`. */
+const CLI_CACHE = ["cli.cjs", "cli.cjs.map", "output-thread.cjs", "output-thread.cjs.map", "cli.inputs.json"];
 
 /**
  * `sitegen bench`: cold builds, each in a fresh Node process (start-up, content, both esbuild bundles, CSS,
  * render, minify, sitemap, compression and the swap), timed from outside and reported by the build
- * itself, so the figures compare with the peers' in research/peer-benchmark.md. Two series:
- * - empty cache: the first build after a clone or after changing the generator (caches cleared each run;
- *   the CLI's own compiled copy, made once on first use, is kept);
+ * itself, so the figures compare with the peers' in research/peer-benchmark.md. The series:
+ * - empty cache: the first build after changing the generator (caches cleared each run; the CLI's own
+ *   compiled copy, made once on first use, is kept);
+ * - first run: the first `sitegen build` after `npm ci`, which also compiles the CLI;
  * - warm cache: a new process after an earlier build (what `sitegen build` costs a developer day to day;
  *   unchanged content, bundles and compressed files come from node_modules/.cache/sitegen);
  * - where NODE_EXTRA_CA_CERTS is set, the empty-cache builds once more in processes started without it.
@@ -47,14 +50,14 @@ export async function runBench(root: string, runs: number): Promise<void> {
   // clone never suffers.
   const trash = cacheDir(root, "..", `sitegen-bench-trash-${process.pid}`);
   let cleared = 0;
-  const clearCaches = () => {
+  const clearCaches = (names: string[]) => {
     mkdirSync(trash, { recursive: true });
-    for (const name of BUILD_CACHES) {
+    for (const name of names) {
       if (existsSync(cacheDir(root, name))) renameSync(cacheDir(root, name), join(trash, `${cleared++}-${name}`));
     }
   };
-  const series: Record<"empty" | "warm" | "emptyNoCa", RunFigures[]> = { empty: [], warm: [], emptyNoCa: [] };
-  const kinds: (keyof typeof series)[] = caCerts ? ["empty", "warm", "emptyNoCa"] : ["empty", "warm"];
+  const series: Record<"empty" | "warm" | "first" | "emptyNoCa", RunFigures[]> = { empty: [], warm: [], first: [], emptyNoCa: [] };
+  const kinds: (keyof typeof series)[] = caCerts ? ["empty", "warm", "first", "emptyNoCa"] : ["empty", "warm", "first"];
   const nodeAlone: number[] = [];
   const nodeAloneNoCa: number[] = [];
   const timeNode = (env: NodeJS.ProcessEnv) => {
@@ -68,14 +71,14 @@ export async function runBench(root: string, runs: number): Promise<void> {
     // Alternating the series spreads the machine's noise over all of them.
     for (let i = 0; i < runs * kinds.length; i++) {
       const kind = kinds[i % kinds.length];
-      if (kind !== "warm") clearCaches();
+      if (kind !== "warm") clearCaches(kind === "first" ? [...BUILD_CACHES, ...CLI_CACHE] : BUILD_CACHES);
       const started = performance.now();
       const child = spawnSync(process.execPath, args(join(work, `run-${i}`)), { cwd: root, encoding: "utf8", env: kind === "emptyNoCa" ? withoutCaCerts : process.env });
       const wallMs = performance.now() - started;
       if (child.status !== 0) throw new Error(`Bench run ${i + 1} failed:\n${child.stderr || child.stdout}`);
       const figures = JSON.parse(child.stdout.trim().split("\n").pop()!) as Omit<RunFigures, "wallMs">;
       series[kind].push({ ...figures, wallMs });
-      const label = kind === "emptyNoCa" ? "empty cache, without NODE_EXTRA_CA_CERTS" : `${kind} cache`;
+      const label = { empty: "empty cache", warm: "warm cache", first: "first run, CLI compiled too", emptyNoCa: "empty cache, without NODE_EXTRA_CA_CERTS" }[kind];
       process.stdout.write(`  run ${series[kind].length}/${runs} (${label}): ${wallMs.toFixed(0)} ms wall, ${figures.buildMs.toFixed(0)} ms build\n`);
       // A yardstick measured between the same runs: Node starting and doing nothing.
       if (kind === "warm") {
@@ -88,10 +91,11 @@ export async function runBench(root: string, runs: number): Promise<void> {
     rmSync(trash, { recursive: true, force: true });
   }
   const pages = series.empty[0].pages;
-  console.log(`\nsitegen bench: ${runs} + ${runs} cold builds of ${pages} pages (2 locales), each in a fresh Node process, on ${availableParallelism()} cores`);
+  console.log(`\nsitegen bench: ${kinds.length} series of ${runs} builds of ${pages} pages (2 locales), each in a fresh Node process, on ${availableParallelism()} cores`);
   const headings = {
-    empty: "empty cache (first build after a clone; the CLI, compiled once on first use, kept)",
+    empty: "empty cache (every build cache cleared; the CLI's compiled copy, made on first use, kept)",
     warm: "warm cache (a new process after an earlier build)",
+    first: "first run after npm ci (the CLI compiled from its TypeScript sources too, every cache empty)",
     emptyNoCa: "empty cache again, in processes started without NODE_EXTRA_CA_CERTS",
   };
   for (const kind of kinds) {
