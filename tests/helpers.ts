@@ -1,15 +1,21 @@
-import { cpSync, mkdtempSync, symlinkSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, symlinkSync } from "node:fs";
+import { parse, type HTMLElement } from "node-html-parser";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 export const ROOT = join(import.meta.dirname, "..");
 
-/** A throwaway copy of the project (content and src copied, node_modules linked) that a test may break. */
+/** A throwaway copy of the project (content, src and public copied, packages linked) that a test may break. */
 export function projectCopy(): string {
   const dir = mkdtempSync(join(tmpdir(), "sitegen-project-"));
   cpSync(join(ROOT, "content"), join(dir, "content"), { recursive: true });
   cpSync(join(ROOT, "src"), join(dir, "src"), { recursive: true });
-  symlinkSync(join(ROOT, "node_modules"), join(dir, "node_modules"), "dir");
+  cpSync(join(ROOT, "public"), join(dir, "public"), { recursive: true });
+  // Each package linked, not the folder: the copy keeps its own node_modules/.cache (compiled pages, endpoints).
+  mkdirSync(join(dir, "node_modules"));
+  for (const name of readdirSync(join(ROOT, "node_modules"))) {
+    if (name !== ".cache") symlinkSync(join(ROOT, "node_modules", name), join(dir, "node_modules", name), "dir");
+  }
   symlinkSync(join(ROOT, "package.json"), join(dir, "package.json"));
   return dir;
 }
@@ -27,4 +33,30 @@ export function decodeEntities(text: string): string {
     .replace(/&quot;/g, '"')
     .replace(/&#x27;|&#39;/g, "'")
     .replace(/&amp;/g, "&");
+}
+
+/** A page parsed as the browser would (node-html-parser): tests query elements instead of matching markup. */
+export function parseHtml(html: string): HTMLElement {
+  return parse(html, { comment: false, blockTextElements: { script: true, style: true, template: true } });
+}
+
+/** The text a visitor sees: no script, style or template content, white space collapsed, entities decoded. */
+export function visibleText(root: HTMLElement): string {
+  const clone = parse(root.toString(), { blockTextElements: { script: true, style: true, template: true } });
+  for (const el of clone.querySelectorAll("script, style, template")) el.remove();
+  return clone.textContent.replace(/\s+/g, " ").trim();
+}
+
+/** The parsed JSON-LD graph of a page. */
+export function jsonLdGraph(root: HTMLElement): Record<string, any>[] {
+  return JSON.parse(root.querySelector('script[type="application/ld+json"]')!.rawText)["@graph"];
+}
+
+/** The site's routes with their path in every locale, and the locale codes, as the build plans them. */
+export async function sitePlan() {
+  const { default: site } = await import("../src/pages/routes.ts");
+  const { planPages } = await import("../src/generator/build/plan-pages.ts");
+  const { loadSiteConfig } = await import("../src/generator/config.ts");
+  const config = loadSiteConfig(ROOT);
+  return { routes: planPages(site, config).routes, locales: config.locales.map((l) => l.code), config };
 }

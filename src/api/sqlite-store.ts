@@ -1,10 +1,8 @@
 import { closeSync, mkdirSync, openSync } from "node:fs";
 import { dirname } from "node:path";
-import type Database from "better-sqlite3";
-import { requireLazily } from "../generator/lazy-require.ts";
+import Database from "better-sqlite3";
 
-/** Loaded on first use: builds never open the database. */
-const openDatabase = (...args: ConstructorParameters<typeof Database>): Database.Database => new (requireLazily("better-sqlite3") as typeof Database)(...args);
+const openDatabase = (...args: ConstructorParameters<typeof Database>): Database.Database => new Database(...args);
 import type { ContactEntry, NewsletterEntry, SubmissionStore } from "./store.ts";
 
 export const SCHEMA = `

@@ -1,29 +1,10 @@
 import { ConsentRoot, Toaster } from "./ConsentRoot.tsx";
 import { NavTemplates } from "./NavTemplates.tsx";
-import type { ReactNode } from "react";
+import type { DocumentProps } from "../generator/site-definition.ts";
 import { PageContext, type PageContextValue } from "./page-context.tsx";
 import { Header } from "./Header.tsx";
 import { Footer } from "./Footer.tsx";
 import { Breadcrumbs } from "./Breadcrumbs.tsx";
-import { SharedMarkup } from "./SharedMarkup.tsx";
-
-export interface HeadData {
-  title: string;
-  description: string;
-  canonical: string;
-  alternates: { hreflang: string; href: string }[];
-  ogLocale: string;
-  ogLocaleAlternates: string[];
-  siteName: string;
-  /** Already escaped by serializeJsonLd. */
-  jsonLd: string;
-  stylesheet: string;
-  /** Modules this page loads (islands runtime), and chunks worth preloading. */
-  scripts: string[];
-  preloads: string[];
-  /** False on not-found and error pages: they must not be indexed. */
-  indexable: boolean;
-}
 
 /**
  * Speculation Rules: where the browser has them, it prefetches a page the visitor is about to open (on
@@ -36,16 +17,17 @@ const SPECULATION_RULES = JSON.stringify({
 });
 
 /** The one document shell every page is rendered into. */
-export function Document({ head, page, children }: { head: HeadData; page: PageContextValue; children: ReactNode }) {
+export function Document({ head, page: data, children }: DocumentProps) {
+  const page = data as PageContextValue;
   const { t } = page;
   return (
-    <html lang={page.lang}>
+    <html lang={page.lang} data-locales={JSON.stringify(Object.fromEntries(page.site.locales.map((l) => [l.code, l.prefix])))}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <title>{head.title}</title>
         <meta name="description" content={head.description} />
-        {head.indexable ? (
+        {head.canonical ? (
           <>
             <link rel="canonical" href={head.canonical} />
             {head.alternates.map((a) => (
@@ -59,7 +41,7 @@ export function Document({ head, page, children }: { head: HeadData; page: PageC
         <meta property="og:site_name" content={head.siteName} />
         <meta property="og:title" content={head.title} />
         <meta property="og:description" content={head.description} />
-        {head.indexable && <meta property="og:url" content={head.canonical} />}
+        {head.canonical && <meta property="og:url" content={head.canonical} />}
         <meta property="og:locale" content={head.ogLocale} />
         {head.ogLocaleAlternates.map((l) => (
           <meta key={l} property="og:locale:alternate" content={l} />
@@ -84,9 +66,7 @@ export function Document({ head, page, children }: { head: HeadData; page: PageC
           <a className="skip-link" href="#main">
             {t("a11y.skipToContent")}
           </a>
-          <SharedMarkup id="consent">
-            <ConsentRoot />
-          </SharedMarkup>
+          <ConsentRoot />
           {page.route?.id === "home" && (
             // Spec §4: on the home path only, a first visit asks which language to show (mounted by the runtime).
             <div hidden data-island="language-detection" data-when="manual" data-src={page.islands["language-detection"]} data-props={JSON.stringify({ endpoint: page.site.endpoints.detectLanguage })} />
@@ -96,13 +76,9 @@ export function Document({ head, page, children }: { head: HeadData; page: PageC
             {page.crumbs.length > 0 && <Breadcrumbs />}
             {children}
           </main>
-          <SharedMarkup id="footer">
-            <Footer />
-          </SharedMarkup>
-          <SharedMarkup id="templates">
-            <NavTemplates />
-            <Toaster />
-          </SharedMarkup>
+          <Footer />
+          <NavTemplates />
+          <Toaster />
           {/* The navigation island announces each new page's title here (present from the start, so screen readers follow it). */}
           <div className="visually-hidden" data-route-announcer="" aria-live="assertive" aria-atomic="true" />
         </PageContext.Provider>

@@ -1,6 +1,6 @@
 import { Mail, MapPin } from "./icons.tsx";
 import { usePage } from "./page-context.tsx";
-import { SERVICE_LINES } from "../generator/routes.ts";
+import { SERVICE_LINES } from "../pages/sections.ts";
 import { NewsletterSlot } from "./NewsletterSlot.tsx";
 
 /** Four columns (brand and address, services, company, newsletter) and a legal bar. */

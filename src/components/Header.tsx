@@ -1,16 +1,15 @@
 import { Globe, Menu } from "./icons.tsx";
 import { usePage } from "./page-context.tsx";
-import { SERVICE_LINES, ROUTED_SECTORS } from "../generator/routes.ts";
+import { SERVICE_LINES, ROUTED_SECTORS } from "../pages/sections.ts";
 
 /**
  * Site header. The menu is a native popover: on small screens the button opens it with no JavaScript, and
  * keyboard users get Escape and light dismiss from the browser; on wide screens CSS shows it inline.
  */
 export function Header() {
-  const { t, href, route, site, counterpartPath, counterpartLocale, locale } = usePage();
+  const { t, href, route, site } = usePage();
   const current = (id: string) => (route?.id === id ? ("page" as const) : undefined);
   const within = (id: string) => (route?.id.startsWith(`${id}.`) ? "is-active" : undefined);
-  const otherLang = site.locales.find((l) => l.code === counterpartLocale)!.lang;
   return (
     <header className="site-header">
       <div className="container header-inner">
@@ -79,23 +78,52 @@ export function Header() {
             </li>
           </ul>
         </nav>
-        <a
-          className="lang-switch"
-          href={counterpartPath}
-          hrefLang={otherLang}
-          lang={otherLang}
-          data-lang-switch={counterpartLocale}
-          data-current-lang={locale}
-          // Pages without a route (not found, form results, errors) are one file for many paths: the browser
-          // sets the counterpart from the address (spec §2: add or remove /en); without JavaScript the link
-          // leads to the other language's home.
-          data-counterpart={route ? undefined : "by-prefix"}
-          data-tooltip={t("languageSwitcher.tooltip")}
-        >
-          <Globe size={18} />
-          <span>{t("languageSwitcher.label")}</span>
-        </a>
+        <LanguageSwitcher />
       </div>
     </header>
   );
+}
+
+/**
+ * The language switcher: with two locales, one link to this page in the other language (spec §2); with
+ * more, a menu of every other language, each named in its own language. Pages without a route (not
+ * found, form results, errors) are one file for many addresses: the browser sets each link from the
+ * address (add or remove the locale's prefix); without JavaScript the links lead to each locale's home.
+ */
+function LanguageSwitcher() {
+  const { t, route, languages, locale } = usePage();
+  const others = languages.filter((l) => !l.current);
+  const byPrefix = route ? undefined : "by-prefix";
+  if (others.length === 1) {
+    const other = others[0];
+    return (
+      <a className="lang-switch" href={other.href} hrefLang={other.lang} lang={other.lang} data-lang-switch={other.code} data-current-lang={locale} data-counterpart={byPrefix} data-tooltip={t("languageSwitcher.tooltip")}>
+        <Globe size={18} />
+        <span>{t("languageSwitcher.label")}</span>
+      </a>
+    );
+  }
+  return (
+    <div className="lang-menu">
+      <button type="button" className="lang-switch" popoverTarget="language-menu" aria-haspopup="true">
+        <Globe size={18} />
+        <span>{t("languageSwitcher.label")}</span>
+      </button>
+      <ul id="language-menu" className="lang-menu-list" popover="auto">
+        {others.map((other) => (
+          <li key={other.code}>
+            <a href={other.href} hrefLang={other.lang} lang={other.lang} data-lang-switch={other.code} data-current-lang={locale} data-counterpart={byPrefix}>
+              {languageName(other.lang)}
+            </a>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+/** A language's name in that language ("Español"), from the platform's own data. */
+function languageName(lang: string): string {
+  const name = new Intl.DisplayNames([lang], { type: "language" }).of(lang) ?? lang;
+  return name.charAt(0).toLocaleUpperCase(lang) + name.slice(1);
 }

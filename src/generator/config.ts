@@ -1,62 +1,98 @@
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { parseYamlFile } from "./yaml-file.ts";
-import { SitegenError } from "./errors.ts";
+import { parseYaml } from "./yaml.ts";
+import { sitegenError } from "./errors.ts";
+import { PROJECT_FILES } from "./project.ts";
+import type { LocaleConfig } from "./locales.ts";
 
-export interface LocaleConfig {
-  /** Short code used for content folders and storage: `pt`, `en`. */
-  code: string;
-  /** BCP 47 tag for `<html lang>` and hreflang: `pt-BR`, `en`. */
-  lang: string;
-  ogLocale: string;
-  /** Path prefix: "" for the default locale, "/en" for English. */
-  prefix: string;
-}
+export type { LocaleConfig } from "./locales.ts";
 
+/**
+ * content/site.yaml: the facts the generator itself needs (the address, the locales, where the forms
+ * post), plus whatever else the site keeps there for its pages (brand, e-mail, phone...), passed through
+ * as they are: plain text values can be referred to from content as {name}.
+ */
 export interface SiteConfig {
-  brand: string;
-  legalName: string;
   siteUrl: string;
-  email: string;
-  privacyEmail: string;
-  phone: string;
-  city: string;
-  region: string;
-  countryCode: string;
-  foundingYear: string;
+  /** The default locale (prefix "") first, then the others in site.yaml's order. */
   locales: LocaleConfig[];
-  endpoints: { newsletter: string; contact: string; detectLanguage: string };
+  endpoints: Record<string, string>;
   submissions: { database: string; rateLimitPerMinute: number; trustProxy: boolean; minFillSeconds: number };
-  consent: { revision: number; lifetimeDays: number };
+  [fact: string]: unknown;
 }
 
 export interface ConfigOverrides {
+  /** --site-url, which wins over SITE_URL, which wins over site.yaml. */
   siteUrl?: string;
 }
 
-/** Reads content/site.yaml; the base address can be overridden by flag or by SITE_URL. */
 export function loadSiteConfig(root: string, overrides: ConfigOverrides = {}): SiteConfig {
-  const file = join(root, "content", "site.yaml");
-  const data = parseYamlFile(file, readFileSync(file, "utf8")) as Partial<SiteConfig> | null;
-  if (!data || typeof data !== "object") {
-    throw new SitegenError("ConfigInvalid", `${file} is empty or not a mapping.`, "Start from the site.yaml in the repository.");
+  const file = PROJECT_FILES.config;
+  const path = join(root, file);
+  if (!existsSync(path)) throw sitegenError("ConfigMissing", { file: path });
+  const data = parseYaml(file, readFileSync(path, "utf8"));
+  if (!data || typeof data !== "object" || Array.isArray(data)) {
+    throw sitegenError("ConfigInvalid", { file, field: "(file)", problem: "the file is empty or not a mapping of names to values." });
   }
-  const required = ["brand", "siteUrl", "locales", "endpoints"] as const;
-  for (const key of required) {
-    if (data[key] === undefined) {
-      throw new SitegenError("ConfigInvalid", `${file} has no \`${key}\`.`, `Add \`${key}:\` to site.yaml.`);
+  const raw = data as Record<string, unknown>;
+  const siteUrl =
+    overrides.siteUrl !== undefined
+      ? normaliseSiteUrl(overrides.siteUrl, "--site-url")
+      : process.env.SITE_URL
+        ? normaliseSiteUrl(process.env.SITE_URL, "SITE_URL")
+        : normaliseSiteUrl(requireText(raw, "siteUrl", file), `siteUrl in ${file}`);
+  return {
+    ...raw,
+    siteUrl,
+    locales: readLocales(raw.locales, file),
+    endpoints: readEndpoints(raw.endpoints, file),
+    submissions: submissionSettings(raw.submissions as Partial<SiteConfig["submissions"]> | undefined),
+  };
+}
+
+function requireText(raw: Record<string, unknown>, field: string, file: string): string {
+  const value = raw[field];
+  if (typeof value !== "string" || !value.trim()) throw sitegenError("ConfigInvalid", { file, field, problem: "missing, or not text." });
+  return value;
+}
+
+/** Validated locales, the default one first. */
+function readLocales(value: unknown, file: string): LocaleConfig[] {
+  const bad = (field: string, problem: string) => sitegenError("ConfigInvalid", { file, field, problem });
+  if (!Array.isArray(value) || value.length === 0) throw bad("locales", "must be a list with at least one locale.");
+  const locales = value.map((item, i) => {
+    const field = `locales[${i}]`;
+    if (!item || typeof item !== "object") throw bad(field, "must be a mapping with code, lang, ogLocale and prefix.");
+    const l = item as Record<string, unknown>;
+    for (const key of ["code", "lang", "ogLocale"]) {
+      if (typeof l[key] !== "string" || !(l[key] as string).trim()) throw bad(`${field}.${key}`, "missing, or not text.");
+    }
+    if (!/^[a-z][a-z0-9-]*$/i.test(l.code as string)) throw bad(`${field}.code`, `"${l.code}" must be letters, digits and hyphens (it names a folder of content/).`);
+    const prefix = l.prefix ?? "";
+    if (typeof prefix !== "string" || (prefix !== "" && !/^\/[a-z0-9-]+$/i.test(prefix))) {
+      throw bad(`${field}.prefix`, `"${String(prefix)}" must be "" (the default locale) or "/" and a word, such as "/en".`);
+    }
+    return { code: l.code as string, lang: l.lang as string, ogLocale: l.ogLocale as string, prefix };
+  });
+  const defaults = locales.filter((l) => l.prefix === "");
+  if (defaults.length !== 1) throw bad("locales", `exactly one locale must have prefix "" (the default); ${defaults.length} do.`);
+  for (const key of ["code", "prefix"] as const) {
+    const seen = new Set<string>();
+    for (const l of locales) {
+      if (seen.has(l[key])) throw bad("locales", `two locales share the ${key} "${l[key]}".`);
+      seen.add(l[key]);
     }
   }
-  const siteUrl = normaliseSiteUrl(overrides.siteUrl ?? process.env.SITE_URL ?? String(data.siteUrl));
-  const locales = data.locales as LocaleConfig[];
-  if (!Array.isArray(locales) || locales.length < 1 || locales[0].prefix !== "") {
-    throw new SitegenError(
-      "ConfigInvalid",
-      `${file}: \`locales\` must list the default locale first, with prefix "".`,
-      "See the locales block in the repository's site.yaml.",
-    );
+  return [defaults[0], ...locales.filter((l) => l !== defaults[0])];
+}
+
+function readEndpoints(value: unknown, file: string): Record<string, string> {
+  if (value === undefined) return {};
+  if (!value || typeof value !== "object" || Array.isArray(value)) throw sitegenError("ConfigInvalid", { file, field: "endpoints", problem: "must be a mapping of names to paths or URLs." });
+  for (const [name, target] of Object.entries(value)) {
+    if (typeof target !== "string") throw sitegenError("ConfigInvalid", { file, field: `endpoints.${name}`, problem: "must be a path (/api/...) or an absolute URL." });
   }
-  return { ...(data as SiteConfig), siteUrl, locales, submissions: submissionSettings(data.submissions) };
+  return value as Record<string, string>;
 }
 
 /**
@@ -73,16 +109,14 @@ function submissionSettings(value: Partial<SiteConfig["submissions"]> | undefine
   };
 }
 
-/** The base address without a trailing slash; a bad value fails early with the accepted form. */
-export function normaliseSiteUrl(value: string): string {
-  let url: URL;
+/** The base address without a trailing slash; a bad value fails early, naming where it came from. */
+export function normaliseSiteUrl(value: string, option: string): string {
+  let url: URL | undefined;
   try {
     url = new URL(value);
   } catch {
-    throw new SitegenError("SiteUrlInvalid", `"${value}" is not an absolute URL.`, "Use the form https://www.example.com.br");
+    url = undefined;
   }
-  if (url.protocol !== "https:" && url.protocol !== "http:") {
-    throw new SitegenError("SiteUrlInvalid", `"${value}" must use http or https.`, "Use the form https://www.example.com.br");
-  }
+  if (!url || (url.protocol !== "https:" && url.protocol !== "http:")) throw sitegenError("SiteUrlInvalid", { value, option });
   return url.origin + url.pathname.replace(/\/+$/, "");
 }

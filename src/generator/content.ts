@@ -1,8 +1,9 @@
 import { readFileSync } from "node:fs";
-import { join, relative } from "node:path";
-import { listFiles } from "./list-files.ts";
-import { parseYamlFile } from "./yaml-file.ts";
-import { SitegenError } from "./errors.ts";
+import { join } from "node:path";
+import fg from "fast-glob";
+import { parseYaml } from "./yaml.ts";
+import { sitegenError } from "./errors.ts";
+import { PROJECT_FILES } from "./project.ts";
 import type { SiteConfig } from "./config.ts";
 
 /** Dotted key → text, for one locale. */
@@ -11,34 +12,32 @@ export type Dictionary = Map<string, string>;
 export interface LocaleContent {
   locale: string;
   dictionary: Dictionary;
-  /** Where each key was defined, so reports can point at a file. */
+  /** The file that defines each key, for reports. */
   sources: Map<string, string>;
 }
 
-/** Loads every content/<locale>/*.yaml file and flattens it to dotted keys. */
+/**
+ * The keyed text of one locale: every content/<code>/*.yaml, nested mappings flattened to dotted keys
+ * ("hero.title"), and {name} replaced by site.yaml's plain-text value of that name ({brand}, {email}).
+ */
 export function loadLocaleContent(root: string, locale: string, site: SiteConfig): LocaleContent {
-  const dir = join(root, "content", locale);
-  const files = listFiles(root, `content/${locale}`, [".yaml", ".yml"]).map((f) => join(root, f));
-  if (files.length === 0) {
-    throw new SitegenError("ContentMissing", `No YAML files in ${relative(root, dir) || dir}.`, `Create content/${locale}/common.yaml.`);
-  }
+  const dir = `${PROJECT_FILES.content}/${locale}`;
+  const files = fg.sync(`${dir}/*.{yaml,yml}`, { cwd: root }).sort();
+  if (files.length === 0) throw sitegenError("ContentMissing", { dir, locale });
   const dictionary: Dictionary = new Map();
   const sources = new Map<string, string>();
   const vars = siteVariables(site);
   for (const file of files) {
-    const name = relative(root, file);
-    const data = parseYamlFile(name, readFileSync(file, "utf8"));
+    const data = parseYaml(file, readFileSync(join(root, file), "utf8"));
     if (data === null || data === undefined) continue;
     if (typeof data !== "object" || Array.isArray(data)) {
-      throw new SitegenError("ContentInvalid", `${name} must be a mapping of keys to text.`, "Start the file with a key, e.g. `hero:`.");
+      throw sitegenError("ContentInvalid", { file, key: "", problem: "the file must be a mapping of keys to text, starting with a key such as `hero:`." });
     }
-    for (const [key, value] of flatten(data as Record<string, unknown>, name)) {
-      const previous = sources.get(key);
-      if (previous) {
-        throw new SitegenError("ContentDuplicateKey", `The key "${key}" is defined in ${previous} and in ${name}.`, "Keep each key in one file.");
-      }
+    for (const [key, value] of flatten(data as Record<string, unknown>, file)) {
+      const first = sources.get(key);
+      if (first) throw sitegenError("ContentDuplicateKey", { key, first, second: file });
       dictionary.set(key, interpolate(value, vars));
-      sources.set(key, name);
+      sources.set(key, file);
     }
   }
   return { locale, dictionary, sources };
@@ -56,17 +55,13 @@ function flatten(value: Record<string, unknown>, file: string, prefix = "", out:
     } else if (typeof child === "number" || typeof child === "boolean") {
       out.push([dotted, String(child)]);
     } else {
-      throw new SitegenError(
-        "ContentInvalid",
-        `${file}: "${dotted}" holds ${Array.isArray(child) ? "a list" : String(child)}; text was expected.`,
-        "Use numbered keys (item1, item2, ...) instead of lists, and quote empty values.",
-      );
+      throw sitegenError("ContentInvalid", { file, key: dotted, problem: `holds ${Array.isArray(child) ? "a list" : String(child)}, where text was expected.` });
     }
   }
   return out;
 }
 
-/** The plain-text facts of site.yaml that copy may refer to as {name}. */
+/** The plain-text facts of site.yaml that text may refer to as {name}. */
 export function siteVariables(site: SiteConfig): Record<string, string> {
   const vars: Record<string, string> = {};
   for (const [key, value] of Object.entries(site)) if (typeof value === "string") vars[key] = value;
@@ -77,7 +72,7 @@ export function interpolate(text: string, vars: Record<string, string>): string 
   return text.replace(/\{(\w+)\}/g, (match, name: string) => vars[name] ?? match);
 }
 
-/** Keys present in one locale only, per locale that lacks them. */
+/** Keys some locale has and another lacks, per locale that lacks them. */
 export function compareLocales(contents: LocaleContent[]): Record<string, string[]> {
   const all = new Set<string>();
   for (const c of contents) for (const key of c.dictionary.keys()) all.add(key);

@@ -1,19 +1,33 @@
+import { ERRORS, type ErrorName, type ErrorParams } from "./error-catalogue.ts";
+
 /**
- * Every failure a developer can meet has a name (searchable), a message (what happened, where) and a hint
- * (what to do). The CLI prints all three and exits non-zero.
+ * A failure a developer can meet, thrown by name from the catalogue (error-catalogue.ts): the name is
+ * searchable, the title says what kind of failure it is, the message what happened and where
+ * (file:line:column, page and route, or option), the hint what to do. The CLI prints all of them and
+ * exits non-zero.
  */
 export class SitegenError extends Error {
-  readonly hint?: string;
-  constructor(name: string, message: string, hint?: string, options?: { cause?: unknown }) {
+  readonly title: string;
+  readonly hint: string;
+
+  constructor(name: ErrorName, message: string, title: string, hint: string, options?: { cause?: unknown }) {
     super(message, options);
     this.name = name;
+    this.title = title;
     this.hint = hint;
   }
 }
 
+/** The catalogued error `name`, its message and hint filled from `params`. */
+export function sitegenError<N extends ErrorName>(name: N, params: ErrorParams<N>, options?: { cause?: unknown }): SitegenError {
+  const entry = ERRORS[name] as { title: string; message: (p: ErrorParams<N>) => string; hint: (p: ErrorParams<N>) => string };
+  return new SitegenError(name, entry.message(params), entry.title, entry.hint(params), options);
+}
+
+/** What the CLI prints for a failure: name and title, the message, the hint; anything uncatalogued keeps its stack. */
 export function formatError(error: unknown): string {
   if (error instanceof SitegenError) {
-    return `${error.name}: ${error.message}${error.hint ? `\n  hint: ${error.hint}` : ""}`;
+    return `${error.name}: ${error.title}\n  ${error.message.split("\n").join("\n  ")}\n  hint: ${error.hint}`;
   }
   if (error instanceof Error) return error.stack ?? `${error.name}: ${error.message}`;
   return String(error);

@@ -48,15 +48,16 @@ export const ASSET_CACHE = "public, max-age=31536000, immutable";
 
 /**
  * dist/_headers (Netlify, Cloudflare Pages): security headers everywhere, long cache for hashed assets.
- * dist/_redirects, for Netlify: unknown /en/* paths answer the English not-found page with 404 (the root
- * 404.html covers the rest); Netlify applies the rule only when no file matches, so real pages are unaffected.
- * Cloudflare Pages needs no rule (it serves the nearest 404.html up the tree, en/404.html here) and ignores
- * this one, since its _redirects takes only redirect and 200 codes.
+ * dist/_redirects, for Netlify: an unknown address under a locale's prefix answers that locale's
+ * not-found page with 404 (the root 404.html covers the default locale); Netlify applies such a rule
+ * only when no file matches, so real pages are unaffected. Cloudflare Pages needs no rule (it serves the
+ * nearest 404.html up the tree) and ignores these, since its _redirects takes only redirect and 200 codes.
  */
 export function hostFiles(site: SiteConfig): { headers: string; redirects: string } {
   const lines = ["/*", ...Object.entries(securityHeaders(site)).map(([k, v]) => `  ${k}: ${v}`), "", "/assets/*", `  Cache-Control: ${ASSET_CACHE}`, ""];
+  const prefixed = site.locales.filter((l) => l.prefix);
   return {
     headers: lines.join("\n"),
-    redirects: "/en/*  /en/404.html  404\n",
+    redirects: prefixed.map((l) => `${l.prefix}/*  ${l.prefix}/404.html  404\n`).join(""),
   };
 }

@@ -1,9 +1,9 @@
 import { watch, type FSWatcher } from "node:fs";
 import { join } from "node:path";
-import { buildSite } from "./build.ts";
-import { formatError, SitegenError } from "./errors.ts";
+import { buildSite } from "./build/build.ts";
+import { formatError, sitegenError } from "./errors.ts";
 import { createSiteServer } from "./server.ts";
-import { createApiHandlers } from "../api/index.ts";
+import { loadEndpoints } from "./endpoints.ts";
 
 export interface ServeOptions {
   root: string;
@@ -18,15 +18,15 @@ export interface ServeOptions {
 export async function startServe(options: ServeOptions): Promise<void> {
   const first = await buildSite({ root: options.root, outDir: options.outDir, siteUrl: options.siteUrl, precompress: true });
   console.log(`Built ${first.pages.length} pages in ${Math.round(first.totalMs)} ms${first.missing.length ? ` (${first.missing.length} missing translations; run sitegen build for the list)` : ""}`);
-  // The built-in endpoints answer in the visitor's language with the texts of content/<locale>/forms.yaml.
-  const api = createApiHandlers({ site: first.site, root: options.root, messages: first.dictionaries });
+  // The site's endpoints answer in the visitor's language with the text of content/<locale>/.
+  const api = await loadEndpoints(options.root, first.site, first.dictionaries);
   const site = createSiteServer({ outDir: options.outDir, site: first.site, api: api.handlers, liveReload: options.watch });
 
   await new Promise<void>((ready, fail) => {
     site.server.once("error", (error: NodeJS.ErrnoException) => {
       fail(
         error.code === "EADDRINUSE"
-          ? new SitegenError("PortInUse", `Port ${options.port} on ${options.host} is already in use.`, `Stop the other server or pick another port: sitegen serve --port ${options.port + 1}`)
+          ? sitegenError("PortInUse", { port: options.port, host: options.host, command: "serve" })
           : error,
       );
     });
@@ -35,7 +35,8 @@ export async function startServe(options: ServeOptions): Promise<void> {
   const address = site.server.address();
   const port = typeof address === "object" && address ? address.port : options.port;
   const shownHost = options.host === "0.0.0.0" || options.host === "::" ? "localhost" : options.host;
-  console.log(`Serving ${options.outDir} at http://${shownHost.includes(":") ? `[${shownHost}]` : shownHost}:${port}/ (English at /en)`);
+  const others = first.site.locales.filter((l) => l.prefix).map((l) => `${l.lang} at ${l.prefix}`);
+  console.log(`Serving ${options.outDir} at http://${shownHost.includes(":") ? `[${shownHost}]` : shownHost}:${port}/${others.length ? ` (${others.join(", ")})` : ""}`);
 
   const watchers: FSWatcher[] = [];
   if (options.watch) {

@@ -6,10 +6,11 @@ import sirv from "sirv";
 import type { SiteConfig } from "./config.ts";
 import { ASSET_CACHE, HTML_CACHE, securityHeaders } from "./security-headers.ts";
 import { isHiddenFile, parseRequestPath } from "./request-path.ts";
-import { localeOfPath, notFoundFile } from "./routes.ts";
+import { localeOfPath } from "./locales.ts";
+import { specialPageFile } from "./build/plan-pages.ts";
+import type { ApiHandler } from "./endpoints.ts";
 
-/** A web-standard handler, as in src/api: the same code runs here and on an edge runtime. */
-export type ApiHandler = (request: Request) => Promise<Response>;
+export type { ApiHandler } from "./endpoints.ts";
 
 export interface ServerOptions {
   outDir: string;
@@ -31,13 +32,13 @@ export interface SiteServer {
 
 const RELOAD_PATH = "/__sitegen/reload";
 const RELOAD_SCRIPT = `new EventSource("${RELOAD_PATH}").addEventListener("reload",()=>location.reload());`;
-/** Internal pages a visitor must not reach at a URL of their own. */
-const INTERNAL_PAGE = /^(\/en)?\/(404|500)$/;
 
 export function createSiteServer(options: ServerOptions): SiteServer {
   const outDir = resolve(options.outDir);
   const headers = securityHeaders(options.site);
   const reloadClients = new Set<ServerResponse>();
+  // Each locale's not-found and error pages: answers, never pages a visitor may open at an address of their own.
+  const internalPages = new Set(options.site.locales.flatMap((l) => ["404", "500"].map((name) => `${l.prefix}/${name}`)));
   let files = staticFiles(outDir);
 
   const server = createServer((req, res) => {
@@ -76,7 +77,7 @@ export function createSiteServer(options: ServerOptions): SiteServer {
       res.setHeader("Allow", "GET, HEAD, OPTIONS");
       return sendText(res, 405, "Method not allowed");
     }
-    if (isHiddenFile(pathname) || INTERNAL_PAGE.test(pathname)) return notFound(req, res, pathname);
+    if (isHiddenFile(pathname) || internalPages.has(pathname)) return notFound(req, res, pathname);
     const page = options.liveReload ? pageFile(pathname) : undefined;
     if (page) return sendHtml(req, res, page, 200);
     files(req, res, () => notFound(req, res, pathname));
@@ -87,9 +88,9 @@ export function createSiteServer(options: ServerOptions): SiteServer {
     return file.startsWith(outDir) && existsSync(file) && statSync(file).isFile() ? file : undefined;
   }
 
-  /** Spec §2: any other path shows a not-found page, in English under /en and in Portuguese elsewhere. */
+  /** Any other path shows the not-found page of the locale whose prefix it starts with (the default locale's elsewhere). */
   function notFound(req: IncomingMessage, res: ServerResponse, pathname: string): void {
-    const file = join(outDir, notFoundFile(localeOfPath(pathname)));
+    const file = join(outDir, specialPageFile(localeOfPath(pathname, options.site.locales).prefix, "404"));
     if (!existsSync(file)) return sendText(res, 404, "Not found");
     sendHtml(req, res, file, 404);
   }

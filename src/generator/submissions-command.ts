@@ -1,12 +1,10 @@
 import { existsSync } from "node:fs";
 import { relative, resolve } from "node:path";
-import type Database from "better-sqlite3";
-import { requireLazily } from "./lazy-require.ts";
-
-/** Loaded on first use: builds never open the database. */
-const openDatabase = (...args: ConstructorParameters<typeof Database>): Database.Database => new (requireLazily("better-sqlite3") as typeof Database)(...args);
+import Database from "better-sqlite3";
 import { loadSiteConfig } from "./config.ts";
-import { SitegenError } from "./errors.ts";
+import { sitegenError } from "./errors.ts";
+
+const openDatabase = (...args: ConstructorParameters<typeof Database>): Database.Database => new Database(...args);
 
 export const SUBMISSION_TYPES = ["newsletter", "contact"] as const;
 export const SUBMISSION_FORMATS = ["csv", "json"] as const;
@@ -46,15 +44,11 @@ function csv(columns: string[], rows: Row[]): string {
 export function printSubmissions(root: string, opts: { type?: string; format: string }): void {
   const format = (opts.format ?? "csv").toLowerCase();
   if (!(SUBMISSION_FORMATS as readonly string[]).includes(format)) {
-    throw new SitegenError("SubmissionsFormatInvalid", `"${opts.format}" is not an output format.`, `Use --format ${SUBMISSION_FORMATS.join(" or --format ")}.`);
+    throw sitegenError("SubmissionsFormatInvalid", { value: opts.format, valid: SUBMISSION_FORMATS });
   }
   const type = opts.type?.toLowerCase();
   if (type !== undefined && !(SUBMISSION_TYPES as readonly string[]).includes(type)) {
-    throw new SitegenError(
-      "SubmissionsTypeInvalid",
-      `"${opts.type}" is not a submission type.`,
-      `Use --type ${SUBMISSION_TYPES.join(" or --type ")}, or leave it out for both.`,
-    );
+    throw sitegenError("SubmissionsTypeInvalid", { value: opts.type ?? "", valid: SUBMISSION_TYPES });
   }
   const types = type ? [type as SubmissionType] : [...SUBMISSION_TYPES];
 
@@ -69,7 +63,7 @@ export function printSubmissions(root: string, opts: { type?: string; format: st
   try {
     db = openDatabase(file, { readonly: true, fileMustExist: true });
   } catch (error) {
-    throw new SitegenError("SubmissionsUnreadable", `Could not open ${file}: ${(error as Error).message}`, "Check the file's permissions, or that it is a SQLite database.", { cause: error });
+    throw sitegenError("SubmissionsUnreadable", { file, reason: (error as Error).message }, { cause: error });
   }
   try {
     const tables = new Set((db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((r) => r.name));

@@ -6,15 +6,16 @@
  */
 import type { Mount } from "./runtime/island.ts";
 import { breadcrumbsFor } from "../generator/breadcrumbs.ts";
-import { localeOfPath, type LocaleCode } from "../generator/locale-paths.ts";
+import { localeOfPath, type LocalePrefix } from "../generator/locales.ts";
 
 interface Props {
   home: { label: string };
   /** Content labels of the known segments (breadcrumbs.<segment>). */
   labels: Record<string, string>;
-  /** The language of this not-found page, and the address of each language's. */
-  locale: LocaleCode;
-  notFoundPages: Record<LocaleCode, string>;
+  /** The language of this not-found page, the site's locales, and the address of each one's not-found page. */
+  locale: string;
+  locales: LocalePrefix[];
+  notFoundPages: Record<string, string>;
 }
 
 const PREFIX = "breadcrumbs.";
@@ -22,17 +23,17 @@ const PREFIX = "breadcrumbs.";
 export const REPLACE_PAGE_EVENT = "sitegen:replace-page";
 
 export const mount: Mount = (element, props) => {
-  const { home, labels, locale, notFoundPages } = props as unknown as Props;
+  const { home, labels, locale, locales, notFoundPages } = props as unknown as Props;
   // Hosts that know only the root 404.html (GitHub Pages, S3's error document, `npx serve`) answer an
   // unknown /en/... address with the Portuguese page. Spec §2 makes that address English: the English
   // not-found page is asked for in place of this one, address kept (main.ts), and builds its own trail.
-  const wanted = localeOfPath(location.pathname);
+  const wanted = localeOfPath(location.pathname, locales).code;
   if (wanted !== locale) return void dispatchEvent(new CustomEvent(REPLACE_PAGE_EVENT, { detail: notFoundPages[wanted] }));
   // The content the page was built with, as breadcrumbsFor asks for it. Own keys only: an address
   // segment such as "constructor" must not find Object's.
   const has = (key: string) => key.startsWith(PREFIX) && Object.hasOwn(labels, key.slice(PREFIX.length));
   const t = (key: string) => (key === `${PREFIX}home` ? home.label : has(key) ? labels[key.slice(PREFIX.length)] : key);
-  const crumbs = breadcrumbsFor(location.pathname, { t, has });
+  const crumbs = breadcrumbsFor(location.pathname, { t, has }, locales);
   const list = element.querySelector("ol");
   if (!list || !crumbs.length) return;
   list.replaceChildren(

@@ -2,7 +2,7 @@ import { ArrowRight } from "../components/icons.tsx";
 import { usePage } from "../components/page-context.tsx";
 import { ArrowLink, CtaBand, Section, useNumbered } from "../components/blocks.tsx";
 import { sectorIcons, serviceLineIcons, technologyIcons } from "../components/icons.tsx";
-import { ALL_SECTORS, ROUTED_SECTORS, SERVICE_LINES } from "../generator/routes.ts";
+import { ALL_SECTORS, ROUTED_SECTORS, SERVICE_LINES } from "./sections.ts";
 
 const sectorSlug = Object.fromEntries(Object.entries(ROUTED_SECTORS).map(([slug, key]) => [key, slug]));
 

@@ -2,7 +2,7 @@ import { usePage } from "../components/page-context.tsx";
 import { ArrowLink, CtaBand, PageHero, Prose, Section } from "../components/blocks.tsx";
 import { Stats, TitledItems, UseCases } from "../components/industry-blocks.tsx";
 import { sectorIcons } from "../components/icons.tsx";
-import { ROUTED_SECTORS } from "../generator/routes.ts";
+import { ROUTED_SECTORS } from "./sections.ts";
 
 /** Manufacturing and healthcare have no page of their own (spec §2): their full text lives here. */
 function UnroutedSector({ sector, children }: { sector: "manufacturing" | "healthcare"; children?: React.ReactNode }) {

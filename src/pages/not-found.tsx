@@ -1,12 +1,6 @@
 import { usePage } from "../components/page-context.tsx";
 import { PageHero } from "../components/blocks.tsx";
-import { LOCALES, notFoundFile, routes, unprefixedPath } from "../generator/routes.ts";
-
-/** Every segment of the site's own paths: the ones that can have a content label. */
-const SEGMENTS = [...new Set(routes.flatMap((r) => unprefixedPath(r.paths.pt).split("/").filter(Boolean)))];
-
-/** Each language's not-found page by address (/404, /en/404), for the island to fetch the right one. */
-const NOT_FOUND_PAGES = Object.fromEntries(LOCALES.map((l) => [l, `/${notFoundFile(l).replace(/\.html$/, "")}`]));
+import { unprefixedPath } from "../generator/locales.ts";
 
 /**
  * The trail of the address actually asked for, built in the browser (src/islands/path-breadcrumbs.ts):
@@ -14,9 +8,12 @@ const NOT_FOUND_PAGES = Object.fromEntries(LOCALES.map((l) => [l, `/${notFoundFi
  * language's not-found page when a host answered an address with the wrong one.
  */
 function PathBreadcrumbs() {
-  const { t, has, islands, locale } = usePage();
-  const labels = Object.fromEntries(SEGMENTS.filter((s) => has(`breadcrumbs.${s}`)).map((s) => [s, t(`breadcrumbs.${s}`)]));
-  const props = { home: { label: t("breadcrumbs.home") }, labels, locale, notFoundPages: NOT_FOUND_PAGES };
+  const { t, has, islands, locale, routes, site, notFoundPaths } = usePage();
+  // Every segment of the site's own paths: the ones that can have a content label.
+  const segments = [...new Set(routes.flatMap((r) => Object.values(r.paths).flatMap((p) => unprefixedPath(p, site.locales).split("/").filter(Boolean))))];
+  const labels = Object.fromEntries(segments.filter((s) => has(`breadcrumbs.${s}`)).map((s) => [s, t(`breadcrumbs.${s}`)]));
+  const locales = site.locales.map((l) => ({ code: l.code, prefix: l.prefix }));
+  const props = { home: { label: t("breadcrumbs.home") }, labels, locale, locales, notFoundPages: notFoundPaths };
   return (
     <nav className="breadcrumbs container" aria-label={t("a11y.breadcrumbs")} hidden data-island="path-breadcrumbs" data-when="load" data-src={islands["path-breadcrumbs"]} data-props={JSON.stringify(props)}>
       <ol />

@@ -1,7 +1,7 @@
 import { usePage } from "../components/page-context.tsx";
 import { ArrowLink, CtaBand, PageHero, Prose, Section, useNumbered } from "../components/blocks.tsx";
 import { serviceLineIcons } from "../components/icons.tsx";
-import { SERVICE_LINES } from "../generator/routes.ts";
+import { SERVICE_LINES } from "./sections.ts";
 
 function LineCard({ line }: { line: string }) {
   const { t, href } = usePage();

@@ -1,5 +1,7 @@
 import { expect, test } from "@playwright/test";
-import { routes, LOCALES } from "../../src/generator/routes.ts";
+import { sitePlan } from "../helpers.ts";
+
+const { routes, locales: LOCALES } = await sitePlan();
 
 /** Issue 3: from a phone to a wide desktop, no page scrolls sideways (nothing wider than the viewport). */
 const paths = [...routes.flatMap((route) => LOCALES.map((locale) => route.paths[locale])), "/no-such-page", "/en/no-such-page"];

@@ -1,10 +1,10 @@
 import { expect, test } from "@playwright/test";
 import AxeBuilder from "@axe-core/playwright";
-import { routes, LOCALES } from "../../src/generator/routes.ts";
 import { loadLocaleContent } from "../../src/generator/content.ts";
 import { loadSiteConfig } from "../../src/generator/config.ts";
-import { ROOT } from "../helpers.ts";
+import { ROOT, sitePlan } from "../helpers.ts";
 
+const { routes, locales: LOCALES } = await sitePlan();
 const site = loadSiteConfig(ROOT);
 const text = Object.fromEntries(LOCALES.map((l) => [l, loadLocaleContent(ROOT, l, site).dictionary]));
 const pages = routes.flatMap((route) => LOCALES.map((locale) => ({ route, locale, path: route.paths[locale] })));
@@ -17,7 +17,7 @@ for (const { route, locale, path } of pages) {
     page.on("pageerror", (e) => errors.push(e.message));
     const response = await page.goto(path);
     expect(response?.status()).toBe(200);
-    const title = text[locale].get(`${route.metaKey}.title`)!;
+    const title = text[locale].get(`meta.${route.id}.title`)!;
     await expect(page).toHaveTitle(route.id === "home" ? title : `${title} | ${site.brand}`);
     await expect(page.locator("html")).toHaveAttribute("lang", locale === "pt" ? "pt-BR" : "en");
     await expect(page.locator("h1")).toHaveCount(1);

@@ -38,7 +38,7 @@ function setup(submissions: Partial<Submissions> = {}, endpoints: Partial<SiteCo
   const database = join(dir, "data", "submissions.db");
   const site: SiteConfig = {
     ...SITE,
-    endpoints: { ...SITE.endpoints, ...endpoints },
+    endpoints: { ...SITE.endpoints, ...endpoints } as SiteConfig["endpoints"],
     submissions: { ...SITE.submissions, database, ...submissions },
   };
   let clock = T0;

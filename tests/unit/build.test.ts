@@ -2,18 +2,27 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { existsSync, mkdtempSync, readFileSync, readdirSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { buildSite, type BuildResult } from "../../src/generator/build.ts";
-import { routes, LOCALES, outputFileForPath, counterpartPath } from "../../src/generator/routes.ts";
+import { buildSite, type BuildResult } from "../../src/generator/build/build.ts";
+import { buildSummary } from "../../src/generator/build/report.ts";
+import { outputFileForPath, planPages } from "../../src/generator/build/plan-pages.ts";
 import { loadLocaleContent } from "../../src/generator/content.ts";
 import { loadSiteConfig } from "../../src/generator/config.ts";
-import { ROOT, attr, decodeEntities } from "../helpers.ts";
+import site from "../../src/pages/routes.ts";
+import { ROOT, jsonLdGraph, parseHtml, visibleText } from "../helpers.ts";
 
 const SITE = "https://build-test.example.com.br";
 let out: string;
 let result: BuildResult;
 const read = (file: string) => readFileSync(join(out, file), "utf8");
-const site = loadSiteConfig(ROOT);
-const text = Object.fromEntries(LOCALES.map((l) => [l, loadLocaleContent(ROOT, l, site).dictionary]));
+const page = (file: string) => parseHtml(read(file));
+const config = loadSiteConfig(ROOT);
+const { routes } = planPages(site, config);
+const LOCALES = config.locales.map((l) => l.code);
+const LANG: Record<string, string> = { pt: "pt-BR", en: "en" };
+const OG: Record<string, string> = { pt: "pt_BR", en: "en_US" };
+const text = Object.fromEntries(LOCALES.map((l) => [l, loadLocaleContent(ROOT, l, config).dictionary]));
+const abs = (p: string) => (p === "/" ? `${SITE}/` : SITE + p);
+const other = (locale: string) => (locale === "pt" ? "en" : "pt");
 
 beforeAll(async () => {
   out = join(mkdtempSync(join(tmpdir(), "sitegen-build-")), "dist");
@@ -23,77 +32,72 @@ beforeAll(async () => {
 const pages = routes.flatMap((route) => LOCALES.map((locale) => ({ route, locale, path: route.paths[locale] })));
 
 describe("every route in both languages", () => {
-  it.each(pages.map((p) => [p.path, p]))("%s", (_path, { route, locale, path }) => {
+  it.each(pages.map((p) => [p.path, p] as const))("%s", (_path, { route, locale, path }) => {
     const html = read(outputFileForPath(path));
-    const lang = locale === "pt" ? "pt-BR" : "en";
     expect(html.startsWith("<!doctype html>")).toBe(true);
-    expect(attr(html, /<html[^>]*>/, "lang")).toBe(lang);
+    const doc = parseHtml(html);
+    const head = doc.querySelector("head")!;
+    expect(doc.querySelector("html")!.getAttribute("lang")).toBe(LANG[locale]);
 
-    const abs = (p: string) => (p === "/" ? `${SITE}/` : SITE + p);
-    expect(attr(html, /<link rel="canonical"[^>]*>/, "href")).toBe(abs(path));
-    const alternates = [...html.matchAll(/<link rel="alternate" hreflang="([^"]+)" href="([^"]+)"/g)].map((m) => [m[1], m[2]]);
+    expect(head.querySelector('link[rel="canonical"]')!.getAttribute("href")).toBe(abs(path));
+    const alternates = head.querySelectorAll('link[rel="alternate"]').map((l) => [l.getAttribute("hreflang"), l.getAttribute("href")]);
     expect(alternates).toEqual([["pt-BR", abs(route.paths.pt)], ["en", abs(route.paths.en)], ["x-default", abs(route.paths.pt)]]);
 
-    const title = decodeEntities(html.match(/<title>([^<]*)<\/title>/)![1]);
-    const metaTitle = text[locale].get(`${route.metaKey}.title`)!;
-    expect(metaTitle).toBeTruthy();
-    expect(title).toContain(metaTitle);
-    const description = decodeEntities(attr(html, /<meta name="description"[^>]*>/, "content")!);
-    expect(description).toBe(text[locale].get(`${route.metaKey}.description`));
-    expect(attr(html, /<meta property="og:locale"[^>]*>/, "content")).toBe(locale === "pt" ? "pt_BR" : "en_US");
-    expect(attr(html, /<meta property="og:locale:alternate"[^>]*>/, "content")).toBe(locale === "pt" ? "en_US" : "pt_BR");
-    expect(html).toContain('<meta name="twitter:card"');
+    const metaKey = `meta.${route.id}`;
+    const title = head.querySelector("title")!.textContent;
+    expect(title).toBe(route.id === "home" ? text[locale].get(`${metaKey}.title`) : `${text[locale].get(`${metaKey}.title`)} | Vetor AI`);
+    expect(head.querySelector('meta[name="description"]')!.getAttribute("content")).toBe(text[locale].get(`${metaKey}.description`));
+    expect(head.querySelector('meta[property="og:locale"]')!.getAttribute("content")).toBe(OG[locale]);
+    expect(head.querySelector('meta[property="og:locale:alternate"]')!.getAttribute("content")).toBe(OG[other(locale)]);
+    expect(head.querySelector('meta[property="og:url"]')!.getAttribute("content")).toBe(abs(path));
+    expect(head.querySelector('meta[name="twitter:card"]')).not.toBeNull();
 
     // The language switcher points at the counterpart page and names its language.
-    const switcher = html.match(/<a class="lang-switch"[^>]*>/)![0];
-    expect(attr(switcher, /.*/, "href")).toBe(counterpartPath(path));
-    expect(attr(switcher, /.*/, "hreflang")).toBe(locale === "pt" ? "en" : "pt-BR");
+    const switcher = doc.querySelector("a.lang-switch")!;
+    expect(switcher.getAttribute("href")).toBe(route.paths[other(locale)]);
+    expect(switcher.getAttribute("hreflang")).toBe(LANG[other(locale)]);
 
-    const jsonLd = JSON.parse(html.match(/<script type="application\/ld\+json">(.*?)<\/script>/)![1]);
-    const types = jsonLd["@graph"].map((n: { "@type": string }) => n["@type"]);
-    expect(types).toContain("Organization");
-    expect(types).toContain("WebSite");
-    const org = jsonLd["@graph"].find((n: { "@type": string }) => n["@type"] === "Organization");
-    expect(org.address.addressLocality).toBe("São Paulo");
-    expect(org.address.addressCountry).toBe("BR");
-    const expectedNode = route.schemaType === "CollectionPage" ? "CollectionPage" : route.schemaType;
-    expect(types).toContain(expectedNode);
+    const graph = jsonLdGraph(doc);
+    const types = graph.map((n) => n["@type"]);
+    expect(types).toEqual(expect.arrayContaining(["Organization", "WebSite", route.schemaType === "Service" ? "WebPage" : route.schemaType]));
+    const org = graph.find((n) => n["@type"] === "Organization")!;
+    expect([org.address.addressLocality, org.address.addressCountry]).toEqual(["São Paulo", "BR"]);
 
     const isHome = route.id === "home";
     expect(types.includes("BreadcrumbList")).toBe(!isHome);
-    const nav = html.match(/<nav[^>]*class="breadcrumbs[^"]*"[^>]*>.*?<\/nav>/)?.[0];
+    const trail = doc.querySelector("nav.breadcrumbs");
     if (isHome) {
-      expect(nav).toBeUndefined();
+      expect(trail).toBeNull();
     } else {
-      expect(nav).toMatch(/aria-label="[^"]+"/);
-      const items = [...nav!.matchAll(/<li[^>]*>(.*?)<\/li>/g)].map((m) => m[1]);
-      const segments = (locale === "en" ? path.slice(3) : path).split("/").filter(Boolean);
+      expect(trail!.getAttribute("aria-label")).toBe(text[locale].get("a11y.breadcrumbs"));
+      const items = trail!.querySelectorAll("li");
+      const segments = path.replace(/^\/en(?=\/|$)/, "").split("/").filter(Boolean);
       expect(items).toHaveLength(segments.length + 1);
-      expect(items[0]).toContain(`href="${locale === "en" ? "/en" : "/"}"`);
-      expect(items.at(-1)).not.toContain("<a ");
-      expect(items.at(-1)).toContain('aria-current="page"');
-      const list = jsonLd["@graph"].find((n: { "@type": string }) => n["@type"] === "BreadcrumbList");
-      expect(list.itemListElement).toHaveLength(segments.length + 1);
+      expect(items[0].querySelector("a")!.getAttribute("href")).toBe(locale === "en" ? "/en" : "/");
+      expect(items.at(-1)!.querySelector("a")).toBeNull();
+      expect(items.at(-1)!.querySelector('[aria-current="page"]')).not.toBeNull();
+      const list = graph.find((n) => n["@type"] === "BreadcrumbList")!;
+      expect(list.itemListElement.map((i: { name: string }) => i.name)).toEqual(items.map((li) => li.textContent));
       expect(list.itemListElement[0].item).toBe(abs(locale === "en" ? "/en" : "/"));
     }
     // Speculation Rules in the page itself (no script needed): prefetch on intent, never the endpoints.
-    const rules = JSON.parse(html.match(/<script type="speculationrules">(.*?)<\/script>/)![1]);
+    const rules = JSON.parse(head.querySelector('script[type="speculationrules"]')!.rawText);
     expect(rules.prefetch[0].where).toEqual({ and: [{ href_matches: "/*" }, { not: { href_matches: "/api/*" } }] });
     expect(rules.prefetch[0].eagerness).toBe("moderate");
-    // No raw content key may reach a visitor.
-    expect(html).not.toMatch(/>(hero|nav|meta|footer|industries|services|labels)\.[a-zA-Z.]+</);
   });
 
   it("gives every page a unique title and description per language", () => {
     for (const locale of LOCALES) {
-      const titles = pages.filter((p) => p.locale === locale).map((p) => read(outputFileForPath(p.path)).match(/<title>([^<]*)</)![1]);
+      const docs = pages.filter((p) => p.locale === locale).map((p) => page(outputFileForPath(p.path)));
+      const titles = docs.map((d) => d.querySelector("title")!.textContent);
+      const descriptions = docs.map((d) => d.querySelector('meta[name="description"]')!.getAttribute("content"));
       expect(new Set(titles).size).toBe(titles.length);
+      expect(new Set(descriptions).size).toBe(descriptions.length);
     }
   });
 });
 
 describe("spec §9 marketing figures, on the page they belong to, in both languages", () => {
-  const visible = (file: string) => decodeEntities(read(file).replace(/<script[\s\S]*?<\/script>|<template[\s\S]*?<\/template>|<[^>]+>/g, " ")).replace(/\s+/g, " ");
   const FIGURES = {
     industries: {
       en: ["40% less downtime", "30% lower maintenance cost", "99.5% defect detection accuracy", "50% faster inspection", "25% less inventory", "20% higher throughput", "30% lower delivery costs", "35% fewer stockouts", "15% better diagnostic accuracy", "30% faster drug discovery", "95% imaging accuracy", "40% faster patient recruitment"],
@@ -105,78 +109,69 @@ describe("spec §9 marketing figures, on the page they belong to, in both langua
       pt: ["US$ 25 milhões", "de 200 para mais de 700 pessoas", "245 pessoas", "US$ 36 milhões", "mais de 300 pessoas"],
     },
   };
-  it.each(Object.entries(FIGURES).flatMap(([page, byLocale]) => Object.entries(byLocale).map(([locale, figures]) => [page, locale, figures] as const)))(
-    "%s (%s)",
-    (page, locale, figures) => {
-      const text = visible(locale === "en" ? `en/${page}.html` : `${page}.html`);
-      expect(figures.filter((f) => !text.includes(f))).toEqual([]);
-    },
-  );
+  it.each(Object.entries(FIGURES).flatMap(([name, byLocale]) => Object.entries(byLocale).map(([locale, figures]) => [name, locale, figures] as const)))("%s (%s)", (name, locale, figures) => {
+    const shown = visibleText(page(locale === "en" ? `en/${name}.html` : `${name}.html`));
+    expect(figures.filter((f) => !shown.includes(f))).toEqual([]);
+  });
 
   it("shows manufacturing and healthcare, which have no page of their own, whole on the industries page: challenges, solutions and use cases", () => {
-    for (const locale of ["pt", "en"] as const) {
-      const page = visible(locale === "en" ? "en/industries.html" : "industries.html");
-      const dictionary = text[locale];
-      const titles = [...dictionary.keys()].filter((k) => /^industries\.(manufacturing|healthcare)\.(challenge|solution|useCase)\d+\.title$/.test(k));
+    for (const locale of LOCALES) {
+      const shown = visibleText(page(locale === "en" ? "en/industries.html" : "industries.html"));
+      const titles = [...text[locale].keys()].filter((k) => /^industries\.(manufacturing|healthcare)\.(challenge|solution|useCase)\d+\.title$/.test(k));
       expect(titles.filter((k) => k.includes(".solution")).length).toBeGreaterThanOrEqual(8);
-      expect(titles.filter((k) => !page.includes(decodeEntities(dictionary.get(k)!)))).toEqual([]);
+      expect(titles.filter((k) => !shown.includes(text[locale].get(k)!))).toEqual([]);
     }
   });
 
-  it("shows no text that looks like a content key on any page", () => {
-    const keyLike = /(?:^|\s)([a-z][a-zA-Z0-9]*(?:\.[a-z][a-zA-Z0-9]*){1,})(?=\s|$)/g;
-    const suspicious = result.pages.flatMap((p) =>
-      [...visible(p.file).matchAll(keyLike)].map((m) => m[1]).filter((k) => text.pt.has(k) || text.en.has(k) || /^(nav|hero|meta|services|industries|about|footer|cookies|forms?|legal|error|notFound)\./.test(k)).map((k) => `${p.file}: ${k}`),
-    );
+  it("shows no text that is a content key on any page", () => {
+    const keys = new Set(LOCALES.flatMap((l) => [...text[l].keys()]));
+    const suspicious = result.pages.flatMap((p) => visibleText(page(p.file)).split(" ").filter((word) => keys.has(word)).map((k) => `${p.file}: ${k}`));
     expect(suspicious).toEqual([]);
   });
 });
 
 describe("special pages and files", () => {
   it("writes both not-found pages, not indexable, in their language", () => {
-    const pt = read("404.html");
-    const en = read("en/404.html");
-    expect(attr(pt, /<html[^>]*>/, "lang")).toBe("pt-BR");
-    expect(attr(en, /<html[^>]*>/, "lang")).toBe("en");
-    for (const html of [pt, en]) expect(html).toContain('<meta name="robots" content="noindex">');
-    expect(pt).toContain(text.pt.get("notFound.title"));
-    expect(en).toContain(text.en.get("notFound.title"));
+    for (const [file, locale] of [["404.html", "pt"], ["en/404.html", "en"]]) {
+      const doc = page(file);
+      expect(doc.querySelector("html")!.getAttribute("lang")).toBe(LANG[locale]);
+      expect(doc.querySelector('meta[name="robots"]')!.getAttribute("content")).toBe("noindex");
+      expect(doc.querySelector("h1")!.textContent).toBe(text[locale].get("notFound.title"));
+    }
   });
 
   it("never lets a page without a route pass for the home page it is rendered from", () => {
     for (const file of ["404.html", "en/404.html", "500.html", "forms/newsletter-success.html", "en/forms/error.html"]) {
-      const html = read(file);
-      expect(html, file).not.toContain('property="og:url"');
-      expect(html, file).not.toContain('rel="canonical"');
-      expect(html, file).not.toMatch(/class="brand"[^>]*aria-current/);
-      const graph = (JSON.parse(html.match(/<script type="application\/ld\+json">([^<]*)<\/script>/)![1]) as { "@graph": Record<string, unknown>[] })["@graph"];
-      const page = graph.find((node) => node["@type"] === "WebPage")!;
-      expect(page, file).toBeDefined();
-      expect([page["@id"], page.url], file).toEqual([undefined, undefined]);
+      const doc = page(file);
+      expect(doc.querySelector('meta[property="og:url"]'), file).toBeNull();
+      expect(doc.querySelector('link[rel="canonical"]'), file).toBeNull();
+      expect(doc.querySelector("a.brand")!.getAttribute("aria-current"), file).toBeUndefined();
+      const webPage = jsonLdGraph(doc).find((node) => node["@type"] === "WebPage")!;
+      expect([webPage["@id"], webPage.url], file).toEqual([undefined, undefined]);
     }
     // The real home page keeps all of it.
-    expect(read("index.html")).toMatch(/class="brand"[^>]*aria-current="page"/);
-    expect(read("index.html")).toContain('property="og:url"');
+    expect(page("index.html").querySelector("a.brand")!.getAttribute("aria-current")).toBe("page");
+    expect(page("index.html").querySelector('meta[property="og:url"]')).not.toBeNull();
   });
 
   it("writes an error page titled 'Unexpected Application Error!' with a status", () => {
     for (const file of ["500.html", "en/500.html"]) {
-      const html = read(file);
-      expect(html).toContain("<h1>Unexpected Application Error!</h1>");
-      expect(html).toContain("500");
+      const main = page(file).querySelector("main")!;
+      expect(main.querySelector("h1")!.textContent).toBe("Unexpected Application Error!");
+      expect(main.querySelector(".error-detail")!.textContent).toMatch(/: 500$/);
     }
   });
 
   it("writes a sitemap with every page and its hreflang trio, and a robots.txt naming it", () => {
-    const xml = read("sitemap.xml");
-    const urls = [...xml.matchAll(/<url>(.*?)<\/url>/gs)].map((m) => m[1]);
+    const xml = parseHtml(read("sitemap.xml"));
+    const urls = xml.querySelectorAll("url");
     expect(urls).toHaveLength(routes.length * 2);
     for (const route of routes) {
       for (const locale of LOCALES) {
-        const loc = route.paths[locale] === "/" ? `${SITE}/` : SITE + route.paths[locale];
-        const entry = urls.find((u) => u.includes(`<loc>${loc}</loc>`))!;
-        expect(entry).toBeDefined();
-        for (const lang of ["pt-BR", "en", "x-default"]) expect(entry).toMatch(new RegExp(`<xhtml:link rel="alternate" hreflang="${lang}" href="[^"]+"`));
+        const entry = urls.find((u) => u.querySelector("loc")!.textContent === abs(route.paths[locale]))!;
+        expect(entry, route.paths[locale]).toBeDefined();
+        const links = entry.querySelectorAll("*").filter((el) => el.rawTagName === "xhtml:link").map((l) => `${l.getAttribute("hreflang")} ${l.getAttribute("href")}`);
+        expect(links).toEqual([`pt-BR ${abs(route.paths.pt)}`, `en ${abs(route.paths.en)}`, `x-default ${abs(route.paths.pt)}`]);
       }
     }
     expect(read("robots.txt")).toContain(`Sitemap: ${SITE}/sitemap.xml`);
@@ -188,13 +183,14 @@ describe("special pages and files", () => {
     expect(headers).not.toMatch(/script-src[^;\n]*unsafe-inline/);
     expect(headers).toContain("X-Content-Type-Options: nosniff");
     expect(headers).toContain("frame-ancestors 'none'");
-    expect(read("_redirects")).toContain("/en/*  /en/404.html  404");
+    expect(read("_redirects")).toBe("/en/*  /en/404.html  404\n");
   });
 
-  it("writes one hashed, minified stylesheet", () => {
+  it("writes one hashed, minified stylesheet, and the files of public/ as they are", () => {
     const css = result.assets.find((a) => a.file.endsWith(".css"))!;
     expect(css.file).toMatch(/^assets\/site\.[0-9a-f]{10}\.css$/);
     expect(read(css.file)).not.toMatch(/\n\s+/);
+    expect(read("favicon.svg")).toBe(readFileSync(join(ROOT, "public", "favicon.svg"), "utf8"));
   });
 
   it("cross-fades full page loads with a view transition, only when motion is welcome", () => {
@@ -207,21 +203,24 @@ describe("special pages and files", () => {
 
   it("gives every page the navigation island's skeleton and error templates in its language", () => {
     for (const [file, loading, status] of [["about.html", "Carregando a página…", "Código de status"], ["en/about.html", "Loading the page…", "Status code"]]) {
-      const html = decodeEntities(read(file));
-      const skeleton = html.match(/<template data-nav-template="skeleton">([\s\S]*?)<\/template>/)![1];
-      expect(skeleton).toContain(loading);
-      expect(skeleton.match(/data-skeleton-card/g)).toHaveLength(6);
-      expect(skeleton.match(/data-skeleton-column/g)).toHaveLength(4);
-      const error = html.match(/<template data-nav-template="error">([\s\S]*?)<\/template>/)![1];
-      expect(error).toContain("Unexpected Application Error!");
-      expect(error).toContain(`data-status-label="${status}"`);
+      const doc = page(file);
+      const skeleton = parseHtml(doc.querySelector('template[data-nav-template="skeleton"]')!.innerHTML);
+      expect(skeleton.querySelector(".visually-hidden")!.textContent).toBe(loading);
+      expect(skeleton.querySelectorAll("[data-skeleton-card]")).toHaveLength(6);
+      expect(skeleton.querySelectorAll("[data-skeleton-column]")).toHaveLength(4);
+      const error = parseHtml(doc.querySelector('template[data-nav-template="error"]')!.innerHTML);
+      expect(error.querySelector("h1")!.textContent).toBe("Unexpected Application Error!");
+      expect(error.querySelector("[data-error-detail]")!.getAttribute("data-status-label")).toBe(status);
     }
   });
 
-  it("reports pages per locale and sizes", () => {
+  it("reports pages per locale, sizes and every stage", () => {
     expect(result.pages.filter((p) => p.locale === "pt")).toHaveLength(routes.length + 5); // routes, not-found, error, three form results
-    expect(result.pages.every((p) => p.brotliBytes > 0 && p.brotliBytes < p.bytes)).toBe(true);
-    expect(Object.keys(result.timings)).toEqual(expect.arrayContaining(["content", "render", "minify", "write"]));
+    expect(Object.keys(result.timings)).toEqual(["content", "bundle", "plan", "render", "write"]);
+    const summary = buildSummary({ ...result, outDir: out });
+    expect(summary).toMatch(new RegExp(`^Built ${result.pages.length} pages \\(pt ${routes.length + 5}, en ${routes.length + 5}\\) into `));
+    expect(summary).toMatch(/largest page industries\.html, [\d.]+ KB \([\d.]+ KB brotli\)/);
+    expect(summary).toMatch(/stages: content \d+ ms, bundle \d+ ms, plan \d+ ms, render \d+ ms, write \d+ ms/);
   });
 
   it("has the flat layout hosts need", () => {
@@ -229,7 +228,7 @@ describe("special pages and files", () => {
     expect(existsSync(join(out, "about", "index.html"))).toBe(false);
   });
 
-  it("writes no compressed twins unless asked: static hosts compress by themselves", () => {
+  it("writes no compressed twins unless asked (static hosts compress by themselves), and counts every file", () => {
     const all = readdirSync(out, { recursive: true }).map(String);
     expect(all.filter((f) => /\.(br|gz)$/.test(f))).toEqual([]);
     expect(result.files).toBe(all.filter((f) => statSync(join(out, f)).isFile()).length);

@@ -4,8 +4,7 @@ import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, sy
 import { createHash } from "node:crypto";
 import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
-import { ROOT, projectCopy } from "../helpers.ts";
-import { cacheDir } from "../../src/generator/build-cache.ts";
+import { ROOT, parseHtml, projectCopy } from "../helpers.ts";
 
 const cli = join(ROOT, "bin", "sitegen.js");
 const run = (args: string[], cwd = ROOT, env: Record<string, string> = {}) =>
@@ -60,7 +59,8 @@ describe("failing builds", () => {
     writeFileSync(file, readFileSync(file, "utf8").replace(/^hero:\n/m, "hero:\n  broken: [unclosed\n"));
     const failed = run(["build", "--out", out], project);
     expect(failed.status).not.toBe(0);
-    expect(failed.stderr).toMatch(/content\/pt\/home\.yaml:\d+:\d+/);
+    expect(failed.stderr).toMatch(/YamlSyntaxError: YAML syntax error\n\s+content\/pt\/home\.yaml:3:\d+: /);
+    expect(failed.stderr).toMatch(/\n\s+hint: Fix the YAML at that line and column/);
     expect(snapshot(out)).toEqual(before);
   });
 
@@ -73,62 +73,16 @@ describe("failing builds", () => {
     writeFileSync(page, readFileSync(page, "utf8").replace("export default function AboutPage() {", 'export default function AboutPage() {\n  throw new Error("leadership data is broken");'));
     const failed = run(["build", "--out", out], project);
     expect(failed.status).not.toBe(0);
-    expect(failed.stderr).toMatch(/about.*\/about.*leadership data is broken/s);
+    expect(failed.stderr).toMatch(/PageRenderError: A page failed to render\n\s+Rendering route "about" at \/about \(pt\) failed: leadership data is broken\n\s+at AboutPage/);
     expect(snapshot(out)).toEqual(before);
-  });
-
-  it("write the same bytes with the output thread and shared markup as without them, twins included", () => {
-    // Shared markup: parts rendered once per language and pasted into every page (SharedMarkup.tsx).
-    const outs = ["1", "0"].map((flag) => {
-      const out = join(mkdtempSync(join(tmpdir(), "sitegen-out-")), "dist");
-      const built = run(["build", "--out", out, "--precompress"], ROOT, { SITEGEN_OUTPUT_THREAD: flag, SITEGEN_SHARED_MARKUP: flag });
-      expect(built.status, built.stderr).toBe(0);
-      return snapshot(out);
-    });
-    expect(Object.keys(outs[0]).filter((f) => f.endsWith(".html.br")).length).toBeGreaterThan(40);
-    expect(outs[0]).toEqual(outs[1]);
-  });
-
-  it("leave the caches written by the output thread in place when the process ends", () => {
-    // Caches of its own (the usual copy shares the repository's node_modules, and other tests' builds
-    // would rewrite the same cache files meanwhile).
-    const project = projectCopy();
-    rmSync(join(project, "node_modules"));
-    mkdirSync(join(project, "node_modules"));
-    for (const name of readdirSync(join(ROOT, "node_modules")).filter((n) => n !== ".cache")) symlinkSync(join(ROOT, "node_modules", name), join(project, "node_modules", name));
-    const marker = `Pular para o conteúdo ${process.pid}-${Date.now()}`;
-    const yaml = join(project, "content", "pt", "common.yaml");
-    writeFileSync(yaml, readFileSync(yaml, "utf8").replace(/skipToContent: .*/, `skipToContent: ${marker}`));
-    const built = run(["build", "--out", join(mkdtempSync(join(tmpdir(), "sitegen-out-")), "dist")], project);
-    expect(built.status, built.stderr).toBe(0);
-    // Written on the thread after the last page, and still complete once the process has exited.
-    for (const name of ["yaml.json", "pages.json"]) expect(readFileSync(cacheDir(project, name), "utf8")).toContain(marker);
-    expect(readFileSync(cacheDir(project, "compressed.pack")).byteLength).toBeGreaterThan(100_000);
-  });
-
-  it("render the same bytes with the render worker as without it, and name a component that throws inside it", () => {
-    const project = projectCopy();
-    const outs = ["1", "0"].map((flag) => {
-      const out = join(mkdtempSync(join(tmpdir(), "sitegen-out-")), "dist");
-      expect(run(["build", "--out", out], project, { SITEGEN_RENDER_WORKER: flag }).status).toBe(0);
-      return snapshot(out);
-    });
-    expect(outs[0]).toEqual(outs[1]);
-    // Odd pages render in the worker: /en/about is one of them.
-    const page = join(project, "src", "pages", "about.tsx");
-    writeFileSync(page, readFileSync(page, "utf8").replace("export default function AboutPage() {", 'export default function AboutPage() {\n  if (usePage().locale === "en") throw new Error("english leadership data is broken");'));
-    const failed = run(["build", "--out", join(mkdtempSync(join(tmpdir(), "sitegen-out-")), "dist")], project, { SITEGEN_RENDER_WORKER: "1" });
-    expect(failed.status).not.toBe(0);
-    expect(failed.stderr).toMatch(/PageRenderError.*\/en\/about.*english leadership data is broken/s);
   });
 
   it("warn about a removed translation, show the key itself, and fail with --strict", () => {
     const project = projectCopy();
     const out = join(mkdtempSync(join(tmpdir(), "sitegen-out-")), "dist");
     const file = join(project, "content", "en", "common.yaml");
-    // The first two-space "about:" of common.yaml is nav.about (nav is the file's first block).
-    // footer.tagline shows in the footer only, which is rendered once per language and pasted into every
-    // page (SharedMarkup.tsx): the report must still name every English page.
+    // The first two-space "about:" of common.yaml is nav.about (nav is the file's first block);
+    // footer.tagline shows in the footer, so on every English page.
     writeFileSync(file, readFileSync(file, "utf8").replace(/^  about: .*\n/m, "").replace(/^  tagline: .*\n/m, ""));
     const warned = run(["build", "--out", out], project);
     expect(warned.status).toBe(0);
@@ -137,21 +91,53 @@ describe("failing builds", () => {
     const englishPages = readdirSync(out, { recursive: true }).filter((f) => String(f).startsWith("en") && String(f).endsWith(".html")).length;
     expect(englishPages).toBeGreaterThan(20);
     expect(warned.stdout).toMatch(new RegExp(`en\\s+footer\\.tagline\\s+\\(defined only in content/pt/common\\.yaml; shown raw on [^,\\n]+, [^,\\n]+, [^ \\n]+ and ${englishPages - 3} more\\)`));
-    expect(readFileSync(join(out, "en/contact.html"), "utf8")).toContain(">footer.tagline<");
-    expect(readFileSync(join(out, "en.html"), "utf8")).toContain(">nav.about<");
+    expect(parseHtml(readFileSync(join(out, "en/contact.html"), "utf8")).querySelector(".site-footer p")!.textContent).toBe("footer.tagline");
+    expect(parseHtml(readFileSync(join(out, "en.html"), "utf8")).querySelectorAll(".nav-list a").map((a) => a.textContent)).toContain("nav.about");
     const strict = run(["build", "--out", out, "--strict"], project);
     expect(strict.status).not.toBe(0);
+    expect(strict.stderr).toMatch(/MissingTranslations: Missing translations\n.*\n\s+en\s+footer\.tagline/);
     expect(strict.stderr).toMatch(/nav\.about/);
     expect(strict.stderr).not.toMatch(/ENOENT|Node\.js v/); // the build's own error, not a crash after it
     // Nothing of the failed build is left beside the output, not even files still being compressed.
-    expect(readdirSync(dirname(out)).filter((name) => !name.startsWith("dist.old-"))).toEqual(["dist"]);
+    expect(readdirSync(dirname(out))).toEqual(["dist"]);
   });
 
   it("take the site address from --site-url or SITE_URL", () => {
     const out = join(mkdtempSync(join(tmpdir(), "sitegen-out-")), "dist");
     expect(run(["build", "--out", out], ROOT, { SITE_URL: "https://staging.example.org/" }).status).toBe(0);
-    expect(readFileSync(join(out, "about.html"), "utf8")).toContain('<link rel="canonical" href="https://staging.example.org/about">');
+    expect(parseHtml(readFileSync(join(out, "about.html"), "utf8")).querySelector('link[rel="canonical"]')!.getAttribute("href")).toBe("https://staging.example.org/about");
     expect(run(["build", "--out", out, "--site-url", "https://flag.example.org"]).status).toBe(0);
     expect(readFileSync(join(out, "sitemap.xml"), "utf8")).toContain("<loc>https://flag.example.org/en/about</loc>");
+  });
+
+  it("after a build killed with kill -9, remove the staging folder it left", () => {
+    const parent = mkdtempSync(join(tmpdir(), "sitegen-out-"));
+    // A dead build's leftovers: its pid is one no process has.
+    const dead = join(parent, ".dist.building-999999");
+    mkdirSync(dead);
+    writeFileSync(join(dead, "index.html"), "half a page");
+    const built = run(["build", "--out", join(parent, "dist")]);
+    expect(built.status, built.stderr).toBe(0);
+    expect(readdirSync(parent)).toEqual(["dist"]);
+  });
+
+  it("say that site.yaml is missing, with a hint, instead of a stack trace", () => {
+    const empty = mkdtempSync(join(tmpdir(), "sitegen-empty-"));
+    const failed = run(["build", "--out", join(empty, "dist")], empty);
+    expect(failed.status).toBe(1);
+    expect(failed.stderr).toContain(`ConfigMissing: No site configuration\n  ${join(empty, "content", "site.yaml")} does not exist`);
+    expect(failed.stderr).toMatch(/hint: Run sitegen in the project folder/);
+    expect(failed.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it("on a full disk, name the file, say the disk is full and leave no staging folder", () => {
+    const mount = mkdtempSync(join(tmpdir(), "sitegen-full-"));
+    // A 256 KB file system of its own, in a user and mount namespace (no root needed, nothing left mounted).
+    const script = `mount -t tmpfs -o size=256k tmpfs "${mount}" && "${process.execPath}" "${cli}" build --out "${mount}/dist"; status=$?; ls -A "${mount}"; exit $status`;
+    const failed = spawnSync("unshare", ["-rm", "sh", "-c", script], { cwd: ROOT, encoding: "utf8" });
+    expect(failed.status).toBe(1);
+    expect(failed.stderr).toMatch(/OutputWriteFailed: Cannot write the output\n\s+Writing \S+ failed: no space left on device \(ENOSPC\)/);
+    expect(failed.stderr).toMatch(/hint: The disk is full/);
+    expect(failed.stdout.trim()).toBe("");
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { cachedQuery, clearQueryCache, retryDelay } from "../../src/islands/runtime/query.ts";
-import { languageOfPath } from "../../src/islands/runtime/language.ts";
+import { languageOfPath, pathInLanguage } from "../../src/islands/runtime/language.ts";
+import { localeOfPath, switchPrefix } from "../../src/generator/locales.ts";
 import { languageFromBrowser } from "../../src/islands/language-detection.ts";
 import { renderToString } from "react-dom/server";
 import { createElement } from "react";
@@ -38,10 +39,21 @@ describe("data cache (spec §7, §9)", () => {
 
 describe("language (spec §4)", () => {
   it("comes from the path", () => {
-    expect(languageOfPath("/en")).toBe("en");
-    expect(languageOfPath("/en/about")).toBe("en");
-    expect(languageOfPath("/")).toBe("pt");
-    expect(languageOfPath("/english")).toBe("pt");
+    const locales = [{ code: "pt", prefix: "" }, { code: "en", prefix: "/en" }, { code: "es", prefix: "/es" }];
+    const prefixes = { pt: "", en: "/en", es: "/es" };
+    expect(languageOfPath("/en", prefixes)).toBe("en");
+    expect(languageOfPath("/en/about", prefixes)).toBe("en");
+    expect(languageOfPath("/es/about", prefixes)).toBe("es");
+    expect(languageOfPath("/", prefixes)).toBe("pt");
+    expect(languageOfPath("/english", prefixes)).toBe("pt");
+    expect(pathInLanguage("/en/no-such-page", "pt", prefixes)).toBe("/no-such-page");
+    expect(pathInLanguage("/no-such-page", "es", prefixes)).toBe("/es/no-such-page");
+    expect(pathInLanguage("/es", "en", prefixes)).toBe("/en");
+    // The same answers as the generator's rules, which the runtime repeats in a few lines of its own.
+    for (const path of ["/", "/en", "/en/about", "/es", "/es/x/y", "/english", "/about/en", "/enx/es"]) {
+      expect(languageOfPath(path, prefixes), path).toBe(localeOfPath(path, locales).code);
+      for (const target of locales) expect(pathInLanguage(path, target.code, prefixes), `${path} → ${target.code}`).toBe(switchPrefix(path, target, locales));
+    }
   });
 
   it("from browser languages is pt when any starts with pt or contains br, otherwise en", () => {
@@ -63,6 +75,6 @@ describe("language (spec §4)", () => {
     function Probe() {
       return createElement("p", null, usePage().t("nav.home"));
     }
-    expect(() => renderToString(createElement(Probe))).toThrowError(/outside <PageContext.Provider>/);
+    expect(() => renderToString(createElement(Probe))).toThrowError(/outside the document shell/);
   });
 });

@@ -5,8 +5,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { brotliCompressSync } from "node:zlib";
 import fg from "fast-glob";
-import { buildSite, type BuildResult } from "../../src/generator/build.ts";
-import { ROOT, decodeEntities } from "../helpers.ts";
+import { buildSite, type BuildResult } from "../../src/generator/build/build.ts";
+import { ROOT, parseHtml } from "../helpers.ts";
 
 let out: string;
 let result: BuildResult;
@@ -43,12 +43,13 @@ describe("quality gates over every built page", () => {
   it("resolves every internal link, asset reference and fragment", () => {
     const broken: string[] = [];
     for (const file of htmlFiles) {
-      const html = readFileSync(join(out, file), "utf8");
-      for (const [, , raw] of html.matchAll(/\s(href|src)="([^"]*)"/g)) {
-        const url = decodeEntities(raw);
+      const doc = parseHtml(readFileSync(join(out, file), "utf8"));
+      const ids = new Set(doc.querySelectorAll("[id]").map((el) => el.id));
+      const urls = doc.querySelectorAll("[href], [src]").map((el) => el.getAttribute("href") ?? el.getAttribute("src")!);
+      for (const url of urls) {
         if (/^(https?:|mailto:|tel:)/.test(url)) continue;
         if (url.startsWith("#")) {
-          if (url.length > 1 && !html.includes(`id="${url.slice(1)}"`)) broken.push(`${file}: ${url}`);
+          if (url.length > 1 && !ids.has(url.slice(1))) broken.push(`${file}: ${url}`);
           continue;
         }
         if (!url.startsWith("/")) {
@@ -62,14 +63,14 @@ describe("quality gates over every built page", () => {
           continue;
         }
         const fragment = url.split("#")[1];
-        if (fragment && !readFileSync(join(out, target), "utf8").includes(`id="${fragment}"`)) broken.push(`${file}: ${url} (no #${fragment})`);
+        if (fragment && !parseHtml(readFileSync(join(out, target), "utf8")).querySelector(`[id="${fragment}"]`)) broken.push(`${file}: ${url} (no #${fragment})`);
       }
     }
     expect(broken).toEqual([]);
   });
 
   it("keeps every page within 14 KB of HTML, brotli-compressed (one TCP round trip)", () => {
-    const over = result.pages.filter((p) => p.brotliBytes > 14 * 1024).map((p) => `${p.file}: ${p.brotliBytes} B`);
+    const over = result.pages.filter((p) => br(p.html) > 14 * 1024).map((p) => `${p.file}: ${br(p.html)} B`);
     expect(over).toEqual([]);
   });
 
@@ -82,10 +83,14 @@ describe("quality gates over every built page", () => {
   it("keeps all JavaScript a page loads within 15 KB, brotli-compressed", () => {
     const over: string[] = [];
     for (const file of htmlFiles) {
-      const html = readFileSync(join(out, file), "utf8");
+      const doc = parseHtml(readFileSync(join(out, file), "utf8"));
       const seen = new Set<string>();
       // Entry scripts, preloads, and every island module the page can load (data-src), with their imports.
-      const queue = [...html.matchAll(/<(?:script[^>]*src|link rel="modulepreload" href)="([^"]+)"|data-src="([^"]+)"/g)].map((m) => m[1] ?? m[2]);
+      const queue = [
+        ...doc.querySelectorAll("script[src]").map((el) => el.getAttribute("src")!),
+        ...doc.querySelectorAll('link[rel="modulepreload"]').map((el) => el.getAttribute("href")!),
+        ...doc.querySelectorAll("[data-src]").map((el) => el.getAttribute("data-src")!),
+      ];
       let total = 0;
       while (queue.length) {
         const url = queue.shift()!;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { renderToStaticMarkup } from "react-dom/server";
 import { createElement as h } from "react";
-import { minifyHtml, SharedParts } from "../../src/generator/minify-html.ts";
+import { minifyHtml } from "../../src/generator/html/minify-html.ts";
 import { decodeEntities } from "../helpers.ts";
 
 describe("minifyHtml over React's output", () => {
@@ -62,23 +62,8 @@ describe("minifyHtml over React's output", () => {
     expect(minifyHtml("<!doctype html><html lang=\"en\"><body></body></html>")).toBe('<!doctype html><html lang="en"><body></body></html>');
   });
 
-  it("puts each shared part in place of its placeholder, minified as it would be inside the page", () => {
-    const footer = `<footer>\n  <p>Av. Paulista,   1000</p><img src="/logo.svg" alt=""/></footer>`;
-    const templates = `<template id="toast"><div role="status" hidden=""></div></template><!-- a comment -->`;
-    const page = (part: (key: string) => string) =>
-      `<!DOCTYPE html><html lang="pt-BR"><body><main><h1>Sobre  nós</h1></main>${part("pt.footer")}${part("pt.templates")}<div aria-live="assertive"></div></body></html>`;
-    const parts = new SharedParts();
-    parts.add([["pt.footer", footer], ["pt.templates", templates]]);
-    const withPlaceholders = page((key) => `<template data-shared-markup="${key}"></template>`);
-    const inline = page((key) => (key === "pt.footer" ? footer : templates));
-    expect(minifyHtml(withPlaceholders, parts)).toBe(minifyHtml(inline));
-    expect(minifyHtml(withPlaceholders, parts)).toContain('<footer> <p>Av. Paulista, 1000</p><img src="/logo.svg" alt=""></footer><template id="toast"><div role="status" hidden></div></template><div');
-    // Each part is minified once and reused by every page after.
-    expect(parts.minified("pt.footer")).toBe(parts.minified("pt.footer"));
-  });
-
-  it("fails on a placeholder whose part was never rendered, rather than leave a hole in the page", () => {
-    const parts = new SharedParts();
-    expect(() => minifyHtml(`<body><template data-shared-markup="en.footer"></template></body>`, parts)).toThrow('The shared markup "en.footer" was never rendered.');
+  it("minifies a template's content like the rest of the page, and keeps React's text separators", () => {
+    const html = `<footer>\n  <p>Av. Paulista,   1000</p><img src="/logo.svg" alt=""/></footer><template id="toast"><div role="status" hidden=""></div></template><!-- a comment --><p>a<!-- -->b</p>`;
+    expect(minifyHtml(html)).toBe('<footer> <p>Av. Paulista, 1000</p><img src="/logo.svg" alt=""></footer><template id="toast"><div role="status" hidden></div></template><p>a<!-- -->b</p>');
   });
 });

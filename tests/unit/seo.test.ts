@@ -1,34 +1,44 @@
 import { describe, expect, it } from "vitest";
-import { join } from "node:path";
-import { alternatesFor, serializeJsonLd } from "../../src/generator/seo.ts";
+import site from "../../src/pages/routes.ts";
+import { alternatesFor } from "../../src/generator/seo/hreflang.ts";
+import { serializeJsonLd } from "../../src/generator/seo/structured-data.ts";
 import { loadSiteConfig, normaliseSiteUrl } from "../../src/generator/config.ts";
-import { routeById, routes } from "../../src/generator/routes.ts";
+import { planPages } from "../../src/generator/build/plan-pages.ts";
+import { ROOT } from "../helpers.ts";
 
-const site = { ...loadSiteConfig(join(import.meta.dirname, "../..")), siteUrl: "https://example.com.br" };
+const config = { ...loadSiteConfig(ROOT), siteUrl: "https://example.com.br" };
+const { routes } = planPages(site, config);
+const route = (id: string) => routes.find((r) => r.id === id)!;
 
 describe("hreflang alternates", () => {
   it("list pt-BR, en and x-default (the Portuguese page), absolute with the site address", () => {
-    expect(alternatesFor(routeById("services.advisory"), site)).toEqual([
+    expect(alternatesFor(route("services.advisory"), config)).toEqual([
       { hreflang: "pt-BR", href: "https://example.com.br/services/advisory" },
       { hreflang: "en", href: "https://example.com.br/en/services/advisory" },
       { hreflang: "x-default", href: "https://example.com.br/services/advisory" },
     ]);
-    expect(alternatesFor(routeById("home"), site).map((a) => a.href)).toEqual([
-      "https://example.com.br/", "https://example.com.br/en", "https://example.com.br/",
+    expect(alternatesFor(route("home"), config).map((a) => a.href)).toEqual(["https://example.com.br/", "https://example.com.br/en", "https://example.com.br/"]);
+  });
+
+  it("link only to pages that exist: a page in one language points x-default at itself", () => {
+    const englishOnly = { id: "x", paths: { en: "/en/only" }, schemaType: "WebPage" };
+    expect(alternatesFor(englishOnly, config)).toEqual([
+      { hreflang: "en", href: "https://example.com.br/en/only" },
+      { hreflang: "x-default", href: "https://example.com.br/en/only" },
     ]);
   });
 
-  it("are the same set for both pages of every pair, so they are reciprocal", () => {
-    for (const r of routes) {
-      const set = alternatesFor(r, site);
-      expect(set.find((a) => a.hreflang === "pt-BR")!.href.endsWith(r.paths.pt === "/" ? "/" : r.paths.pt)).toBe(true);
-      expect(set.find((a) => a.hreflang === "en")!.href.endsWith(r.paths.en)).toBe(true);
-    }
+  it("grow with the locales: four links with a third locale", () => {
+    const three = { ...config, locales: [...config.locales, { code: "es", lang: "es", ogLocale: "es_ES", prefix: "/es" }] };
+    const about = planPages(site, three).routes.find((r) => r.id === "about")!;
+    expect(alternatesFor(about, three).map((a) => `${a.hreflang} ${a.href}`)).toEqual([
+      "pt-BR https://example.com.br/about", "en https://example.com.br/en/about", "es https://example.com.br/es/about", "x-default https://example.com.br/about",
+    ]);
   });
 
-  it("normalise the base address given by flag or SITE_URL", () => {
-    expect(normaliseSiteUrl("https://example.com/")).toBe("https://example.com");
-    expect(() => normaliseSiteUrl("not a url")).toThrow();
+  it("normalise the base address given by flag or SITE_URL, and name the option of a bad one", () => {
+    expect(normaliseSiteUrl("https://example.com/", "--site-url")).toBe("https://example.com");
+    expect(() => normaliseSiteUrl("not a url", "--site-url")).toThrowError(/"not a url" \(from --site-url\)/);
   });
 });
 

@@ -3,7 +3,7 @@
  * (gated scripts and the banner), the island loader, and the navigation island that swaps pages in place.
  * Islands and the consent UI are separate chunks loaded only when a page needs them.
  */
-import { languageOfPath, storedLanguage, storeLanguage, type Language } from "./language.ts";
+import { languageOfPath, pathInLanguage, storedLanguage, storeLanguage, type Language } from "./language.ts";
 import { initTooltips, pruneTooltips } from "./tooltip.ts";
 import { CONSENT_EVENT, isGranted, readConsent, withdrawConsent, type ConsentPolicy, type ConsentState } from "./consent.ts";
 import { mountIsland, refreshIsland, scheduleIslands } from "./hydrate.ts";
@@ -58,13 +58,13 @@ function logPageLoad(): void {
 }
 
 /**
- * Spec §2: for an unknown path, the language switch adds or removes the /en prefix. The not-found page is
- * one file served for every unknown path, so only the browser knows which path that is.
+ * Spec §2: for an unknown path, the language switch adds or removes the locale's prefix. The not-found
+ * page is one file served for every unknown path, so only the browser knows which path that is.
  */
 function counterpartByPrefix(): void {
-  const switcher = document.querySelector<HTMLAnchorElement>("a[data-lang-switch][data-counterpart=by-prefix]");
-  const path = location.pathname;
-  if (switcher) switcher.href = languageOfPath(path) === "en" ? path.slice(3) || "/" : `/en${path === "/" ? "" : path}`;
+  for (const link of document.querySelectorAll<HTMLAnchorElement>("a[data-lang-switch][data-counterpart=by-prefix]")) {
+    link.href = pathInLanguage(location.pathname, link.dataset.langSwitch!);
+  }
 }
 
 function rememberLanguage(): void {
@@ -91,10 +91,11 @@ function rememberLanguage(): void {
     "sitegen:language-detected",
     (e) => {
       const detected = (e as CustomEvent<Language | null>).detail;
-      const switcher = document.querySelector<HTMLAnchorElement>("a[data-lang-switch]");
+      // The detection island answers only with one of the site's language codes (or null).
+      const switcher = detected ? document.querySelector<HTMLAnchorElement>(`a[data-lang-switch="${detected}"]`) : null;
       if (detected && detected !== current && !interacted && languageOfPath(location.pathname) === current) {
         storeLanguage(detected);
-        const counterpart = (switcher?.getAttribute("href") ?? (current === "en" ? "/" : "/en")) + location.search + location.hash;
+        const counterpart = (switcher?.getAttribute("href") ?? "/") + location.search + location.hash;
         // In place when the navigation island runs (the page keeps its state), otherwise a plain replace.
         if (replacePage) replacePage(counterpart);
         else location.replace(counterpart);

@@ -1,0 +1,86 @@
+import type { ConfigOverrides, SiteConfig } from "../config.ts";
+import type { Dictionary } from "../content.ts";
+import { sitegenError } from "../errors.ts";
+import { loadContent } from "./load-content.ts";
+import { bundlePages } from "./bundle-pages.ts";
+import { bundleIslands } from "./bundle-islands.ts";
+import { bundleStyles } from "./bundle-styles.ts";
+import { planPages } from "./plan-pages.ts";
+import { renderPages } from "./render-pages.ts";
+import { writeOutput } from "./write-output.ts";
+import { formatMissing, missingTranslations, type MissingKey } from "./report.ts";
+
+export interface BuildOptions extends ConfigOverrides {
+  root: string;
+  outDir: string;
+  /** Fail on missing translations instead of warning. */
+  strict?: boolean;
+  /** Also write .br and .gz copies of text files (for servers that send precompressed files). */
+  precompress?: boolean;
+}
+
+export interface BuildResult {
+  outDir: string;
+  site: SiteConfig;
+  /** Each page's file, locale, address (or label, for special pages) and minified HTML. */
+  pages: { file: string; locale: string; path: string; html: string }[];
+  assets: { file: string; code: Uint8Array }[];
+  missing: MissingKey[];
+  /** Milliseconds per stage, in pipeline order. */
+  timings: Record<string, number>;
+  totalMs: number;
+  files: number;
+  bytes: number;
+  /** The text of each locale, as loaded for this build (the server's endpoints answer with it). */
+  dictionaries: Record<string, Dictionary>;
+}
+
+/**
+ * `sitegen build`: six stages, each a module with data in and data out, run in order.
+ * 1. load-content: site.yaml and each locale's text;
+ * 2. bundle-pages, bundle-islands, bundle-styles: the site's code for Node and for browsers, its CSS;
+ * 3. plan-pages: every page of every locale, with its address and file;
+ * 4. render-pages: each page to an HTML document;
+ * 5. write-output: minified pages, assets, sitemap, robots.txt and host files, swapped in at the end;
+ * 6. report (report.ts): the missing translations here, the summary in the CLI.
+ */
+export async function buildSite(options: BuildOptions): Promise<BuildResult> {
+  const started = performance.now();
+  const timings: Record<string, number> = {};
+  let mark = started;
+  const lap = (stage: string) => {
+    const now = performance.now();
+    timings[stage] = now - mark;
+    mark = now;
+  };
+  const { root } = options;
+
+  const content = loadContent(root, { siteUrl: options.siteUrl });
+  lap("content");
+  const [pagesBundle, islands] = await Promise.all([bundlePages(root), bundleIslands(root)]);
+  const stylesheet = bundleStyles(root);
+  lap("bundle");
+  const plan = planPages(pagesBundle.site, content.site);
+  lap("plan");
+  const assets = { stylesheet: stylesheet.href, scripts: islands.scripts, preloads: islands.preloads, islands: islands.islands };
+  const rendered = renderPages(plan, plan.pages, pagesBundle, content.site, content.dictionaries, assets);
+  lap("render");
+  const missing = missingTranslations(content.contents, rendered);
+  if (missing.length && options.strict) throw sitegenError("MissingTranslations", { count: missing.length, list: formatMissing(missing) });
+  const assetFiles = [{ file: stylesheet.file, code: stylesheet.code }, ...islands.files];
+  const written = await writeOutput({ outDir: options.outDir, root, site: content.site, routes: plan.routes, pages: rendered, assets: assetFiles, precompress: options.precompress === true });
+  lap("write");
+
+  return {
+    outDir: options.outDir,
+    site: content.site,
+    pages: rendered.map(({ page }, i) => ({ file: page.file, locale: page.locale, path: page.label, html: written.pages[i].html })),
+    assets: assetFiles,
+    missing,
+    timings,
+    totalMs: performance.now() - started,
+    files: written.files,
+    bytes: written.bytes,
+    dictionaries: content.dictionaries,
+  };
+}

@@ -1,0 +1,84 @@
+import { build } from "esbuild";
+import { existsSync, mkdirSync, renameSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { createRequire } from "node:module";
+import { join } from "node:path";
+import type { HeadData, PageData, SiteDefinition } from "../site-definition.ts";
+import { sitegenError } from "../errors.ts";
+import { cacheFolder, PROJECT_FILES } from "../project.ts";
+import { compileError } from "./esbuild-errors.ts";
+
+/** The site's pages, compiled for Node: its definition, and one function that renders a whole document. */
+export interface PagesBundle {
+  site: SiteDefinition;
+  render(head: HeadData, page: PageData, component: SiteDefinition["routes"][number]["page"], props?: Record<string, unknown>): string;
+}
+
+/**
+ * Stage 2a. Bundles src/pages/routes.ts (and everything it imports: pages, components) into one
+ * CommonJS module for Node with esbuild, and loads it. React stays outside the bundle, loaded from the
+ * project's node_modules, so the bundle and the renderer share one React. Each bundle is written under a
+ * name made of its code's hash, so `sitegen serve` loads fresh code after every change.
+ */
+export async function bundlePages(root: string): Promise<PagesBundle> {
+  const routesFile = join(root, PROJECT_FILES.routes);
+  if (!existsSync(routesFile)) throw sitegenError("SiteDefinitionMissing", { file: PROJECT_FILES.routes });
+  const entry = [
+    `import { createElement } from "react";`,
+    `import { renderToString } from "react-dom/server";`,
+    `import site from ${JSON.stringify(`./${PROJECT_FILES.routes}`)};`,
+    `export { site };`,
+    `export function render(head, page, component, props) {`,
+    `  return "<!doctype html>" + renderToString(createElement(site.document, { head, page }, createElement(component, props ?? {})));`,
+    `}`,
+  ].join("\n");
+  let code: string;
+  try {
+    const result = await build({
+      stdin: { contents: entry, resolveDir: root, sourcefile: "sitegen-pages.js", loader: "js" },
+      absWorkingDir: root,
+      bundle: true,
+      platform: "node",
+      format: "cjs",
+      target: "node20",
+      external: ["react", "react-dom", "react/*", "react-dom/*"],
+      jsx: "automatic",
+      write: false,
+      logLevel: "silent",
+      define: { "process.env.NODE_ENV": '"production"' },
+    });
+    code = result.outputFiles[0].text;
+  } catch (error) {
+    throw compileError("PageCompileError", error, PROJECT_FILES.routes);
+  }
+  const dir = join(cacheFolder(root), "pages");
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, `pages-${createHash("sha1").update(code).digest("hex").slice(0, 12)}.cjs`);
+  if (!existsSync(file)) writeAtomically(file, code);
+  pruneOldBundles(dir, file);
+  const loaded = createRequire(join(root, "package.json"))(file) as { site?: SiteDefinition; render: PagesBundle["render"] };
+  const site = loaded.site;
+  if (!site || typeof site.document !== "function" || !Array.isArray(site.routes) || !site.notFound || !site.error) {
+    throw sitegenError("SiteDefinitionInvalid", {
+      file: PROJECT_FILES.routes,
+      problem: "its default export must be defineSite({ document, routes, notFound, error }), with a document component, a list of routes and both special pages.",
+    });
+  }
+  return { site, render: loaded.render };
+}
+
+/** Keeps the newest few bundles: `sitegen serve` makes one per change. */
+function pruneOldBundles(dir: string, current: string): void {
+  const old = readdirSync(dir)
+    .map((name) => join(dir, name))
+    .filter((path) => path !== current)
+    .sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs);
+  for (const path of old.slice(4)) rmSync(path, { force: true });
+}
+
+/** Written beside its final name, then renamed: another build in another process may be loading the same file. */
+function writeAtomically(file: string, code: string): void {
+  const temporary = `${file}.${process.pid}.tmp`;
+  writeFileSync(temporary, code);
+  renameSync(temporary, file);
+}

@@ -1,0 +1,77 @@
+import { brotliCompressSync } from "node:zlib";
+import type { LocaleContent } from "../content.ts";
+import { compareLocales } from "../content.ts";
+import type { RenderedPage } from "./render-pages.ts";
+
+export interface MissingKey {
+  locale: string;
+  key: string;
+  /** Pages that show the raw key because of it (empty: the key is only absent from the locale's files). */
+  pages: string[];
+  /** The file of another locale that defines it. */
+  definedIn?: string;
+}
+
+/**
+ * Every text key some locale lacks: those another locale's files define, and those a page asked for that
+ * no locale defines, each with the pages that show it raw.
+ */
+export function missingTranslations(contents: LocaleContent[], pages: RenderedPage[]): MissingKey[] {
+  const report = new Map<string, MissingKey>();
+  const definedIn = (key: string) => contents.find((c) => c.sources.has(key))?.sources.get(key);
+  const entry = (locale: string, key: string) => {
+    const id = `${locale}\u0000${key}`;
+    if (!report.has(id)) report.set(id, { locale, key, pages: [], definedIn: definedIn(key) });
+    return report.get(id)!;
+  };
+  for (const [locale, keys] of Object.entries(compareLocales(contents))) for (const key of keys) entry(locale, key);
+  for (const { page, missing } of pages) for (const key of missing) entry(page.locale, key).pages.push(page.label);
+  return [...report.values()].sort((a, b) => a.locale.localeCompare(b.locale) || a.key.localeCompare(b.key));
+}
+
+/** One line per key: the locale, the key, where another locale defines it, and which pages show it raw. */
+export function formatMissing(missing: MissingKey[]): string {
+  return missing
+    .map((m) => {
+      const where = m.definedIn ? `defined only in ${m.definedIn}` : "defined in no locale";
+      const shown = m.pages.length ? `; shown raw on ${m.pages.slice(0, 3).join(", ")}${m.pages.length > 3 ? ` and ${m.pages.length - 3} more` : ""}` : "";
+      return `  ${m.locale.padEnd(5)} ${m.key}  (${where}${shown})`;
+    })
+    .join("\n");
+}
+
+export interface BuildSummaryInput {
+  outDir: string;
+  pages: { file: string; locale: string; html: string }[];
+  assets: { file: string; code: Uint8Array }[];
+  files: number;
+  bytes: number;
+  timings: Record<string, number>;
+  totalMs: number;
+  missing: MissingKey[];
+}
+
+const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
+const brotliSize = (data: string | Uint8Array) => brotliCompressSync(data).byteLength;
+
+/**
+ * Stage 6. The summary printed after a build: pages per locale, sizes (raw, and brotli for the largest
+ * page and each asset, what a visitor downloads), time per stage, and every missing translation.
+ */
+export function buildSummary(input: BuildSummaryInput): string {
+  const perLocale = new Map<string, number>();
+  for (const p of input.pages) perLocale.set(p.locale, (perLocale.get(p.locale) ?? 0) + 1);
+  const html = input.pages.reduce((sum, p) => sum + Buffer.byteLength(p.html), 0);
+  const largest = input.pages.reduce<(typeof input.pages)[number] | undefined>((a, b) => (!a || b.html.length > a.html.length ? b : a), undefined);
+  const lines = [
+    `Built ${input.pages.length} pages (${[...perLocale].map(([l, n]) => `${l} ${n}`).join(", ")}) into ${input.outDir} in ${Math.round(input.totalMs)} ms`,
+    `  HTML ${kb(html)}${largest ? `; largest page ${largest.file}, ${kb(Buffer.byteLength(largest.html))} (${kb(brotliSize(largest.html))} brotli)` : ""}`,
+    ...input.assets.map((a) => `  ${a.file} ${kb(a.code.byteLength)} (${kb(brotliSize(a.code))} brotli)`),
+    `  ${input.files} files, ${kb(input.bytes)} written`,
+    `  stages: ${Object.entries(input.timings).map(([stage, ms]) => `${stage} ${Math.round(ms)} ms`).join(", ")}`,
+  ];
+  if (input.missing.length) {
+    lines.push(`warning: ${input.missing.length} missing translation(s); pages show the key itself (run with --strict to fail):`, formatMissing(input.missing));
+  }
+  return lines.join("\n");
+}

@@ -1,0 +1,82 @@
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { basename, dirname, join, resolve } from "node:path";
+import { sitegenError } from "../errors.ts";
+
+/**
+ * A build is written into a fresh sibling of the output folder (".dist.building-<pid>") and swapped in
+ * only when everything succeeded, so a failed build leaves the previous output as it was. A build killed
+ * before its swap leaves its folder behind; the next build removes the folders of builds that no longer
+ * run (their pid is in the name).
+ */
+export class StagingFolder {
+  readonly dir: string;
+  readonly target: string;
+  files = 0;
+  bytes = 0;
+
+  constructor(outDir: string) {
+    this.target = resolve(outDir);
+    const parent = dirname(this.target);
+    guard(parent, () => mkdirSync(parent, { recursive: true }));
+    removeDeadStaging(parent, basename(this.target));
+    this.dir = join(parent, `.${basename(this.target)}.building-${process.pid}`);
+    guard(this.dir, () => {
+      rmSync(this.dir, { recursive: true, force: true });
+      mkdirSync(this.dir);
+    });
+  }
+
+  /** Writes one file under the staging folder (creating its folders). */
+  write(file: string, data: string | Uint8Array): void {
+    const path = join(this.dir, file);
+    guard(join(this.target, file), () => {
+      mkdirSync(dirname(path), { recursive: true });
+      writeFileSync(path, data);
+    });
+    this.files++;
+    this.bytes += typeof data === "string" ? Buffer.byteLength(data) : data.byteLength;
+  }
+
+  /** Replaces the output folder with the staged one. */
+  commit(): void {
+    const old = `${this.dir}.old`;
+    guard(this.target, () => {
+      if (existsSync(this.target)) renameSync(this.target, old);
+      renameSync(this.dir, this.target);
+    });
+    rmSync(old, { recursive: true, force: true });
+  }
+
+  discard(): void {
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+}
+
+/** Runs a file operation; a failure (a full disk, no permission) becomes OutputWriteFailed naming the file. */
+function guard(file: string, operation: () => void): void {
+  try {
+    operation();
+  } catch (error) {
+    const e = error as NodeJS.ErrnoException;
+    throw sitegenError("OutputWriteFailed", { file, code: e.code ?? "", reason: e.message.replace(/^[A-Z]+: /, "").replace(/, \w+( '.*')?$/, "") }, { cause: error });
+  }
+}
+
+/** The staging folders of builds whose process is gone (killed, or the machine restarted). */
+function removeDeadStaging(parent: string, name: string): void {
+  const pattern = new RegExp(`^\\.${name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\.building-(\\d+)(\\.old)?$`);
+  for (const entry of readdirSync(parent)) {
+    const match = pattern.exec(entry);
+    if (match && !isRunning(Number(match[1]))) rmSync(join(parent, entry), { recursive: true, force: true });
+  }
+}
+
+function isRunning(pid: number): boolean {
+  if (pid === process.pid) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}

@@ -1,0 +1,70 @@
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { brotliCompressSync, constants, gzipSync } from "node:zlib";
+import fg from "fast-glob";
+import type { SiteConfig } from "../config.ts";
+import type { Route } from "../site-definition.ts";
+import { minifyHtml } from "../html/minify-html.ts";
+import { buildRobots, buildSitemap } from "../seo/sitemap.ts";
+import { hostFiles } from "../security-headers.ts";
+import { StagingFolder } from "./staging.ts";
+import type { RenderedPage } from "./render-pages.ts";
+
+export interface OutputInput {
+  outDir: string;
+  root: string;
+  site: SiteConfig;
+  routes: Route[];
+  pages: RenderedPage[];
+  /** Hashed assets: the stylesheet and the islands' modules. */
+  assets: { file: string; code: Uint8Array }[];
+  /** Also write .br and .gz copies of every text file (for servers that send precompressed files). */
+  precompress: boolean;
+}
+
+export interface WrittenOutput {
+  /** Each page's file and its minified HTML. */
+  pages: { file: string; html: string }[];
+  files: number;
+  bytes: number;
+}
+
+const TEXT_FILE = /\.(html|css|js|mjs|svg|xml|txt|json|webmanifest)$/;
+
+/**
+ * Stage 5. Everything the output folder holds: the pages (minified), the hashed assets, the files of
+ * public/ as they are, sitemap.xml, robots.txt and the host files (_headers, _redirects), written into a
+ * staging folder and swapped in at the end, so a failure leaves the previous output untouched.
+ */
+export async function writeOutput(input: OutputInput): Promise<WrittenOutput> {
+  const staging = new StagingFolder(input.outDir);
+  try {
+    const write = (file: string, data: string | Uint8Array) => {
+      staging.write(file, data);
+      if (input.precompress && TEXT_FILE.test(file)) {
+        staging.write(`${file}.br`, brotliCompressSync(data, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }));
+        staging.write(`${file}.gz`, gzipSync(data, { level: 9 }));
+      }
+    };
+    const pages = input.pages.map(({ page, html }) => ({ file: page.file, html: minifyHtml(html) }));
+    for (const page of pages) write(page.file, page.html);
+    for (const asset of input.assets) write(asset.file, asset.code);
+    for (const file of publicFiles(input.root)) write(file, readFileSync(join(input.root, "public", file)));
+    write("sitemap.xml", await buildSitemap(input.site, input.routes, new Date().toISOString().slice(0, 10)));
+    write("robots.txt", buildRobots(input.site));
+    const host = hostFiles(input.site);
+    staging.write("_headers", host.headers);
+    if (host.redirects) staging.write("_redirects", host.redirects);
+    staging.commit();
+    return { pages, files: staging.files, bytes: staging.bytes };
+  } catch (error) {
+    staging.discard();
+    throw error;
+  }
+}
+
+/** Files the site ships as they are (favicon, fonts, images): public/**, dot files left out. */
+function publicFiles(root: string): string[] {
+  const dir = join(root, "public");
+  return existsSync(dir) ? fg.sync("**/*", { cwd: dir }).sort() : [];
+}

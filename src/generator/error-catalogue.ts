@@ -1,0 +1,143 @@
+/**
+ * Every failure sitegen reports to a developer, in one place: a name (what to search for), a title (the
+ * kind of failure), a message (what happened, and where: file:line:column, page and route, or option)
+ * and a hint (what to do about it). Code throws them by name with sitegenError(name, params), as Astro
+ * does with its errors-data.ts; tests/unit/errors.test.ts triggers each one.
+ */
+
+/** How an error names its place in a file. */
+export interface Place {
+  file: string;
+  line?: number;
+  column?: number;
+}
+
+export function placeOf(place: Place): string {
+  return place.line ? `${place.file}:${place.line}:${place.column ?? 1}` : place.file;
+}
+
+const entry = <P>(title: string, message: (p: P) => string, hint: (p: P) => string) => ({ title, message, hint });
+
+export const ERRORS = {
+  ConfigMissing: entry<{ file: string }>(
+    "No site configuration",
+    (p) => `${p.file} does not exist: sitegen reads the site's address, locales and endpoints from it.`,
+    () => "Run sitegen in the project folder (the one holding content/site.yaml), or create content/site.yaml: see content/README.md.",
+  ),
+  ConfigInvalid: entry<{ file: string; field: string; problem: string }>(
+    "Invalid site configuration",
+    (p) => `${p.file}, \`${p.field}\`: ${p.problem}`,
+    (p) =>
+      p.field.startsWith("locales")
+        ? "Each item of `locales` has `code`, `lang`, `ogLocale` and `prefix`; exactly one has prefix \"\" (the default locale), every other prefix is \"/\" and a word (\"/en\"), and codes and prefixes are unique."
+        : `Fix \`${p.field}\` in content/site.yaml (see content/README.md for the fields).`,
+  ),
+  SiteUrlInvalid: entry<{ value: string; option: string }>(
+    "Invalid site address",
+    (p) => `"${p.value}" (from ${p.option}) is not an absolute http or https URL.`,
+    (p) => `Set ${p.option} to an address of the form https://www.example.com.br`,
+  ),
+  YamlSyntaxError: entry<Place & { reason: string; excerpt: string }>(
+    "YAML syntax error",
+    (p) => `${placeOf(p)}: ${p.reason}${p.excerpt ? `\n${p.excerpt}` : ""}`,
+    () => "Fix the YAML at that line and column: check the indentation, and quote text that contains ': ' or starts with '{', '[', '*' or '&'.",
+  ),
+  ContentMissing: entry<{ dir: string; locale: string }>(
+    "No content for a locale",
+    (p) => `${p.dir} holds no YAML file, but content/site.yaml lists the locale "${p.locale}".`,
+    (p) => `Create ${p.dir}/ with the text of that locale (copy the default locale's folder and translate it), or remove "${p.locale}" from \`locales\`.`,
+  ),
+  ContentInvalid: entry<{ file: string; key: string; problem: string }>(
+    "Invalid content file",
+    (p) => `${p.file}${p.key ? `, "${p.key}"` : ""}: ${p.problem}`,
+    () => "Content files map keys to text; nest mappings for groups, use numbered keys (item1, item2, ...) instead of lists, and quote empty values.",
+  ),
+  ContentDuplicateKey: entry<{ key: string; first: string; second: string }>(
+    "Text key defined twice",
+    (p) => `The key "${p.key}" is defined in ${p.first} and again in ${p.second}.`,
+    () => "Keep each key in one file of the locale's folder.",
+  ),
+  SiteDefinitionMissing: entry<{ file: string }>(
+    "No route table",
+    (p) => `${p.file} does not exist: it tells sitegen which pages the site has.`,
+    () => "Create src/pages/routes.ts exporting `default defineSite({ document, routes, notFound, error })` (see src/generator/site-definition.ts).",
+  ),
+  SiteDefinitionInvalid: entry<{ file: string; problem: string }>(
+    "Invalid route table",
+    (p) => `${p.file}: ${p.problem}`,
+    () => "See src/generator/site-definition.ts for what a route and a special page hold.",
+  ),
+  DuplicatePagePath: entry<{ path: string; first: string; second: string }>(
+    "Two pages at one address",
+    (p) => `${p.path} is the address of both ${p.first} and ${p.second}.`,
+    () => "Give one of them another path (or another slug) in src/pages/routes.ts or in the collection.",
+  ),
+  PageCompileError: entry<Place & { text: string }>(
+    "Page code does not compile",
+    (p) => `${placeOf(p)}: ${p.text}`,
+    () => "Fix the TypeScript or JSX at that position (npm run typecheck shows every error).",
+  ),
+  IslandCompileError: entry<Place & { text: string }>(
+    "Island code does not compile",
+    (p) => `${placeOf(p)}: ${p.text}`,
+    () => "Fix the TypeScript or JSX at that position (npm run typecheck shows every error).",
+  ),
+  StylesMissing: entry<{ file: string }>(
+    "No stylesheet",
+    (p) => `${p.file} does not exist.`,
+    () => "Create src/styles/main.css; it may @import the other files of src/styles/.",
+  ),
+  CssError: entry<Place & { text: string }>(
+    "CSS error",
+    (p) => `${placeOf(p)}: ${p.text}`,
+    () => "Fix the CSS at that position.",
+  ),
+  PageRenderError: entry<{ page: string; path: string; locale: string; text: string; stack: string }>(
+    "A page failed to render",
+    (p) => `Rendering ${p.page} at ${p.path} (${p.locale}) failed: ${p.text}${p.stack ? `\n${p.stack}` : ""}`,
+    () => "The first lines above point at the component that threw; fix it, or the content it reads.",
+  ),
+  MissingTranslations: entry<{ count: number; list: string }>(
+    "Missing translations",
+    (p) => `${p.count} text key(s) are missing, and --strict does not ship pages that show raw keys:\n${p.list}`,
+    () => "Add each key to the locale's folder in content/, or build without --strict to ship the keys themselves as the text.",
+  ),
+  OutputWriteFailed: entry<{ file: string; code: string; reason: string }>(
+    "Cannot write the output",
+    (p) => `Writing ${p.file} failed: ${p.reason}${p.code ? ` (${p.code})` : ""}. The previous output was left as it was.`,
+    (p) =>
+      p.code === "ENOSPC" || p.code === "EDQUOT"
+        ? "The disk is full: free some space (or build elsewhere with --out <dir>) and build again."
+        : p.code === "EACCES" || p.code === "EPERM" || p.code === "EROFS"
+          ? "sitegen may not write there: check the folder's permissions, or choose another with --out <dir>."
+          : "Check that the --out folder's parent exists and is writable, then build again.",
+  ),
+  PortInUse: entry<{ port: number; host: string; command: string }>(
+    "Port in use",
+    (p) => `Port ${p.port} on ${p.host} is already in use.`,
+    (p) => `Stop the other server, or pick another port: sitegen ${p.command} --port ${p.port + 1}`,
+  ),
+  ApiModuleInvalid: entry<{ file: string; problem: string }>(
+    "Invalid endpoints module",
+    (p) => `${p.file}: ${p.problem}`,
+    () => "src/api/index.ts exports createApiHandlers({ site, root, messages }) returning { handlers, close } (see src/api/index.ts).",
+  ),
+  SubmissionsFormatInvalid: entry<{ value: string; valid: readonly string[] }>(
+    "Unknown output format",
+    (p) => `--format ${p.value}: "${p.value}" is not an output format.`,
+    (p) => `Use --format ${p.valid.join(" or --format ")}.`,
+  ),
+  SubmissionsTypeInvalid: entry<{ value: string; valid: readonly string[] }>(
+    "Unknown submission type",
+    (p) => `--type ${p.value}: "${p.value}" is not a submission type.`,
+    (p) => `Use --type ${p.valid.join(" or --type ")}, or leave it out for both.`,
+  ),
+  SubmissionsUnreadable: entry<{ file: string; reason: string }>(
+    "Cannot read the submissions",
+    (p) => `Could not open ${p.file}: ${p.reason}`,
+    () => "Check the file's permissions, and that it is the SQLite database the endpoints write (submissions.database in content/site.yaml, or SUBMISSIONS_DB).",
+  ),
+} as const;
+
+export type ErrorName = keyof typeof ERRORS;
+export type ErrorParams<N extends ErrorName> = Parameters<(typeof ERRORS)[N]["message"]>[0];

@@ -1,0 +1,44 @@
+import { existsSync } from "node:fs";
+import { dirname, join } from "node:path";
+
+/**
+ * Where sitegen finds a site's parts in its project folder. Nothing else is configured: a project that
+ * follows these names builds, whatever its pages, locales or content.
+ */
+export const PROJECT_FILES = {
+  /** The site's facts: address, locales, endpoints. */
+  config: "content/site.yaml",
+  /** The keyed text, one folder per locale code: content/<code>/*.yaml. */
+  content: "content",
+  /** The route table, special pages and document shell (site-definition.ts says what it exports). */
+  routes: "src/pages/routes.ts",
+  /** The browser runtime that finds and hydrates islands; every other file of src/islands/ is an island. */
+  islandsRuntime: "src/islands/runtime/main.ts",
+  islands: "src/islands",
+  /** What `react` means in the browser, when present (a thin layer over Preact); else preact/compat. */
+  islandsReact: "src/islands/runtime/react.ts",
+  stylesheet: "src/styles/main.css",
+  styles: "src/styles",
+  /** The form and detection endpoints `sitegen serve` mounts, when present. */
+  api: "src/api/index.ts",
+} as const;
+
+/**
+ * The project folder: the working folder when it holds content/site.yaml (the usual case), else the
+ * nearest folder above it that does, so `sitegen build` works from a subfolder too. When none does, the
+ * working folder, and the build says that site.yaml is missing.
+ */
+export function findProjectRoot(start = process.cwd()): string {
+  let dir = start;
+  while (!existsSync(join(dir, PROJECT_FILES.config))) {
+    const parent = dirname(dir);
+    if (parent === dir) return start;
+    dir = parent;
+  }
+  return dir;
+}
+
+/** Where sitegen keeps files between runs (the compiled pages and endpoints): safe to delete. */
+export function cacheFolder(root: string): string {
+  return join(root, "node_modules", ".cache", "sitegen");
+}

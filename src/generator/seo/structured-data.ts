@@ -1,0 +1,99 @@
+import type { SiteConfig } from "../config.ts";
+import type { Crumb } from "../breadcrumbs.ts";
+import type { Route } from "../site-definition.ts";
+import { absoluteUrl } from "./urls.ts";
+
+/**
+ * JSON for a <script type="application/ld+json">: `<`, `>` and `&` become \u escapes, so no text can
+ * close the script element or open a comment, and U+2028/2029 are escaped for old parsers. Still valid JSON.
+ */
+export function serializeJsonLd(data: unknown): string {
+  return JSON.stringify(data)
+    .replace(/</g, "\\u003c")
+    .replace(/>/g, "\\u003e")
+    .replace(/&/g, "\\u0026")
+    .replace(/\u2028/g, "\\u2028")
+    .replace(/\u2029/g, "\\u2029");
+}
+
+export interface StructuredDataInput {
+  site: SiteConfig;
+  route: Route | undefined;
+  lang: string;
+  path: string;
+  title: string;
+  description: string;
+  crumbs: Crumb[];
+}
+
+const text = (value: unknown) => (typeof value === "string" && value ? value : undefined);
+
+/**
+ * The JSON-LD @graph of a page: the Organization and the WebSite (from site.yaml's brand, legalName,
+ * email, phone, city, region, countryCode and foundingYear, each optional), the page's own node, a
+ * Service node for routes of that type, and the BreadcrumbList.
+ */
+export function structuredData(input: StructuredDataInput): Record<string, unknown> {
+  const { site, route, lang, path, title, description, crumbs } = input;
+  const home = absoluteUrl(site, "/");
+  const url = absoluteUrl(site, path);
+  const orgId = `${home}#organization`;
+  const country = text(site.countryCode);
+  const graph: Record<string, unknown>[] = [
+    {
+      "@type": "Organization",
+      "@id": orgId,
+      name: text(site.brand),
+      legalName: text(site.legalName),
+      url: home,
+      email: text(site.email),
+      telephone: text(site.phone),
+      foundingDate: text(site.foundingYear),
+      address: { "@type": "PostalAddress", addressLocality: text(site.city), addressRegion: text(site.region), addressCountry: country },
+      ...(country ? { areaServed: { "@type": "Country", name: country } } : {}),
+    },
+    {
+      "@type": "WebSite",
+      "@id": `${home}#website`,
+      url: home,
+      name: text(site.brand),
+      inLanguage: site.locales.map((l) => l.lang),
+      publisher: { "@id": orgId },
+    },
+  ];
+  // A page without a route (not found, form results, errors) answers at many addresses, none its own:
+  // it gets no @id or url, so it never claims to be the home page it was rendered for.
+  const isService = route?.schemaType === "Service";
+  const page: Record<string, unknown> = {
+    "@type": isService ? "WebPage" : (route?.schemaType ?? "WebPage"),
+    ...(route ? { "@id": `${url}#webpage`, url } : {}),
+    name: title,
+    description,
+    inLanguage: lang,
+    isPartOf: { "@id": `${home}#website` },
+    about: { "@id": orgId },
+    ...(crumbs.length ? { breadcrumb: { "@id": `${url}#breadcrumb` } } : {}),
+  };
+  graph.push(page);
+  if (isService) {
+    graph.push({
+      "@type": "Service",
+      "@id": `${url}#service`,
+      name: title,
+      description,
+      url,
+      provider: { "@id": orgId },
+      ...(country ? { areaServed: { "@type": "Country", name: country } } : {}),
+      inLanguage: lang,
+      mainEntityOfPage: { "@id": `${url}#webpage` },
+    });
+  }
+  if (crumbs.length) {
+    graph.push({
+      "@type": "BreadcrumbList",
+      "@id": `${url}#breadcrumb`,
+      itemListElement: crumbs.map((crumb, i) => ({ "@type": "ListItem", position: i + 1, name: crumb.label, item: absoluteUrl(site, crumb.href ?? path) })),
+    });
+  }
+  return { "@context": "https://schema.org", "@graph": graph };
+}

@@ -1,0 +1,62 @@
+/**
+ * The site as sitegen sees it (src/generator/site-definition.ts): the document shell, every route of the
+ * spec's site map (each exists in every locale of content/site.yaml, under the locale's prefix), and the
+ * pages that are not routes: the not-found and error pages, and where the forms send a visitor without
+ * JavaScript.
+ */
+import { defineSite, type RouteDefinition } from "../generator/site-definition.ts";
+import { Document } from "../components/Document.tsx";
+import { ROUTED_SECTORS, SERVICE_LINES } from "./sections.ts";
+import HomePage from "./home.tsx";
+import AboutPage from "./about.tsx";
+import ServicesPage from "./services.tsx";
+import ServiceLinePage from "./service-line.tsx";
+import TechnologiesPage from "./technologies.tsx";
+import IndustriesPage from "./industries.tsx";
+import IndustryPage from "./industry.tsx";
+import ContactPage from "./contact.tsx";
+import LegalPage from "./legal.tsx";
+import NotFoundPage from "./not-found.tsx";
+import ErrorPage from "./error.tsx";
+import FormResultPage from "./form-result.tsx";
+
+type Page = RouteDefinition["page"];
+const page = (component: unknown) => component as Page;
+
+export const routes: RouteDefinition[] = [
+  { id: "home", path: "/", page: page(HomePage) },
+  { id: "about", path: "/about", page: page(AboutPage), schemaType: "AboutPage" },
+  { id: "services", path: "/services", page: page(ServicesPage), schemaType: "CollectionPage" },
+  ...SERVICE_LINES.map((line) => ({ id: `services.${line}`, path: `/services/${line}`, page: page(ServiceLinePage), params: { line }, schemaType: "Service" })),
+  { id: "technologies", path: "/technologies", page: page(TechnologiesPage) },
+  { id: "industries", path: "/industries", page: page(IndustriesPage), schemaType: "CollectionPage" },
+  ...Object.entries(ROUTED_SECTORS).map(([slug, sector]) => ({ id: `industries.${slug}`, path: `/industries/${slug}`, page: page(IndustryPage), params: { sector } })),
+  { id: "contact", path: "/contact", page: page(ContactPage), schemaType: "ContactPage" },
+  { id: "privacy-policy", path: "/privacy-policy", page: page(LegalPage), params: { doc: "privacy" } },
+  { id: "terms-of-service", path: "/terms-of-service", page: page(LegalPage), params: { doc: "terms" } },
+  { id: "cookie-policy", path: "/cookie-policy", page: page(LegalPage), params: { doc: "cookiePolicy" } },
+];
+
+/**
+ * Where the form endpoints (src/api) send a visitor whose browser posted without JavaScript (303 See
+ * Other), by result: its title and message keys.
+ */
+export const FORM_RESULTS = {
+  "newsletter-success": { title: "newsletter.successTitle", message: "newsletter.successMessage" },
+  "contact-success": { title: "contactForm.successTitle", message: "contactForm.successMessage" },
+  error: { title: "result.errorHeading", message: "api.invalid" },
+} as const;
+
+export default defineSite({
+  document: Document,
+  routes,
+  notFound: { page: page(NotFoundPage), meta: { title: "meta.not-found.title", description: "meta.not-found.description" } },
+  error: { page: page(ErrorPage), props: { status: 500 }, meta: { title: "meta.error.title", description: "meta.error.description" } },
+  unlisted: Object.entries(FORM_RESULTS).map(([result, keys]) => ({
+    id: `forms.${result}`,
+    path: `/forms/${result}`,
+    page: page(FormResultPage),
+    props: { result, ...keys },
+    meta: { title: keys.title, description: keys.message },
+  })),
+});
