@@ -884,6 +884,59 @@ describe("sitegen submissions", () => {
     ]);
   });
 
+  /** How a reader splitting on `;` sees the text (Excel's default in pt-BR): quotes count only at a cell's start. */
+  function semicolonCells(text: string): string[] {
+    const cells: string[] = [];
+    let i = 0;
+    while (i <= text.length) {
+      let cell = "";
+      if (text[i] === '"') {
+        for (i++; i < text.length; i++) {
+          if (text[i] === '"' && text[i + 1] === '"') (cell += '"'), i++;
+          else if (text[i] === '"') {
+            i++;
+            break;
+          } else cell += text[i];
+        }
+      }
+      for (; i < text.length && text[i] !== ";" && text[i] !== "\n"; i++) cell += text[i];
+      cells.push(cell);
+      i++;
+    }
+    return cells;
+  }
+
+  it("guards every cell a ;-separated reader would see: x;=1+1;y and a line break before =cmd", async () => {
+    expect(csvField("x;=1+1;y")).toBe(`"x;'=1+1;y"`);
+    expect(csvField("Olá\n=cmd")).toBe(`"Olá\n'=cmd"`);
+    expect(csvField("a\r\n+1")).toBe(`"a\r\n'+1"`);
+    expect(csvField("a\tb")).toBe(`"a\tb"`);
+    expect(csvField("a;b")).toBe(`"a;b"`);
+
+    const root = project();
+    const api = createApiHandlers({ site: loadSiteConfig(root), root, messages: MESSAGES, now: () => T0 });
+    opened.push(api);
+    const hostile = {
+      firstName: "Ana",
+      lastName: "Souza;-2+3+cmd|' /C calc'!A0",
+      email: "ana@x.com",
+      company: "x;=1+1;y",
+      message: "Olá,\n=cmd|' /C calc'!A0\n@SUM(1)",
+    };
+    expect((await call(api.handlers["/api/contact"], hostile)).status).toBe(200);
+    expect((await call(api.handlers["/api/newsletter"], { email: "n@x.com" })).status).toBe(200);
+    api.close();
+
+    for (const type of ["contact", undefined]) {
+      const out = capture(() => printSubmissions(root, { type, format: "csv" })).out;
+      expect(out).not.toMatch(/(^|[;\n])[=+\-@]/);
+      for (const cell of semicolonCells(out)) expect(cell, JSON.stringify(out)).not.toMatch(/^[=+\-@\t\r]/);
+    }
+    // A comma-separated reader gets each field back whole, with the guards.
+    const [, row] = parseCsv(capture(() => printSubmissions(root, { type: "contact", format: "csv" })).out);
+    expect(row.slice(2, 6)).toEqual(["Souza;'-2+3+cmd|' /C calc'!A0", "ana@x.com", "x;'=1+1;y", "Olá,\n'=cmd|' /C calc'!A0\n'@SUM(1)"]);
+  });
+
   it("quotes CSV fields only when needed", () => {
     expect(csvField("plain")).toBe("plain");
     expect(csvField("a,b")).toBe('"a,b"');
