@@ -2,44 +2,58 @@
  * The newsletter and contact endpoints: web-standard handlers over an injected store, so the same code runs
  * under `sitegen serve` and on an edge runtime.
  *
- * Order of checks for a POST: count it against the rate limit, read the body (at most 16 KB) and parse it,
- * then answer 429 (over the limit), 415 (not JSON or urlencoded), 413, 400, silent success (honeypot filled;
- * nothing stored), 422 (per-field messages), 503 (the store failed) or success (stored; marked `suspect`
- * when sent implausibly fast). The body is read even for a 429 so its `locale` field can pick the
- * language of the answer.
+ * Order of checks for a POST: read the body (at most MAX_BODY_BYTES, derived from the field limits) and
+ * parse it, then answer 429 (the client is past its cap of refused posts), 403 (posted from another site),
+ * 415 (not JSON or urlencoded), 413, 400 (unreadable, or not UTF-8), silent success (honeypot filled;
+ * nothing stored), 422 (per-field messages), 429 (past rateLimitPerMinute), 503 (the store failed) or
+ * success (stored; marked `suspect` when sent implausibly fast). The body is read first so its `locale`
+ * field can pick the language of every answer.
+ *
+ * Two budgets per client, shared by both forms. `limiter` counts only what was accepted (stored, or a
+ * honeypot post answered as if it were), so a visitor fixing typos is never locked out by them.
+ * `invalidLimiter` counts refused posts (403, 413, 415, 400, 422) at ten times that rate: a person
+ * correcting a form needs a handful of tries, while a script probing the validator or flooding the endpoint
+ * with junk is stopped, and once past that cap its valid posts wait too.
  */
 import {
-  bodyKind,
   jsonResponse,
   localeFromAcceptLanguage,
   localeFromField,
   localeFromReferer,
   message,
-  readBody,
   seeOther,
   textResponse,
   wantsJson,
   type ApiLocale,
   type Messages,
 } from "./http.ts";
-import { validateContact, validateNewsletter, type FieldProblem, type FieldReader } from "./validate.ts";
-import type { RateLimiter } from "./rate-limit.ts";
+import { parseBody } from "./body.ts";
+import { isCrossSite } from "./origin.ts";
+import { MAX_BODY_BYTES, validateContact, validateNewsletter, type FieldProblem, type FieldReader } from "./validate.ts";
+import { RateLimiter } from "./rate-limit.ts";
 import type { SubmissionStore } from "./store.ts";
+
+export { MAX_BODY_BYTES };
 
 export type FormKind = "newsletter" | "contact";
 export type ApiHandler = (request: Request) => Promise<Response>;
 
-/** The largest body a form endpoint reads, in bytes. */
-export const MAX_BODY_BYTES = 16 * 1024;
-
 /** Why a submission failed, as the `reason` of the error page's address. */
-export type FailureReason = "invalid" | "rate-limited" | "too-large" | "malformed" | "unavailable";
+export type FailureReason = "invalid" | "rate-limited" | "too-large" | "malformed" | "unavailable" | "cross-site";
+
+/** Refused posts a client may send per accepted one (see the top of this file). */
+export const INVALID_PER_ACCEPTED = 10;
 
 export interface FormHandlerOptions {
   kind: FormKind;
   messages: Messages;
   store: SubmissionStore;
+  /** Accepted submissions per client (rateLimitPerMinute). */
   limiter: RateLimiter;
+  /** Refused posts per client; by default INVALID_PER_ACCEPTED times `limiter`'s limit, for this handler alone. */
+  invalidLimiter?: RateLimiter;
+  /** Origins whose pages may post here besides the endpoint's own host: the origin of site.yaml's siteUrl. */
+  allowedOrigins?: ReadonlySet<string>;
   /** Submissions sent sooner than this after `startedAt` are stored marked `suspect`. */
   minFillMs: number;
   /** Take the client from the first X-Forwarded-For address (only behind a proxy you run). */
@@ -70,41 +84,6 @@ function normaliseAddress(address: string): string {
   const lower = address.trim().toLowerCase();
   // The same IPv4 client seen through a dual-stack socket.
   return lower.startsWith("::ffff:") && lower.includes(".") ? lower.slice(7) : lower;
-}
-
-type Parsed = { ok: true; read: FieldReader } | { ok: false; reason: "unsupported" | "too-large" | "malformed" };
-
-async function parseBody(request: Request, limit: number): Promise<Parsed> {
-  const kind = bodyKind(request);
-  if (kind !== "json" && kind !== "form") return { ok: false, reason: "unsupported" };
-  const body = await readBody(request, limit);
-  if (!body.ok) return { ok: false, reason: "too-large" };
-  let text: string;
-  try {
-    text = new TextDecoder("utf-8", { fatal: true }).decode(body.bytes);
-  } catch {
-    return { ok: false, reason: "malformed" };
-  }
-  if (kind === "form") {
-    const params = new URLSearchParams(text);
-    return {
-      ok: true,
-      read(name) {
-        const values = params.getAll(name);
-        // A repeated field is not a single string: the validators refuse it like a JSON array.
-        return values.length === 0 ? undefined : values.length === 1 ? values[0] : values;
-      },
-    };
-  }
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch {
-    return { ok: false, reason: "malformed" };
-  }
-  if (data === null || typeof data !== "object" || Array.isArray(data)) return { ok: false, reason: "malformed" };
-  const record = data as Record<string, unknown>;
-  return { ok: true, read: (name) => (Object.hasOwn(record, name) ? record[name] : undefined) };
 }
 
 /** The hidden honeypot field is filled: only a bot sees it. */
@@ -144,7 +123,7 @@ const PROBLEM_KEYS: Record<FormKind, Record<string, Record<FieldProblem, string>
 export const API_MESSAGE_KEYS: readonly string[] = [
   ...new Set([
     ...Object.values(PROBLEM_KEYS).flatMap((fields) => Object.values(fields).flatMap((p) => Object.values(p))),
-    ...["api.tooLarge", "api.malformed", "api.rateLimited", "api.method", "api.invalid"],
+    ...["api.tooLarge", "api.malformed", "api.rateLimited", "api.method", "api.invalid", "api.crossSite"],
     ...["newsletter.failure", "newsletter.successTitle", "newsletter.successMessage"],
     ...["contactForm.failure", "contactForm.successTitle", "contactForm.successMessage"],
   ]),
@@ -153,6 +132,8 @@ export const API_MESSAGE_KEYS: readonly string[] = [
 export function createFormHandler(options: FormHandlerOptions): ApiHandler {
   const { kind, messages, store, limiter, minFillMs, trustProxy, localePrefix, now } = options;
   const limit = options.maxBodyBytes ?? MAX_BODY_BYTES;
+  const invalidLimiter = options.invalidLimiter ?? new RateLimiter({ limit: limiter.limit * INVALID_PER_ACCEPTED, windowMs: limiter.windowMs });
+  const allowedOrigins = options.allowedOrigins ?? new Set<string>();
   const failureKey = kind === "newsletter" ? "newsletter.failure" : "contactForm.failure";
   const successKeys = kind === "newsletter" ? ["newsletter.successTitle", "newsletter.successMessage"] : ["contactForm.successTitle", "contactForm.successMessage"];
 
@@ -180,19 +161,28 @@ export function createFormHandler(options: FormHandlerOptions): ApiHandler {
       if (request.method !== "POST") return refuse(405, t("api.method"), { Allow: "POST" });
 
       const time = now();
-      const rate = limiter.hit(clientAddress(request, trustProxy), time);
+      const client = clientAddress(request, trustProxy);
       const parsed = await parseBody(request, limit);
       if (parsed.ok) locale = localeFromField(parsed.read("locale")) ?? locale;
 
-      if (!rate.allowed) return fail(429, "rate-limited", t("api.rateLimited"), { headers: { "Retry-After": String(rate.retryAfter) } });
+      const tooMany = (retryAfter: number) => fail(429, "rate-limited", t("api.rateLimited"), { headers: { "Retry-After": String(retryAfter) } });
+      const probing = invalidLimiter.check(client, time);
+      if (!probing.allowed) return tooMany(probing.retryAfter);
+      /** A refused post counts against the cap of refused posts, never against the visitor's submissions. */
+      const refused = (response: Response) => (invalidLimiter.hit(client, time), response);
+
+      if (isCrossSite(request, allowedOrigins, trustProxy)) return refused(fail(403, "cross-site", t("api.crossSite")));
       if (!parsed.ok) {
-        if (parsed.reason === "unsupported") return refuse(415, t("api.malformed"), { Accept: "application/json, application/x-www-form-urlencoded" });
-        if (parsed.reason === "too-large") return fail(413, "too-large", t("api.tooLarge"));
-        return fail(400, "malformed", t("api.malformed"));
+        if (parsed.reason === "unsupported") return refused(refuse(415, t("api.malformed"), { Accept: "application/json, application/x-www-form-urlencoded" }));
+        if (parsed.reason === "too-large") return refused(fail(413, "too-large", t("api.tooLarge")));
+        return refused(fail(400, "malformed", t("api.malformed")));
       }
       const { read } = parsed;
-      // A bot learns nothing: the same answer as a success, and nothing is stored.
-      if (honeypotFilled(read)) return succeed();
+      // A bot learns nothing: the same answer as a success, counted like one, and nothing is stored.
+      if (honeypotFilled(read)) {
+        const rate = limiter.hit(client, time);
+        return rate.allowed ? succeed() : tooMany(rate.retryAfter);
+      }
       const suspect = sentTooFast(read, time, minFillMs);
 
       const createdAt = new Date(time).toISOString();
@@ -212,13 +202,18 @@ export function createFormHandler(options: FormHandlerOptions): ApiHandler {
         const errors: Record<string, string> = {};
         for (const [field, problem] of invalid) errors[field] = t(PROBLEM_KEYS[kind][field][problem]);
         // One field (the newsletter): its own message says it best; several: the summary.
-        return fail(422, "invalid", kind === "newsletter" ? errors.email : t("api.invalid"), { errors });
+        return refused(fail(422, "invalid", kind === "newsletter" ? errors.email : t("api.invalid"), { errors }));
       }
 
+      // Counted before the store is awaited, so concurrent posts cannot all slip under the limit.
+      const rate = limiter.hit(client, time);
+      if (!rate.allowed) return tooMany(rate.retryAfter);
       try {
         // Stored before the answer is built: every acknowledged submission is in the database.
         await save();
       } catch (error) {
+        // Nothing was kept, so nothing counts: the visitor may retry at once.
+        limiter.release(client, time);
         console.error(`sitegen: could not store a ${kind} submission: ${error instanceof Error ? error.message : String(error)}`);
         return fail(503, "unavailable", t(failureKey), { headers: { "Retry-After": "60" } });
       }

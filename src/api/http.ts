@@ -108,11 +108,14 @@ export function wantsJson(request: Request): boolean {
   return bodyKind(request) !== "form";
 }
 
-export type BodyResult = { ok: true; bytes: Uint8Array } | { ok: false; reason: "too-large" };
+export type BodyResult = { ok: true; bytes: Uint8Array } | { ok: false; reason: "too-large" | "unreadable" };
 
 /**
  * Reads at most `limit` bytes: a declared Content-Length over the limit is refused before reading, and a
- * body that turns out larger (chunked, or a lying header) is refused as soon as it crosses the limit.
+ * body that turns out larger (chunked, or a lying header) is refused as soon as it crosses the limit. What
+ * is left unread is the server's to drain (see runApi in src/generator/server.ts). A stream that fails with
+ * a RangeError is a server's own cap (as `sitegen serve` sets one): too large as well; any other failure
+ * (the client went away) is "unreadable".
  */
 export async function readBody(request: Request, limit: number): Promise<BodyResult> {
   const declared = request.headers.get("content-length");
@@ -122,7 +125,13 @@ export async function readBody(request: Request, limit: number): Promise<BodyRes
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
-    const { done, value } = await reader.read();
+    let next: ReadableStreamReadResult<Uint8Array>;
+    try {
+      next = await reader.read();
+    } catch (error) {
+      return { ok: false, reason: error instanceof RangeError ? "too-large" : "unreadable" };
+    }
+    const { done, value } = next;
     if (done) break;
     size += value.byteLength;
     if (size > limit) {

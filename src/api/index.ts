@@ -6,8 +6,9 @@
 import { resolve } from "node:path";
 import type { SiteConfig } from "../generator/config.ts";
 import { createDetectLanguageHandler } from "./detect-language.ts";
-import { createFormHandler, type ApiHandler } from "./forms.ts";
+import { createFormHandler, INVALID_PER_ACCEPTED, type ApiHandler } from "./forms.ts";
 import type { ApiLocale } from "./http.ts";
+import { siteOrigins } from "./origin.ts";
 import { RateLimiter } from "./rate-limit.ts";
 import { SqliteSubmissionStore } from "./sqlite-store.ts";
 import type { SubmissionStore } from "./store.ts";
@@ -40,8 +41,11 @@ export function createApiHandlers(options: ApiOptions): { handlers: Record<strin
   const now = options.now ?? Date.now;
   const settings = site.submissions ?? { database: ".data/submissions.db", rateLimitPerMinute: 5, trustProxy: false, minFillSeconds: 2 };
   const store = options.store ?? new SqliteSubmissionStore(resolve(root, settings.database ?? ".data/submissions.db"));
-  // One budget per client across both forms: the limit is on submissions, whichever form sends them.
-  const limiter = new RateLimiter({ limit: Number(settings.rateLimitPerMinute ?? 5), windowMs: 60_000 });
+  // One budget per client across both forms: the limit is on submissions, whichever form sends them. Only
+  // accepted ones count; refused posts have their own, larger budget (see src/api/forms.ts).
+  const perMinute = Number(settings.rateLimitPerMinute ?? 5);
+  const limiter = new RateLimiter({ limit: perMinute, windowMs: 60_000 });
+  const invalidLimiter = new RateLimiter({ limit: perMinute * INVALID_PER_ACCEPTED, windowMs: 60_000 });
   const localePrefix: Record<ApiLocale, string> = {
     pt: site.locales.find((l) => l.code === "pt")?.prefix ?? "",
     en: site.locales.find((l) => l.code === "en")?.prefix ?? "/en",
@@ -50,6 +54,8 @@ export function createApiHandlers(options: ApiOptions): { handlers: Record<strin
     messages,
     store,
     limiter,
+    invalidLimiter,
+    allowedOrigins: siteOrigins(site.siteUrl),
     minFillMs: Math.max(0, Number(settings.minFillSeconds ?? 0)) * 1000,
     trustProxy: settings.trustProxy === true,
     localePrefix,

@@ -33,17 +33,37 @@ export class RateLimiter {
 
   /** Counts one request by `client` at `now`, unless it is over the limit (a refused request is not counted). */
   hit(client: string, now: number): RateLimitResult {
+    const result = this.check(client, now);
+    if (this.limit === Infinity) return result;
+    const times = this.window(client, now);
+    if (result.allowed) times.push(now);
+    // Refreshed even when refused, so a client that keeps hammering is the last to be dropped when full.
+    this.remember(client, times);
+    return result;
+  }
+
+  /** Whether one more request by `client` at `now` would be allowed, counting nothing. */
+  check(client: string, now: number): RateLimitResult {
     if (this.limit === Infinity) return { allowed: true, retryAfter: 0 };
     this.sweep(now);
-    const times = (this.hits.get(client) ?? []).filter((t) => now - t < this.windowMs && t <= now);
-    if (times.length >= this.limit) {
-      this.remember(client, times);
-      const oldest = times[0] ?? now;
-      return { allowed: false, retryAfter: Math.max(1, Math.ceil((oldest + this.windowMs - now) / 1000)) };
-    }
-    times.push(now);
-    this.remember(client, times);
-    return { allowed: true, retryAfter: 0 };
+    const times = this.window(client, now);
+    if (times.length < this.limit) return { allowed: true, retryAfter: 0 };
+    const oldest = times[0] ?? now;
+    return { allowed: false, retryAfter: Math.max(1, Math.ceil((oldest + this.windowMs - now) / 1000)) };
+  }
+
+  /** Takes back one request counted at `time`: what it allowed did not happen after all (say, the store failed). */
+  release(client: string, time: number): void {
+    const times = this.hits.get(client);
+    const at = times?.lastIndexOf(time) ?? -1;
+    if (!times || at === -1) return;
+    times.splice(at, 1);
+    if (times.length === 0) this.hits.delete(client);
+  }
+
+  /** The client's request times still inside the window at `now`, oldest first. */
+  private window(client: string, now: number): number[] {
+    return (this.hits.get(client) ?? []).filter((t) => now - t < this.windowMs && t <= now);
   }
 
   /** Clients currently tracked (for tests and monitoring). */

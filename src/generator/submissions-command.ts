@@ -21,15 +21,21 @@ const COMBINED_COLUMNS = ["type", "id", "created_at", "locale", "email", "first_
 type Row = Record<string, string | number | null>;
 
 /**
- * One CSV field (RFC 4180): quoted when it holds a comma, quote or line break, quotes doubled. A text that a
- * spreadsheet would run as a formula (starting with = + - @ or a tab/CR) gets a leading apostrophe, so an
- * exported contact message cannot execute in Excel or Sheets (use --format json for the exact stored text).
+ * One CSV field (RFC 4180), quoted when it holds a comma, semicolon, tab, quote or line break (quotes
+ * doubled) or starts or ends with a space, and guarded against formula injection: an apostrophe goes before
+ * a leading = + - @ tab or CR, so an exported contact message cannot run in Excel or Sheets (use --format
+ * json for the exact stored text).
+ *
+ * The guard also goes after every semicolon, tab and line break inside the text, because a reader may cut
+ * cells there that this file does not: Excel in pt-BR splits on ";", and it honours quotes only at the start
+ * of a cell it cut, so `1,"x;=1+1;y"` would give it a cell `=1+1`, and a quoted line break mid-row would
+ * start a new row with whatever follows it.
  */
 export function csvField(value: string | number | null | undefined): string {
   if (value === null || value === undefined) return "";
   let text = String(value);
-  if (typeof value === "string" && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
-  return /[",\r\n]/.test(text) || /^\s|\s$/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+  if (typeof value === "string") text = text.replace(/(^|[;\t\r\n])(?=[=+\-@\t\r])/g, "$1'");
+  return /[",;\t\r\n]/.test(text) || /^\s|\s$/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
 function csv(columns: string[], rows: Row[]): string {

@@ -8,7 +8,7 @@ import { loadLocaleContent } from "../../src/generator/content.ts";
 import { SitegenError } from "../../src/generator/errors.ts";
 import { printSubmissions, csvField } from "../../src/generator/submissions-command.ts";
 import { createApiHandlers, type ApiHandler } from "../../src/api/index.ts";
-import { API_MESSAGE_KEYS } from "../../src/api/forms.ts";
+import { API_MESSAGE_KEYS, MAX_BODY_BYTES } from "../../src/api/forms.ts";
 import { RateLimiter } from "../../src/api/rate-limit.ts";
 import { detectLanguage } from "../../src/api/detect-language.ts";
 import { localeFromAcceptLanguage } from "../../src/api/http.ts";
@@ -243,10 +243,10 @@ describe("successful submissions", () => {
 });
 
 describe("body limits and formats", () => {
-  it("refuses a declared Content-Length over 16 KB with 413 before reading", async () => {
+  it("refuses a declared Content-Length over the limit with 413 before reading", async () => {
     const s = setup();
     const r = await call(s.newsletter, JSON.stringify({ email: "a@x.com" }), {
-      headers: { "content-type": "application/json", "content-length": "16385" },
+      headers: { "content-type": "application/json", "content-length": String(MAX_BODY_BYTES + 1) },
     });
     expect(r.status).toBe(413);
     expect(r.json).toEqual({ ok: false, message: t("pt", "api.tooLarge") });
@@ -254,9 +254,9 @@ describe("body limits and formats", () => {
     expect(s.rows("newsletter")).toHaveLength(0);
   });
 
-  it("refuses a body that is over 16 KB in fact (no or a lying Content-Length)", async () => {
+  it("refuses a body that is over the limit in fact (no or a lying Content-Length)", async () => {
     const s = setup({ rateLimitPerMinute: 100 });
-    const big = JSON.stringify({ email: "a@x.com", locale: "en", pad: "x".repeat(17_000) });
+    const big = JSON.stringify({ email: "a@x.com", locale: "en", pad: "x".repeat(MAX_BODY_BYTES) });
     const stream = () =>
       new ReadableStream<Uint8Array>({
         start(c) {
@@ -271,22 +271,22 @@ describe("body limits and formats", () => {
     expect(chunked.json.message).toBe(t("en", "api.tooLarge"));
     const lying = await call(s.newsletter, big, { headers: { "content-type": "application/json", "content-length": "20" } });
     expect(lying.status).toBe(413);
-    const form = await call(s.contact, { ...CONTACT, message: "x".repeat(17_000), locale: "en" }, { as: "form", headers: { referer: "http://localhost/en/contact" } });
+    const form = await call(s.contact, { ...CONTACT, message: "x".repeat(MAX_BODY_BYTES), locale: "en" }, { as: "form", headers: { referer: "http://localhost/en/contact" } });
     expect(form.status).toBe(303);
     expect(form.headers.get("location")).toBe("/en/forms/error?reason=too-large");
     expect(s.rows("newsletter")).toHaveLength(0);
     expect(s.rows("contact")).toHaveLength(0);
   });
 
-  it("accepts a body of exactly 16384 bytes and refuses 16385", async () => {
+  it("accepts a body of exactly MAX_BODY_BYTES and refuses one byte more", async () => {
     const s = setup();
     const sized = (n: number) => {
       const base = JSON.stringify({ email: "edge@x.com", pad: "" });
       return JSON.stringify({ email: "edge@x.com", pad: "y".repeat(n - base.length) });
     };
-    expect(new TextEncoder().encode(sized(16384)).length).toBe(16384);
-    expect((await call(s.newsletter, sized(16385), { headers: { "content-type": "application/json" } })).status).toBe(413);
-    expect((await call(s.newsletter, sized(16384), { headers: { "content-type": "application/json" } })).status).toBe(200);
+    expect(new TextEncoder().encode(sized(MAX_BODY_BYTES)).length).toBe(MAX_BODY_BYTES);
+    expect((await call(s.newsletter, sized(MAX_BODY_BYTES + 1), { headers: { "content-type": "application/json" } })).status).toBe(413);
+    expect((await call(s.newsletter, sized(MAX_BODY_BYTES), { headers: { "content-type": "application/json" } })).status).toBe(200);
   });
 
   it("answers 400 for malformed JSON and for JSON that is not an object", async () => {
@@ -472,7 +472,7 @@ describe("validation", () => {
     expect(s.rows("contact").map((r) => r.message)).toEqual(["Linha 1\r\nLinha 2\n\tRecuo"]);
   });
 
-  it("stores injection strings, markup, emoji and right-to-left marks verbatim", async () => {
+  it("stores injection strings, markup, emoji and right-to-left marks verbatim (bidi overrides aside)", async () => {
     const s = setup({ rateLimitPerMinute: 100 });
     const hostile = {
       firstName: "Robert'); DROP TABLE contact;--",
@@ -491,7 +491,8 @@ describe("validation", () => {
       last_name: hostile.lastName,
       email: hostile.email,
       company: hostile.company,
-      message: hostile.message,
+      // The override pair is removed (see the bidi test below); the right-to-left marks stay.
+      message: hostile.message.replace("\u202Egnp.exe\u202C", "gnp.exe"),
     });
     expect(s.rows("newsletter").map((n) => n.email)).toEqual(["x'--@evil.com"]);
     // Both tables are still there.
@@ -582,17 +583,6 @@ describe("rate limit", () => {
     expect(s.rows("newsletter")).toHaveLength(7);
   });
 
-  it("counts every POST, invalid ones included", async () => {
-    const s = setup({ rateLimitPerMinute: 3 });
-    expect((await call(s.newsletter, { email: "" })).status).toBe(422);
-    expect((await call(s.newsletter, "{", { headers: { "content-type": "application/json" } })).status).toBe(400);
-    expect((await call(s.newsletter, "x", { headers: { "content-type": "text/plain" } })).status).toBe(415);
-    expect((await call(s.newsletter, { email: "a@x.com" })).status).toBe(429);
-    expect((await call(s.newsletter, "{", { headers: { "content-type": "application/json" } })).status).toBe(429);
-    // GET is not a submission.
-    expect((await call(s.newsletter, undefined, { method: "GET" })).status).toBe(405);
-  });
-
   it("ignores X-Forwarded-For unless trustProxy is on", async () => {
     const off = setup({ rateLimitPerMinute: 2, trustProxy: false });
     const statuses = async (s: ReturnType<typeof setup>, xff: (i: number) => string, remote: (i: number) => string) => {
@@ -626,6 +616,255 @@ describe("rate limit", () => {
     for (let i = 0; i < 50; i++) limiter.hit("busy", T0 + 100_000 + i);
     expect(limiter.hit("busy", T0 + 100_100)).toEqual({ allowed: false, retryAfter: 60 });
     expect(limiter.hit("busy", T0 + 160_000)).toEqual({ allowed: true, retryAfter: 0 });
+  });
+});
+
+describe("cross-site posts", () => {
+  const SITE_ORIGIN = new URL(SITE.siteUrl).origin;
+
+  it("refuses a post from another site with 403 in the visitor's language: JSON to fetch, the error page to a form", async () => {
+    const s = setup({ rateLimitPerMinute: 100 });
+    const fetched = await call(s.newsletter, { email: "victim@x.com", locale: "en" }, { headers: { origin: "https://evil.example", "sec-fetch-site": "cross-site" } });
+    expect(fetched.status).toBe(403);
+    expect(fetched.headers.get("cache-control")).toBe("no-store");
+    expect(fetched.json).toEqual({ ok: false, message: "This form can only be sent from our website. Open the page on our site and send it again." });
+    const pt = await call(s.contact, CONTACT, { headers: { origin: "https://evil.example", "accept-language": "pt-BR" } });
+    expect(pt.status).toBe(403);
+    expect(pt.json).toEqual({ ok: false, message: "Por segurança, este formulário só pode ser enviado pelo nosso site. Abra a página no site e envie de novo." });
+    // A plain form post (no JavaScript) from another site's page goes to the error page of its language.
+    const form = await call(s.contact, { ...CONTACT, locale: "en" }, { as: "form", headers: { origin: "https://evil.example" } });
+    expect(form.status).toBe(303);
+    expect(form.headers.get("location")).toBe("/en/forms/error?reason=cross-site");
+    // An opaque origin (a sandboxed frame, a page opened from a file), a sibling subdomain and a lookalike host.
+    const foreign: Record<string, string>[] = [
+      { origin: "null" },
+      { origin: "null", "sec-fetch-site": "cross-site" },
+      { origin: "https://blog.vetorai.com.br", "sec-fetch-site": "same-site" },
+      { origin: `${SITE_ORIGIN}.evil.example` },
+      { origin: "http://localhost.evil.example" },
+      { "sec-fetch-site": "cross-site" },
+    ];
+    for (const headers of foreign) {
+      expect((await call(s.newsletter, { email: "victim@x.com" }, { headers })).status, JSON.stringify(headers)).toBe(403);
+    }
+    expect(s.rows("newsletter")).toHaveLength(0);
+    expect(s.rows("contact")).toHaveLength(0);
+  });
+
+  it("lets through the site's own pages, its siteUrl origin, and browsers that send neither header", async () => {
+    const s = setup({ rateLimitPerMinute: 100 });
+    const allowed: Record<string, string>[] = [
+      {},
+      { origin: "http://localhost" },
+      { origin: "http://localhost", "sec-fetch-site": "same-origin" },
+      // The endpoint reached through a proxy that rewrote Host: the browser still says same-origin.
+      { origin: "https://www.example.org", "sec-fetch-site": "same-origin" },
+      // TLS ended at a proxy: the browser's https origin, the handler's http URL, one host.
+      { origin: "https://localhost" },
+      // The pages at siteUrl posting to this endpoint on another origin.
+      { origin: SITE_ORIGIN, "sec-fetch-site": "cross-site" },
+      { "sec-fetch-site": "none" },
+    ];
+    for (const [i, headers] of allowed.entries()) {
+      const r = await call(s.newsletter, { email: `own${i}@x.com` }, { headers });
+      expect(r.status, JSON.stringify(headers)).toBe(200);
+    }
+    expect(s.rows("newsletter")).toHaveLength(allowed.length);
+  });
+});
+
+describe("rate limit counts what is stored", () => {
+  it("does not count invalid submissions against rateLimitPerMinute: typos never lock a visitor out", async () => {
+    const s = setup({ rateLimitPerMinute: 3 });
+    for (let i = 0; i < 6; i++) expect((await call(s.newsletter, { email: "ana@" })).status).toBe(422);
+    expect((await call(s.contact, { ...CONTACT, email: "" })).status).toBe(422);
+    expect((await call(s.newsletter, "{", { headers: { "content-type": "application/json" } })).status).toBe(400);
+    expect((await call(s.newsletter, "x", { headers: { "content-type": "text/plain" } })).status).toBe(415);
+    for (let i = 0; i < 3; i++) expect((await call(s.newsletter, { email: `ok${i}@x.com` })).status).toBe(200);
+    const fourth = await call(s.contact, { ...CONTACT, locale: "en" });
+    expect(fourth.status).toBe(429);
+    expect(fourth.json).toEqual({ ok: false, message: t("en", "api.rateLimited") });
+    expect(s.rows("newsletter")).toHaveLength(3);
+    expect(s.rows("contact")).toHaveLength(0);
+    // Over the limit, a typo still gets its own message, so the visitor can fix it while waiting.
+    expect((await call(s.newsletter, { email: "", locale: "en" })).json.message).toBe("Please enter your email address");
+  });
+
+  it("caps invalid submissions on their own, at ten times the accepted limit per minute", async () => {
+    const s = setup({ rateLimitPerMinute: 2 });
+    // A GET is no submission: it counts against neither budget.
+    for (let i = 0; i < 30; i++) expect((await call(s.newsletter, undefined, { method: "GET" })).status).toBe(405);
+    for (let i = 0; i < 20; i++) expect((await call(s.newsletter, { email: `bad${i}` })).status, String(i)).toBe(422);
+    const over = await call(s.newsletter, { email: "bad20", locale: "en" });
+    expect(over.status).toBe(429);
+    expect(over.headers.get("retry-after")).toBe("60");
+    expect(over.json).toEqual({ ok: false, message: t("en", "api.rateLimited") });
+    // A client past that cap is a script probing the validator: its valid posts wait too.
+    expect((await call(s.newsletter, { email: "good@x.com" })).status).toBe(429);
+    expect((await call(s.newsletter, { email: "else@x.com" }, { remote: "198.51.100.9" })).status).toBe(200);
+    s.advance(60_000);
+    expect((await call(s.newsletter, { email: "good@x.com" })).status).toBe(200);
+  });
+
+  it("does not count a submission the store could not keep", async () => {
+    let failing = true;
+    const rows: unknown[] = [];
+    const store = {
+      addNewsletter(entry: unknown) {
+        if (failing) throw new Error("disk full");
+        rows.push(entry);
+        return "added" as const;
+      },
+      addContact() {},
+      close() {},
+    };
+    const site: SiteConfig = { ...SITE, submissions: { ...SITE.submissions, rateLimitPerMinute: 1 } };
+    const api = createApiHandlers({ site, root: ROOT, messages: MESSAGES, now: () => T0, store });
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    const newsletter = api.handlers["/api/newsletter"];
+    expect((await call(newsletter, { email: "a@x.com" })).status).toBe(503);
+    expect((await call(newsletter, { email: "a@x.com" })).status).toBe(503);
+    failing = false;
+    expect((await call(newsletter, { email: "a@x.com" })).status).toBe(200);
+    expect((await call(newsletter, { email: "b@x.com" })).status).toBe(429);
+    expect(rows).toHaveLength(1);
+  });
+});
+
+describe("body size follows the field limits", () => {
+  /** The longest contact form the validators accept, every character a CJK one (3 bytes in UTF-8). */
+  const longestChinese = () => ({
+    firstName: "王".repeat(100),
+    lastName: "李".repeat(100),
+    // 64 + 1 + 63 + 1 + 63 + 1 + 58 + 1 + 2 = 254 characters.
+    email: `${"邮".repeat(64)}@${"域".repeat(63)}.${"域".repeat(63)}.${"域".repeat(58)}.中国`,
+    company: "公".repeat(200),
+    message: "中".repeat(5000),
+    locale: "en",
+    startedAt: String(T0 - 600_000),
+    website: "",
+  });
+
+  it("accepts a 5,000-character Chinese message sent without JavaScript, every other field at its maximum", async () => {
+    const s = setup();
+    const fields = longestChinese();
+    expect(fields.email.length).toBe(254);
+    const body = new URLSearchParams(fields).toString();
+    expect(body.length).toBeGreaterThan(50_000);
+    const r = await call(s.contact, body, { headers: { "content-type": "application/x-www-form-urlencoded" }, accept: BROWSER_ACCEPT });
+    expect(r.status).toBe(303);
+    expect(r.headers.get("location")).toBe("/en/forms/contact-success");
+    const [row] = s.rows("contact");
+    expect((row.message as string).length).toBe(5000);
+    expect(row.email).toBe(fields.email);
+    // The same as JSON with every character escaped (\uXXXX, 6 bytes each) is accepted too.
+    const escaped = JSON.stringify({ ...fields, email: "ana@x.com" }).replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+    expect((await call(s.contact, escaped, { headers: { "content-type": "application/json" } })).status).toBe(200);
+  });
+
+  it("refuses one character over the limit as too long, not too large", async () => {
+    const s = setup();
+    const body = new URLSearchParams({ ...longestChinese(), message: "中".repeat(5001) }).toString();
+    const r = await call(s.contact, body, { headers: { "content-type": "application/x-www-form-urlencoded" }, accept: JSON_ACCEPT });
+    expect(r.status).toBe(422);
+    expect(r.json.errors).toEqual({ message: t("en", "contactForm.errors.tooLong") });
+  });
+});
+
+describe("addresses and invisible characters", () => {
+  it("refuses addresses holding bidi controls, zero-width, other format or control characters", async () => {
+    const s = setup({ rateLimitPerMinute: 1000 });
+    const bad = [
+      "ana\u202E@x.com",
+      "\u202Emoc.x@ana",
+      "ana\u202A@x.com",
+      "ana\u2066@x.com",
+      "ana\u2069@x.com",
+      "an\u200Ba@x.com",
+      "ana\u200C@x.com",
+      "ana\u200D@x.com",
+      "ana\u2060@x.com",
+      "ana\uFEFFb@x.com",
+      "ana\u00AD@x.com",
+      "ana\u200E@x.com",
+      "ana\u{E0041}@x.com",
+      "ana\u0085@x.com",
+      "ana\u3164@x.com",
+    ];
+    for (const email of bad) {
+      const r = await call(s.newsletter, { email, locale: "en" });
+      expect(r.status, JSON.stringify(email)).toBe(422);
+      expect(r.json.errors).toEqual({ email: t("en", "newsletter.invalidEmail") });
+      expect(isValidEmail(email), JSON.stringify(email)).toBe(false);
+    }
+    expect(s.rows("newsletter")).toHaveLength(0);
+  });
+
+  it("stores addresses trimmed and in NFC, so a decomposed spelling is the same subscriber", async () => {
+    const s = setup({ rateLimitPerMinute: 100 });
+    expect((await call(s.newsletter, { email: " jo\u00e3o@exemplo.com.br\u3000" })).status).toBe(200);
+    expect((await call(s.newsletter, { email: "joa\u0303o@exemplo.com.br" })).status).toBe(200);
+    expect(s.rows("newsletter").map((r) => r.email)).toEqual(["jo\u00e3o@exemplo.com.br"]);
+    expect((await call(s.contact, { ...CONTACT, email: "Jose\u0301@exemplo.com" })).status).toBe(200);
+    expect(s.rows("contact").map((r) => r.email)).toEqual(["Jos\u00e9@exemplo.com"]);
+  });
+
+  it("strips bidi embedding, override and isolate controls from names and messages, keeping the visible text", async () => {
+    const s = setup({ rateLimitPerMinute: 100 });
+    const r = await call(s.contact, {
+      ...CONTACT,
+      firstName: "\u202EAna\u202C",
+      lastName: "Souza\u2067",
+      company: "\u202B\u05E9\u05DC\u05D5\u05DD\u202C Ltda",
+      message: "Fatura \u202Egnp.exe\u202C anexa \u2066ok\u2069 \u200F\u0645\u0631\u062D\u0628\u0627\u200F",
+    });
+    expect(r.status).toBe(200);
+    expect(s.rows("contact")[0]).toMatchObject({
+      first_name: "Ana",
+      last_name: "Souza",
+      company: "\u05E9\u05DC\u05D5\u05DD Ltda",
+      // Right-to-left marks (U+200F) are no override: they stay.
+      message: "Fatura gnp.exe anexa ok \u200F\u0645\u0631\u062D\u0628\u0627\u200F",
+    });
+    // A name that is nothing but controls is an empty name.
+    const empty = await call(s.contact, { ...CONTACT, firstName: "\u202E\u202C", locale: "en" });
+    expect(empty.status).toBe(422);
+    expect(empty.json.errors).toEqual({ firstName: t("en", "contactForm.errors.firstName") });
+  });
+});
+
+describe("invalid UTF-8", () => {
+  it("refuses form bodies whose percent-encoded bytes are not UTF-8, as JSON bodies are refused", async () => {
+    const s = setup({ rateLimitPerMinute: 100 });
+    const post = (body: string | Uint8Array, accept = JSON_ACCEPT) =>
+      call(s.contact, body, { accept, headers: { "content-type": "application/x-www-form-urlencoded", "accept-language": "en" } });
+    const rest = "firstName=Ana&lastName=Souza&email=ana%40x.com";
+    for (const body of [
+      `${rest}&message=Ol%E1`,
+      `${rest}&message=%C3%28`,
+      `${rest}&message=trunc%E4%B8`,
+      `${rest}&message=%ED%A0%80`,
+      `${rest}&message=%C0%AE`,
+      `${rest}&message=ok&m%FF=1`,
+      `firstName=Ana&lastName=Souza&email=a%FF%40x.com&message=oi`,
+    ]) {
+      const r = await post(body);
+      expect(r.status, body).toBe(400);
+      expect(r.json).toEqual({ ok: false, message: t("en", "api.malformed") });
+    }
+    // Raw bytes that are not UTF-8, and the same answer as a JSON body with them.
+    const raw = new Uint8Array([...new TextEncoder().encode(`${rest}&message=Ol`), 0xe1]);
+    expect((await post(raw)).json).toEqual({ ok: false, message: t("en", "api.malformed") });
+    const json = await call(s.contact, new Uint8Array([...new TextEncoder().encode('{"message":"Ol'), 0xe1, 0x22, 0x7d]), { headers: { "content-type": "application/json", "accept-language": "en" } });
+    expect([json.status, json.json]).toEqual([400, { ok: false, message: t("en", "api.malformed") }]);
+    // Without JavaScript: the error page.
+    const browser = await post(`${rest}&message=Ol%E1`, BROWSER_ACCEPT);
+    expect(browser.headers.get("location")).toBe("/en/forms/error?reason=malformed");
+    expect(s.rows("contact")).toHaveLength(0);
+
+    // Valid percent-encoding, plus signs, and a stray % that is no escape are read as a browser reads them.
+    expect((await post(`${rest}&message=Ol%C3%A1+%F0%9F%91%8B+100%25+%zz`)).status).toBe(200);
+    expect(s.rows("contact").map((r) => r.message)).toEqual(["Olá 👋 100% %zz"]);
   });
 });
 
@@ -882,6 +1121,59 @@ describe("sitegen submissions", () => {
       ["early@x.com", 0],
       ["later@x.com", 1],
     ]);
+  });
+
+  /** How a reader splitting on `;` sees the text (Excel's default in pt-BR): quotes count only at a cell's start. */
+  function semicolonCells(text: string): string[] {
+    const cells: string[] = [];
+    let i = 0;
+    while (i <= text.length) {
+      let cell = "";
+      if (text[i] === '"') {
+        for (i++; i < text.length; i++) {
+          if (text[i] === '"' && text[i + 1] === '"') (cell += '"'), i++;
+          else if (text[i] === '"') {
+            i++;
+            break;
+          } else cell += text[i];
+        }
+      }
+      for (; i < text.length && text[i] !== ";" && text[i] !== "\n"; i++) cell += text[i];
+      cells.push(cell);
+      i++;
+    }
+    return cells;
+  }
+
+  it("guards every cell a ;-separated reader would see: x;=1+1;y and a line break before =cmd", async () => {
+    expect(csvField("x;=1+1;y")).toBe(`"x;'=1+1;y"`);
+    expect(csvField("Olá\n=cmd")).toBe(`"Olá\n'=cmd"`);
+    expect(csvField("a\r\n+1")).toBe(`"a\r\n'+1"`);
+    expect(csvField("a\tb")).toBe(`"a\tb"`);
+    expect(csvField("a;b")).toBe(`"a;b"`);
+
+    const root = project();
+    const api = createApiHandlers({ site: loadSiteConfig(root), root, messages: MESSAGES, now: () => T0 });
+    opened.push(api);
+    const hostile = {
+      firstName: "Ana",
+      lastName: "Souza;-2+3+cmd|' /C calc'!A0",
+      email: "ana@x.com",
+      company: "x;=1+1;y",
+      message: "Olá,\n=cmd|' /C calc'!A0\n@SUM(1)",
+    };
+    expect((await call(api.handlers["/api/contact"], hostile)).status).toBe(200);
+    expect((await call(api.handlers["/api/newsletter"], { email: "n@x.com" })).status).toBe(200);
+    api.close();
+
+    for (const type of ["contact", undefined]) {
+      const out = capture(() => printSubmissions(root, { type, format: "csv" })).out;
+      expect(out).not.toMatch(/(^|[;\n])[=+\-@]/);
+      for (const cell of semicolonCells(out)) expect(cell, JSON.stringify(out)).not.toMatch(/^[=+\-@\t\r]/);
+    }
+    // A comma-separated reader gets each field back whole, with the guards.
+    const [, row] = parseCsv(capture(() => printSubmissions(root, { type: "contact", format: "csv" })).out);
+    expect(row.slice(2, 6)).toEqual(["Souza;'-2+3+cmd|' /C calc'!A0", "ana@x.com", "x;'=1+1;y", "Olá,\n'=cmd|' /C calc'!A0\n'@SUM(1)"]);
   });
 
   it("quotes CSV fields only when needed", () => {
