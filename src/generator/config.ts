@@ -70,7 +70,7 @@ function readLocales(value: unknown, file: string): LocaleConfig[] {
     if (!/^[a-z][a-z0-9-]*$/i.test(l.code as string)) throw bad(`${field}.code`, `"${l.code}" must be letters, digits and hyphens (it names a folder of content/).`);
     const prefix = l.prefix ?? "";
     if (typeof prefix !== "string" || (prefix !== "" && !/^\/[a-z0-9-]+$/i.test(prefix))) {
-      throw bad(`${field}.prefix`, `"${String(prefix)}" must be "" (the default locale) or "/" and a word, such as "/en".`);
+      throw bad(`${field}.prefix`, `"${String(prefix)}" must be "" (the default locale) or "/" and a word, such as "/de".`);
     }
     return { code: l.code as string, lang: l.lang as string, ogLocale: l.ogLocale as string, prefix };
   });

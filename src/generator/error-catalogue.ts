@@ -29,7 +29,7 @@ export const ERRORS = {
     (p) => `${p.file}, \`${p.field}\`: ${p.problem}`,
     (p) =>
       p.field.startsWith("locales")
-        ? "Each item of `locales` has `code`, `lang`, `ogLocale` and `prefix`; exactly one has prefix \"\" (the default locale), every other prefix is \"/\" and a word (\"/en\"), and codes and prefixes are unique."
+        ? "Each item of `locales` has `code`, `lang`, `ogLocale` and `prefix`; exactly one has prefix \"\" (the default locale), every other prefix is \"/\" and a word (\"/de\"), and codes and prefixes are unique."
         : `Fix \`${p.field}\` in content/site.yaml (see content/README.md for the fields).`,
   ),
   SiteUrlInvalid: entry<{ value: string; option: string }>(

@@ -1,17 +1,17 @@
 /**
  * The language rules of paths, from site.yaml's `locales`: the default locale (prefix "") at unprefixed
- * paths, every other one under its prefix ("/en/about"). Pure functions of the locale list, so that
+ * paths, every other one under its prefix ("/de/about"). Pure functions of the locale list, so that
  * browser code (the not-found page's breadcrumbs, the language switcher) applies the same rules.
  */
 
 export interface LocaleConfig {
   /** Short code: content folder (content/<code>/), storage, route paths by locale. */
   code: string;
-  /** BCP 47 tag for `<html lang>` and hreflang: "pt-BR", "en". */
+  /** BCP 47 tag for `<html lang>` and hreflang: "de-DE", "fr". */
   lang: string;
-  /** Open Graph locale: "pt_BR", "en_US". */
+  /** Open Graph locale: "de_DE", "fr_FR". */
   ogLocale: string;
-  /** "" for the default locale, else "/" and a word: "/en". */
+  /** "" for the default locale, else "/" and a word: "/de". */
   prefix: string;
 }
 
@@ -34,14 +34,14 @@ export function defaultLocale<L extends LocalePrefix>(locales: readonly L[]): L 
   return locales.find((l) => l.prefix === "") ?? locales[0];
 }
 
-/** The path without its locale prefix: "/en/about" → "/about", "/en" → "/". */
+/** The path without its locale prefix: "/de/about" → "/about", "/de" → "/". */
 export function unprefixedPath(path: string, locales: readonly LocalePrefix[]): string {
   const p = normalisePath(path);
   const { prefix } = localeOfPath(p, locales);
   return p.slice(prefix.length) || "/";
 }
 
-/** An unprefixed path in a locale: ("/about", en) → "/en/about", ("/", en) → "/en", ("/", pt) → "/". */
+/** An unprefixed path in a locale: ("/about", de) → "/de/about", ("/", de) → "/de", ("/", the default) → "/". */
 export function localizedPath(path: string, locale: LocalePrefix): string {
   const p = normalisePath(path);
   if (!locale.prefix) return p;

@@ -70,7 +70,7 @@ export function defineSite(site: SiteDefinition): SiteDefinition {
 /** A route as the build knows it: its path in every locale decided. */
 export interface Route {
   id: string;
-  /** Locale code → the full path, prefix included ("/en/about"). */
+  /** Locale code → the full path, prefix included ("/de/about"). */
   paths: Record<string, string>;
   params?: Record<string, string>;
   schemaType: string;
@@ -115,7 +115,7 @@ export interface PageData {
   count: Translator["count"];
   locale: string;
   lang: string;
-  /** The address the page answers at ("/en/about"); the locale's home for special pages. */
+  /** The address the page answers at ("/de/about"); the locale's home for special pages. */
   path: string;
   /** Absent on special and unlisted pages. */
   route?: Route;
@@ -131,6 +131,6 @@ export interface PageData {
   crumbs: Crumb[];
   /** Island name → URL of its browser module. */
   islands: Record<string, string>;
-  /** Each locale's not-found page, by address (/404, /en/404): what a host without per-locale 404s needs. */
+  /** Each locale's not-found page, by address (/404, /de/404): what a host without per-locale 404s needs. */
   notFoundPaths: Record<string, string>;
 }

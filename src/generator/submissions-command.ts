@@ -27,7 +27,7 @@ type Row = Record<string, string | number | null>;
  * json for the exact stored text).
  *
  * The guard also goes after every semicolon, tab and line break inside the text, because a reader may cut
- * cells there that this file does not: Excel in pt-BR splits on ";", and it honours quotes only at the start
+ * cells there that this file does not: Excel in Brazilian Portuguese splits on ";", and it honours quotes only at the start
  * of a cell it cut, so `1,"x;=1+1;y"` would give it a cell `=1+1`, and a quoted line break mid-row would
  * start a new row with whatever follows it.
  */

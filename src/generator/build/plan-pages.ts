@@ -73,7 +73,7 @@ export function planPages(definition: SiteDefinition, site: SiteConfig): PagePla
 
 /**
  * Where a page's HTML goes: flat files, so that static hosts answer the extensionless canonical address
- * with 200 and no redirect ("/about" → about.html, "/en" → en.html, "/" → index.html).
+ * with 200 and no redirect ("/about" → about.html, "/de" → de.html, "/" → index.html).
  */
 export function outputFileForPath(path: string): string {
   const p = normalisePath(path);
