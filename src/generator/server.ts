@@ -1,12 +1,12 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { createHash } from "node:crypto";
-import sirv from "sirv";
 import type { SiteConfig } from "./config.ts";
-import { ASSET_CACHE, HTML_CACHE, securityHeaders } from "./security-headers.ts";
+import { HTML_CACHE, securityHeaders } from "./security-headers.ts";
 import { isHiddenFile, parseRequestPath } from "./request-path.ts";
 import { localeOfPath, notFoundFile } from "./routes.ts";
+import { acceptedCodings, staticFiles } from "./static-files.ts";
 
 /** A web-standard handler, as in src/api: the same code runs here and on an edge runtime. */
 export type ApiHandler = (request: Request) => Promise<Response>;
@@ -24,7 +24,7 @@ export interface ServerOptions {
 
 export interface SiteServer {
   server: Server;
-  /** Call after dist was replaced by a rebuild: re-reads the file list and tells open pages to reload. */
+  /** Call after dist was replaced by a rebuild: tells open pages to reload (files are looked up on each request anyway). */
   refresh(): void;
   close(): Promise<void>;
 }
@@ -38,7 +38,7 @@ export function createSiteServer(options: ServerOptions): SiteServer {
   const outDir = resolve(options.outDir);
   const headers = securityHeaders(options.site);
   const reloadClients = new Set<ServerResponse>();
-  let files = staticFiles(outDir);
+  const files = staticFiles(outDir);
 
   const server = createServer((req, res) => {
     handle(req, res).catch((error) => {
@@ -78,34 +78,38 @@ export function createSiteServer(options: ServerOptions): SiteServer {
     }
     if (isHiddenFile(pathname) || INTERNAL_PAGE.test(pathname)) return notFound(req, res, pathname);
     const page = options.liveReload ? pageFile(pathname) : undefined;
-    if (page) return sendHtml(req, res, page, 200);
-    files(req, res, () => notFound(req, res, pathname));
+    if (page && sendHtml(req, res, page, 200)) return;
+    if (!(await files(req, res, pathname))) notFound(req, res, pathname);
   }
 
   function pageFile(pathname: string): string | undefined {
     const file = join(outDir, pathname === "/" ? "index.html" : `${pathname.slice(1)}.html`);
-    return file.startsWith(outDir) && existsSync(file) && statSync(file).isFile() ? file : undefined;
+    return file.startsWith(outDir) && statSync(file, { throwIfNoEntry: false })?.isFile() ? file : undefined;
   }
 
   /** Spec §2: any other path shows a not-found page, in English under /en and in Portuguese elsewhere. */
   function notFound(req: IncomingMessage, res: ServerResponse, pathname: string): void {
     const file = join(outDir, notFoundFile(localeOfPath(pathname)));
-    if (!existsSync(file)) return sendText(res, 404, "Not found");
-    sendHtml(req, res, file, 404);
+    if (!sendHtml(req, res, file, 404)) sendText(res, 404, "Not found");
   }
 
-  /** HTML sent by us rather than sirv: not-found pages (status 404) and, in watch mode, pages with the reload client. */
-  function sendHtml(req: IncomingMessage, res: ServerResponse, file: string, status: number): void {
-    let body: Buffer = readFileSync(file);
+  /**
+   * HTML read whole rather than streamed: not-found pages (status 404) and, in watch mode, pages with the
+   * reload client. Returns false, having sent nothing, if the file is not there (dist may be mid-rebuild).
+   */
+  function sendHtml(req: IncomingMessage, res: ServerResponse, file: string, status: number): boolean {
+    let body = readIfPresent(file);
+    if (!body) return false;
     let encoding: string | undefined;
     if (options.liveReload) {
       body = Buffer.from(body.toString("utf8").replace("</head>", `<script type="module" src="${RELOAD_PATH}.js"></script></head>`));
     } else {
-      const accepts = String(req.headers["accept-encoding"] ?? "");
-      for (const [ext, name] of [[".br", "br"], [".gz", "gzip"]] as const) {
-        if (accepts.includes(name) && existsSync(file + ext)) {
-          body = readFileSync(file + ext);
-          encoding = name;
+      for (const coding of acceptedCodings(req.headers["accept-encoding"])) {
+        if (coding === "identity") break;
+        const twin = readIfPresent(file + (coding === "br" ? ".br" : ".gz"));
+        if (twin) {
+          body = twin;
+          encoding = coding;
           break;
         }
       }
@@ -114,7 +118,8 @@ export function createSiteServer(options: ServerOptions): SiteServer {
     res.setHeader("Vary", "Accept-Encoding");
     if (status === 200 && req.headers["if-none-match"] === etag) {
       res.writeHead(304, { ETag: etag, "Cache-Control": HTML_CACHE });
-      return void res.end();
+      res.end();
+      return true;
     }
     res.writeHead(status, {
       "Content-Type": "text/html; charset=utf-8",
@@ -124,6 +129,7 @@ export function createSiteServer(options: ServerOptions): SiteServer {
       ...(encoding ? { "Content-Encoding": encoding } : {}),
     });
     res.end(req.method === "HEAD" ? undefined : body);
+    return true;
   }
 
   function openReloadStream(req: IncomingMessage, res: ServerResponse): void {
@@ -136,7 +142,6 @@ export function createSiteServer(options: ServerOptions): SiteServer {
   return {
     server,
     refresh() {
-      files = staticFiles(outDir);
       for (const client of reloadClients) client.write("event: reload\ndata: {}\n\n");
     },
     close() {
@@ -148,21 +153,6 @@ export function createSiteServer(options: ServerOptions): SiteServer {
       });
     },
   };
-}
-
-/** sirv over dist: precompressed .br/.gz twins, ETag and 304, and the two cache policies. */
-function staticFiles(outDir: string) {
-  return sirv(outDir, {
-    dev: false,
-    etag: true,
-    brotli: true,
-    gzip: true,
-    extensions: ["html"],
-    setHeaders(res, pathname) {
-      const html = pathname.endsWith(".html") || !/\.[a-z0-9]+$/i.test(pathname);
-      res.setHeader("Cache-Control", pathname.startsWith("/assets/") ? ASSET_CACHE : html ? HTML_CACHE : "public, max-age=3600");
-    },
-  });
 }
 
 async function runApi(handler: ApiHandler, req: IncomingMessage, res: ServerResponse, maxBodyBytes: number): Promise<void> {
@@ -200,6 +190,15 @@ function drainAndAnswer(req: IncomingMessage, res: ServerResponse, status: numbe
   res.setHeader("Connection", "close");
   sendText(res, status, "Payload too large");
   req.resume();
+}
+
+function readIfPresent(file: string): Buffer | undefined {
+  try {
+    return readFileSync(file);
+  } catch (error) {
+    if (["ENOENT", "ENOTDIR", "EISDIR"].includes((error as NodeJS.ErrnoException).code ?? "")) return undefined;
+    throw error;
+  }
 }
 
 function sendText(res: ServerResponse, status: number, text: string): void {
