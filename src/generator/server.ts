@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { readFileSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { createHash } from "node:crypto";
+import type { Duplex } from "node:stream";
 import type { SiteConfig } from "./config.ts";
 import { HTML_CACHE, securityHeaders } from "./security-headers.ts";
 import { isHiddenFile, parseRequestPath } from "./request-path.ts";
@@ -20,7 +21,24 @@ export interface ServerOptions {
   liveReload?: boolean;
   /** Largest request body read, in bytes, for any endpoint (the handlers check their own limits too). */
   maxBodyBytes?: number;
+  /** Limits on slow clients, in milliseconds; tests shorten them. Defaults in DEFAULT_TIMEOUTS. */
+  timeouts?: Partial<ServerTimeouts>;
 }
+
+export interface ServerTimeouts {
+  /** The whole request, body included, must arrive within this. */
+  requestMs: number;
+  /** The request line and headers must arrive within this (at most requestMs). */
+  headersMs: number;
+  /** An idle kept-alive connection is closed after this. */
+  keepAliveMs: number;
+}
+
+/**
+ * Node's own limits let a client hold a connection for minutes by trickling bytes; a visitor's browser
+ * sends a page request at once, and a form body is small, so these are far shorter.
+ */
+export const DEFAULT_TIMEOUTS: ServerTimeouts = { requestMs: 30_000, headersMs: 10_000, keepAliveMs: 5_000 };
 
 export interface SiteServer {
   server: Server;
@@ -39,14 +57,26 @@ export function createSiteServer(options: ServerOptions): SiteServer {
   const headers = securityHeaders(options.site);
   const reloadClients = new Set<ServerResponse>();
   const files = staticFiles(outDir);
+  const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
 
-  const server = createServer((req, res) => {
-    handle(req, res).catch((error) => {
-      console.error(error);
-      if (!res.headersSent) sendText(res, 500, "Internal server error");
-      else res.destroy();
-    });
-  });
+  const server = createServer(
+    {
+      requestTimeout: timeouts.requestMs,
+      headersTimeout: Math.min(timeouts.headersMs, timeouts.requestMs),
+      // Node checks the two limits above on a timer; checking often enough cuts a slow client off near its limit.
+      connectionsCheckingInterval: Math.max(100, Math.min(timeouts.headersMs, timeouts.requestMs) / 4),
+    },
+    (req, res) => {
+      handle(req, res).catch((error) => {
+        console.error(error);
+        if (!res.headersSent) sendText(res, 500, "Internal server error");
+        else res.destroy();
+      });
+    },
+  );
+  server.keepAliveTimeout = timeouts.keepAliveMs;
+  // Node answers unparseable (400), oversized (431) and timed-out (408) requests itself, without our headers.
+  server.on("clientError", (error: NodeJS.ErrnoException, socket: Duplex) => answerClientError(error, socket, headers));
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
@@ -199,6 +229,32 @@ function readIfPresent(file: string): Buffer | undefined {
     if (["ENOENT", "ENOTDIR", "EISDIR"].includes((error as NodeJS.ErrnoException).code ?? "")) return undefined;
     throw error;
   }
+}
+
+const CLIENT_ERRORS: Record<string, [number, string]> = {
+  HPE_HEADER_OVERFLOW: [431, "Request Header Fields Too Large"],
+  HPE_CHUNK_EXTENSIONS_OVERFLOW: [413, "Payload Too Large"],
+  ERR_HTTP_REQUEST_TIMEOUT: [408, "Request Timeout"],
+};
+
+/**
+ * What Node would answer to a request it cannot parse or that took too long (see http.Server's
+ * 'clientError'), with the security headers every other answer has, and the connection closed.
+ */
+function answerClientError(error: NodeJS.ErrnoException, socket: Duplex, headers: Record<string, string>): void {
+  // The response in flight on this connection, if any: once its status line has gone out, no other can follow.
+  const inFlight = (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage;
+  if (error.code === "ECONNRESET" || !socket.writable || inFlight?.headersSent) return void socket.destroy();
+  const [status, reason] = CLIENT_ERRORS[error.code ?? ""] ?? [400, "Bad Request"];
+  const lines = [
+    `HTTP/1.1 ${status} ${reason}`,
+    "Content-Type: text/plain; charset=utf-8",
+    `Content-Length: ${Buffer.byteLength(reason)}`,
+    "Cache-Control: no-store",
+    "Connection: close",
+    ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
+  ];
+  socket.end(`${lines.join("\r\n")}\r\n\r\n${reason}`, () => socket.destroy());
 }
 
 function sendText(res: ServerResponse, status: number, text: string): void {

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { spawn, type ChildProcess } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, truncateSync, unlinkSync, writeFileSync } from "node:fs";
 import { request } from "node:http";
+import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildSite } from "../../src/generator/build.ts";
@@ -10,7 +11,7 @@ import { ROOT } from "../helpers.ts";
 
 /**
  * The static side of the server, as probing `sitegen serve` found it: dist/ changing under a running server,
- * Range and Accept-Encoding per RFC 9110, and the headers of every answer.
+ * Range and Accept-Encoding per RFC 9110, headers on every answer (Node's own included) and slow clients.
  * Each server runs over its own copy of dist, which the tests change.
  */
 const work = mkdtempSync(join(tmpdir(), "sitegen-static-"));
@@ -50,7 +51,8 @@ beforeAll(async () => {
   writeFileSync(join(out, "shrinking.bin"), Buffer.alloc(32 * 1024 * 1024, "sitegen "));
   mkdirSync(join(out, "types"));
   for (const name of Object.keys(TYPES)) writeFileSync(join(out, "types", name), "x");
-  server = createSiteServer({ outDir: out, site });
+  // Short limits so the slow-client test takes a second, not the production half-minute.
+  server = createSiteServer({ outDir: out, site, timeouts: { requestMs: 1500, headersMs: 1000, keepAliveMs: 3000 } });
   await new Promise<void>((r) => server.server.listen(0, "127.0.0.1", r));
   port = (server.server.address() as { port: number }).port;
 });
@@ -80,6 +82,41 @@ function get(path: string, headers: Record<string, string> = {}, method = "GET",
     req.on("error", reject);
     req.end();
   });
+}
+
+/** Writes raw bytes on a new connection and collects whatever comes back until the server closes it. */
+function raw(chunks: string[], { gapMs = 0, maxMs = 5_000 } = {}): Promise<{ text: string; closedAfterMs: number }> {
+  return new Promise((resolve) => {
+    const started = Date.now();
+    const socket = connect(port, "127.0.0.1");
+    let text = "";
+    let timer: NodeJS.Timeout | undefined;
+    const done = () => {
+      clearTimeout(timer);
+      clearTimeout(limit);
+      socket.destroy();
+      resolve({ text, closedAfterMs: Date.now() - started });
+    };
+    const limit = setTimeout(done, maxMs);
+    socket.on("data", (d) => (text += d.toString("latin1")));
+    socket.on("close", done);
+    socket.on("error", done);
+    let i = 0;
+    const next = () => {
+      if (i >= chunks.length || socket.destroyed) return;
+      socket.write(chunks[i++]);
+      timer = setTimeout(next, gapMs);
+    };
+    socket.on("connect", next);
+  });
+}
+
+function rawHeaders(text: string): { status: number; headers: Record<string, string> } {
+  const [head] = text.split("\r\n\r\n");
+  const [statusLine, ...lines] = head.split("\r\n");
+  const headers: Record<string, string> = {};
+  for (const line of lines) headers[line.slice(0, line.indexOf(":")).toLowerCase()] = line.slice(line.indexOf(":") + 1).trim();
+  return { status: Number(statusLine.split(" ")[1]), headers };
 }
 
 function expectSecurityHeaders(headers: Record<string, string | string[] | undefined>, label: string) {
@@ -182,7 +219,7 @@ describe("a dist that changes under the running server", () => {
     );
     expect(truncatedAt).toBeGreaterThan(0);
     expect(outcome).toMatch(/aborted|socket hang up|ECONNRESET/);
-    // At once, not when the idle connection times out with the client still waiting.
+    // At once, not when the idle connection times out (keepAliveMs above) with the client still waiting.
     expect(Date.now() - truncatedAt).toBeLessThan(1_500);
     expect((await get("/shrinking.bin")).body.byteLength).toBe(1000);
   });
@@ -329,6 +366,20 @@ describe("headers on every answer", () => {
     }
   });
 
+  it("Node's own 400 and 431 answers carry the security headers", async () => {
+    const bad = await raw(["GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nNot a header\r\n\r\n"]);
+    const badReply = rawHeaders(bad.text);
+    expect(badReply.status).toBe(400);
+    expectSecurityHeaders(badReply.headers, "400");
+    expect(badReply.headers["cache-control"]).toBe("no-store");
+
+    const huge = await raw([`GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: ${"a".repeat(20_000)}\r\n\r\n`]);
+    const hugeReply = rawHeaders(huge.text);
+    expect(hugeReply.status).toBe(431);
+    expectSecurityHeaders(hugeReply.headers, "431");
+    expect((await get("/")).status).toBe(200);
+  });
+
   it("labels every kind of file in dist with its Content-Type", async () => {
     for (const [name, type] of Object.entries(TYPES)) {
       // x.html answers at its extensionless address.
@@ -336,6 +387,31 @@ describe("headers on every answer", () => {
       expect(r.status, name).toBe(200);
       expect(r.headers["content-type"], name).toBe(type);
       expect(r.headers["x-content-type-options"], name).toBe("nosniff");
+    }
+  });
+});
+
+describe("slow clients", () => {
+  it("cuts off a client that trickles its headers, with 408 and the security headers", async () => {
+    const lines = ["GET / HTTP/1.1\r\n", "Host: 127.0.0.1\r\n", ...Array.from({ length: 40 }, (_, i) => `X-Slow-${i}: ${i}\r\n`)];
+    const slow = await raw(lines, { gapMs: 100, maxMs: 5_000 });
+    const reply = rawHeaders(slow.text);
+    expect(reply.status).toBe(408);
+    expectSecurityHeaders(reply.headers, "408");
+    expect(reply.headers.connection).toBe("close");
+    // Closed near the headers limit, long before the client would have finished.
+    expect(slow.closedAfterMs).toBeLessThan(4_000);
+    expect((await get("/")).status).toBe(200);
+  });
+
+  it("by default allows half a minute per request, ten seconds for headers and five idle between requests", async () => {
+    const defaults = createSiteServer({ outDir: out, site });
+    try {
+      expect(defaults.server.requestTimeout).toBe(30_000);
+      expect(defaults.server.headersTimeout).toBe(10_000);
+      expect(defaults.server.keepAliveTimeout).toBe(5_000);
+    } finally {
+      await defaults.close();
     }
   });
 });
