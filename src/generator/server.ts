@@ -1,14 +1,15 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { createHash } from "node:crypto";
-import sirv from "sirv";
+import type { Duplex } from "node:stream";
 import type { SiteConfig } from "./config.ts";
-import { ASSET_CACHE, HTML_CACHE, securityHeaders } from "./security-headers.ts";
+import { HTML_CACHE, securityHeaders } from "./security-headers.ts";
 import { isHiddenFile, parseRequestPath } from "./request-path.ts";
 import { localeOfPath } from "./locales.ts";
 import { specialPageFile } from "./build/plan-pages.ts";
 import type { ApiHandler } from "./endpoints.ts";
+import { acceptedCodings, staticFiles } from "./static-files.ts";
 
 export type { ApiHandler } from "./endpoints.ts";
 
@@ -21,11 +22,28 @@ export interface ServerOptions {
   liveReload?: boolean;
   /** Largest request body read, in bytes, for any endpoint (the handlers check their own limits too). */
   maxBodyBytes?: number;
+  /** Limits on slow clients, in milliseconds; tests shorten them. Defaults in DEFAULT_TIMEOUTS. */
+  timeouts?: Partial<ServerTimeouts>;
 }
+
+export interface ServerTimeouts {
+  /** The whole request, body included, must arrive within this. */
+  requestMs: number;
+  /** The request line and headers must arrive within this (at most requestMs). */
+  headersMs: number;
+  /** An idle kept-alive connection is closed after this. */
+  keepAliveMs: number;
+}
+
+/**
+ * Node's own limits let a client hold a connection for minutes by trickling bytes; a visitor's browser
+ * sends a page request at once, and a form body is small, so these are far shorter.
+ */
+export const DEFAULT_TIMEOUTS: ServerTimeouts = { requestMs: 30_000, headersMs: 10_000, keepAliveMs: 5_000 };
 
 export interface SiteServer {
   server: Server;
-  /** Call after dist was replaced by a rebuild: re-reads the file list and tells open pages to reload. */
+  /** Call after dist was replaced by a rebuild: tells open pages to reload (files are looked up on each request anyway). */
   refresh(): void;
   close(): Promise<void>;
 }
@@ -39,15 +57,30 @@ export function createSiteServer(options: ServerOptions): SiteServer {
   const reloadClients = new Set<ServerResponse>();
   // Each locale's not-found and error pages: answers, never pages a visitor may open at an address of their own.
   const internalPages = new Set(options.site.locales.flatMap((l) => ["404", "500"].map((name) => `${l.prefix}/${name}`)));
-  let files = staticFiles(outDir);
+  const files = staticFiles(outDir);
+  const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
+  // The latest response on each connection, for the answer to a client error on it (answerClientError).
+  const responses = new WeakMap<Duplex, ServerResponse>();
 
-  const server = createServer((req, res) => {
-    handle(req, res).catch((error) => {
-      console.error(error);
-      if (!res.headersSent) sendText(res, 500, "Internal server error");
-      else res.destroy();
-    });
-  });
+  const server = createServer(
+    {
+      requestTimeout: timeouts.requestMs,
+      headersTimeout: Math.min(timeouts.headersMs, timeouts.requestMs),
+      // Node checks the two limits above on a timer; checking often enough cuts a slow client off near its limit.
+      connectionsCheckingInterval: Math.max(100, Math.min(timeouts.headersMs, timeouts.requestMs) / 4),
+    },
+    (req, res) => {
+      responses.set(req.socket, res);
+      handle(req, res).catch((error) => {
+        console.error(error);
+        if (!res.headersSent) sendText(res, 500, "Internal server error");
+        else res.destroy();
+      });
+    },
+  );
+  server.keepAliveTimeout = timeouts.keepAliveMs;
+  // Node answers unparseable (400), oversized (431) and timed-out (408) requests itself, without our headers.
+  server.on("clientError", (error: NodeJS.ErrnoException, socket: Duplex) => answerClientError(error, socket, headers, responses.get(socket)));
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
@@ -79,34 +112,38 @@ export function createSiteServer(options: ServerOptions): SiteServer {
     }
     if (isHiddenFile(pathname) || internalPages.has(pathname)) return notFound(req, res, pathname);
     const page = options.liveReload ? pageFile(pathname) : undefined;
-    if (page) return sendHtml(req, res, page, 200);
-    files(req, res, () => notFound(req, res, pathname));
+    if (page && sendHtml(req, res, page, 200)) return;
+    if (!(await files(req, res, pathname))) notFound(req, res, pathname);
   }
 
   function pageFile(pathname: string): string | undefined {
     const file = join(outDir, pathname === "/" ? "index.html" : `${pathname.slice(1)}.html`);
-    return file.startsWith(outDir) && existsSync(file) && statSync(file).isFile() ? file : undefined;
+    return file.startsWith(outDir) && statSync(file, { throwIfNoEntry: false })?.isFile() ? file : undefined;
   }
 
   /** Any other path shows the not-found page of the locale whose prefix it starts with (the default locale's elsewhere). */
   function notFound(req: IncomingMessage, res: ServerResponse, pathname: string): void {
     const file = join(outDir, specialPageFile(localeOfPath(pathname, options.site.locales).prefix, "404"));
-    if (!existsSync(file)) return sendText(res, 404, "Not found");
-    sendHtml(req, res, file, 404);
+    if (!sendHtml(req, res, file, 404)) sendText(res, 404, "Not found");
   }
 
-  /** HTML sent by us rather than sirv: not-found pages (status 404) and, in watch mode, pages with the reload client. */
-  function sendHtml(req: IncomingMessage, res: ServerResponse, file: string, status: number): void {
-    let body: Buffer = readFileSync(file);
+  /**
+   * HTML read whole rather than streamed: not-found pages (status 404) and, in watch mode, pages with the
+   * reload client. Returns false, having sent nothing, if the file is not there (dist may be mid-rebuild).
+   */
+  function sendHtml(req: IncomingMessage, res: ServerResponse, file: string, status: number): boolean {
+    let body = readIfPresent(file);
+    if (!body) return false;
     let encoding: string | undefined;
     if (options.liveReload) {
       body = Buffer.from(body.toString("utf8").replace("</head>", `<script type="module" src="${RELOAD_PATH}.js"></script></head>`));
     } else {
-      const accepts = String(req.headers["accept-encoding"] ?? "");
-      for (const [ext, name] of [[".br", "br"], [".gz", "gzip"]] as const) {
-        if (accepts.includes(name) && existsSync(file + ext)) {
-          body = readFileSync(file + ext);
-          encoding = name;
+      for (const coding of acceptedCodings(req.headers["accept-encoding"])) {
+        if (coding === "identity") break;
+        const twin = readIfPresent(file + (coding === "br" ? ".br" : ".gz"));
+        if (twin) {
+          body = twin;
+          encoding = coding;
           break;
         }
       }
@@ -115,7 +152,8 @@ export function createSiteServer(options: ServerOptions): SiteServer {
     res.setHeader("Vary", "Accept-Encoding");
     if (status === 200 && req.headers["if-none-match"] === etag) {
       res.writeHead(304, { ETag: etag, "Cache-Control": HTML_CACHE });
-      return void res.end();
+      res.end();
+      return true;
     }
     res.writeHead(status, {
       "Content-Type": "text/html; charset=utf-8",
@@ -125,6 +163,7 @@ export function createSiteServer(options: ServerOptions): SiteServer {
       ...(encoding ? { "Content-Encoding": encoding } : {}),
     });
     res.end(req.method === "HEAD" ? undefined : body);
+    return true;
   }
 
   function openReloadStream(req: IncomingMessage, res: ServerResponse): void {
@@ -137,7 +176,6 @@ export function createSiteServer(options: ServerOptions): SiteServer {
   return {
     server,
     refresh() {
-      files = staticFiles(outDir);
       for (const client of reloadClients) client.write("event: reload\ndata: {}\n\n");
     },
     close() {
@@ -149,21 +187,6 @@ export function createSiteServer(options: ServerOptions): SiteServer {
       });
     },
   };
-}
-
-/** sirv over dist: precompressed .br/.gz twins, ETag and 304, and the two cache policies. */
-function staticFiles(outDir: string) {
-  return sirv(outDir, {
-    dev: false,
-    etag: true,
-    brotli: true,
-    gzip: true,
-    extensions: ["html"],
-    setHeaders(res, pathname) {
-      const html = pathname.endsWith(".html") || !/\.[a-z0-9]+$/i.test(pathname);
-      res.setHeader("Cache-Control", pathname.startsWith("/assets/") ? ASSET_CACHE : html ? HTML_CACHE : "public, max-age=3600");
-    },
-  });
 }
 
 /**
@@ -274,6 +297,40 @@ function drainAndAnswer(req: IncomingMessage, res: ServerResponse, status: numbe
   req.once("close", finish);
   req.once("error", finish);
   req.resume();
+}
+
+function readIfPresent(file: string): Buffer | undefined {
+  try {
+    return readFileSync(file);
+  } catch (error) {
+    if (["ENOENT", "ENOTDIR", "EISDIR"].includes((error as NodeJS.ErrnoException).code ?? "")) return undefined;
+    throw error;
+  }
+}
+
+const CLIENT_ERRORS: Record<string, [number, string]> = {
+  HPE_HEADER_OVERFLOW: [431, "Request Header Fields Too Large"],
+  HPE_CHUNK_EXTENSIONS_OVERFLOW: [413, "Payload Too Large"],
+  ERR_HTTP_REQUEST_TIMEOUT: [408, "Request Timeout"],
+};
+
+/**
+ * What Node would answer to a request it cannot parse or that took too long (see http.Server's
+ * 'clientError'), with the security headers every other answer has, and the connection closed.
+ */
+function answerClientError(error: NodeJS.ErrnoException, socket: Duplex, headers: Record<string, string>, inFlight: ServerResponse | undefined): void {
+  // Once the status line of the response in flight on this connection has gone out, no other can follow.
+  if (error.code === "ECONNRESET" || !socket.writable || inFlight?.headersSent) return void socket.destroy();
+  const [status, reason] = CLIENT_ERRORS[error.code ?? ""] ?? [400, "Bad Request"];
+  const lines = [
+    `HTTP/1.1 ${status} ${reason}`,
+    "Content-Type: text/plain; charset=utf-8",
+    `Content-Length: ${Buffer.byteLength(reason)}`,
+    "Cache-Control: no-store",
+    "Connection: close",
+    ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
+  ];
+  socket.end(`${lines.join("\r\n")}\r\n\r\n${reason}`, () => socket.destroy());
 }
 
 function sendText(res: ServerResponse, status: number, text: string): void {
