@@ -10,7 +10,8 @@ import { absoluteUrl } from "./urls.ts";
  */
 export function alternatesFor(route: Route, site: SiteConfig): Alternate[] {
   const present = site.locales.filter((l) => route.paths[l.code] !== undefined);
-  if (present.length === 0) return [];
+  // A site in one language has no alternates to announce.
+  if (site.locales.length < 2 || present.length === 0) return [];
   const list = present.map((l) => ({ hreflang: l.lang, href: absoluteUrl(site, route.paths[l.code]) }));
   list.push({ hreflang: "x-default", href: absoluteUrl(site, route.paths[present[0].code]) });
   return list;
