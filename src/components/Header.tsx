@@ -105,9 +105,9 @@ function LanguageSwitcher() {
   }
   return (
     <div className="lang-menu">
-      <button type="button" className="lang-switch" popoverTarget="language-menu" aria-haspopup="true">
+      <button type="button" className="lang-switch" popoverTarget="language-menu">
         <Globe size={18} />
-        <span>{t("languageSwitcher.label")}</span>
+        <span>{t("languageSwitcher.menu")}</span>
       </button>
       <ul id="language-menu" className="lang-menu-list" popover="auto">
         {others.map((other) => (

@@ -49,7 +49,7 @@ export function structuredData(input: StructuredDataInput): Record<string, unkno
       email: text(site.email),
       telephone: text(site.phone),
       foundingDate: text(site.foundingYear),
-      address: { "@type": "PostalAddress", addressLocality: text(site.city), addressRegion: text(site.region), addressCountry: country },
+      ...(text(site.city) || country ? { address: { "@type": "PostalAddress", addressLocality: text(site.city), addressRegion: text(site.region), addressCountry: country } } : {}),
       ...(country ? { areaServed: { "@type": "Country", name: country } } : {}),
     },
     {

@@ -1,0 +1,168 @@
+import { afterAll, describe, expect, it } from "vitest";
+import { spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { ERRORS, type ErrorName } from "../../src/generator/error-catalogue.ts";
+import { formatError, SitegenError } from "../../src/generator/errors.ts";
+import { buildSite } from "../../src/generator/build/build.ts";
+import { loadSiteConfig } from "../../src/generator/config.ts";
+import { loadLocaleContent } from "../../src/generator/content.ts";
+import { loadEndpoints } from "../../src/generator/endpoints.ts";
+import { printSubmissions } from "../../src/generator/submissions-command.ts";
+import { ROOT, projectCopy } from "../helpers.ts";
+
+/**
+ * Every entry of the error catalogue, triggered the way a developer would meet it, with its text checked:
+ * name, title, the message naming the place, and the hint. The last test fails when an entry has none here.
+ */
+const triggered = new Set<ErrorName>();
+
+async function caught(action: () => unknown): Promise<SitegenError> {
+  try {
+    await action();
+  } catch (error) {
+    expect(error).toBeInstanceOf(SitegenError);
+    return error as SitegenError;
+  }
+  throw new Error("no error was thrown");
+}
+
+async function expectError(name: ErrorName, action: () => unknown, message: RegExp | string, hint: RegExp | string = /\S/) {
+  const error = await caught(action);
+  expect(error.name).toBe(name);
+  expect(error.title).toBe(ERRORS[name].title);
+  if (typeof message === "string") expect(error.message).toBe(message);
+  else expect(error.message).toMatch(message);
+  if (typeof hint === "string") expect(error.hint).toBe(hint);
+  else expect(error.hint).toMatch(hint);
+  expect(formatError(error)).toContain(`${name}: ${ERRORS[name].title}\n  `);
+  triggered.add(name);
+  return error;
+}
+
+const out = () => join(mkdtempSync(join(tmpdir(), "sitegen-err-")), "dist");
+const edit = (root: string, file: string, change: (text: string) => string) => writeFileSync(join(root, file), change(readFileSync(join(root, file), "utf8")));
+
+describe("site configuration", () => {
+  it("ConfigMissing, ConfigInvalid and SiteUrlInvalid name the file, the field or the option", async () => {
+    const empty = mkdtempSync(join(tmpdir(), "sitegen-empty-"));
+    await expectError("ConfigMissing", () => loadSiteConfig(empty), `${join(empty, "content", "site.yaml")} does not exist: sitegen reads the site's address, locales and endpoints from it.`, /content\/README\.md/);
+    const project = projectCopy();
+    edit(project, "content/site.yaml", (t) => t.replace('    prefix: /en', '    prefix: ""'));
+    await expectError("ConfigInvalid", () => loadSiteConfig(project), 'content/site.yaml, `locales`: exactly one locale must have prefix "" (the default); 2 do.', /exactly one has prefix ""/);
+    edit(project, "content/site.yaml", (t) => t.replace("  - code: en", "  - code: en/x"));
+    await expectError("ConfigInvalid", () => loadSiteConfig(project), /`locales\[1\]\.code`: "en\/x" must be letters, digits and hyphens/);
+    await expectError("SiteUrlInvalid", () => loadSiteConfig(ROOT, { siteUrl: "ftp://example.com" }), '"ftp://example.com" (from --site-url) is not an absolute http or https URL.', "Set --site-url to an address of the form https://www.example.com.br");
+  });
+});
+
+describe("content", () => {
+  it("YamlSyntaxError, ContentMissing, ContentInvalid and ContentDuplicateKey name the file and the key", async () => {
+    const project = projectCopy();
+    const site = loadSiteConfig(ROOT);
+    edit(project, "content/en/forms.yaml", (t) => `${t}\nbroken: [unclosed\n`);
+    await expectError("YamlSyntaxError", () => loadLocaleContent(project, "en", site), /^content\/en\/forms\.yaml:\d+:\d+: /);
+    await expectError("ContentMissing", () => loadLocaleContent(project, "es", site), 'content/es holds no YAML file, but content/site.yaml lists the locale "es".', /Create content\/es\//);
+    writeFileSync(join(project, "content", "pt", "list.yaml"), "footer:\n  offices:\n    - São Paulo\n");
+    await expectError("ContentInvalid", () => loadLocaleContent(project, "pt", site), 'content/pt/list.yaml, "footer.offices": holds a list, where text was expected.', /numbered keys/);
+    writeFileSync(join(project, "content", "pt", "list.yaml"), "nav:\n  home: Início de novo\n");
+    await expectError("ContentDuplicateKey", () => loadLocaleContent(project, "pt", site), 'The key "nav.home" is defined in content/pt/common.yaml and again in content/pt/list.yaml.');
+  });
+});
+
+describe("site code", () => {
+  it("SiteDefinitionMissing and SiteDefinitionInvalid point at src/pages/routes.ts", async () => {
+    const project = projectCopy();
+    rmSync(join(project, "src", "pages", "routes.ts"));
+    await expectError("SiteDefinitionMissing", () => buildSite({ root: project, outDir: out() }), "src/pages/routes.ts does not exist: it tells sitegen which pages the site has.", /defineSite/);
+    writeFileSync(join(project, "src", "pages", "routes.ts"), "export default { routes: [] };\n");
+    await expectError("SiteDefinitionInvalid", () => buildSite({ root: project, outDir: out() }), /^src\/pages\/routes\.ts: its default export must be defineSite/);
+  });
+
+  it("DuplicatePagePath names both pages", async () => {
+    const project = projectCopy();
+    edit(project, "src/pages/routes.ts", (t) => t.replace('{ id: "contact", path: "/contact"', '{ id: "contact", path: "/about"'));
+    await expectError("DuplicatePagePath", () => buildSite({ root: project, outDir: out() }), '/about is the address of both route "about" and route "contact".');
+  });
+
+  it("PageCompileError, IslandCompileError, StylesMissing and CssError name file, line and column", async () => {
+    const project = projectCopy();
+    edit(project, "src/pages/about.tsx", (t) => t.replace("export default function AboutPage() {", "export default function AboutPage() {\n  const = 1;"));
+    await expectError("PageCompileError", () => buildSite({ root: project, outDir: out() }), /^src\/pages\/about\.tsx:\d+:\d+: /);
+    edit(project, "src/pages/about.tsx", (t) => t.replace("\n  const = 1;", ""));
+    edit(project, "src/islands/newsletter.tsx", (t) => `${t}\nexport const broken = ;\n`);
+    await expectError("IslandCompileError", () => buildSite({ root: project, outDir: out() }), /^src\/islands\/newsletter\.tsx:\d+:\d+: /);
+    edit(project, "src/islands/newsletter.tsx", (t) => t.replace("\nexport const broken = ;\n", ""));
+    const css = readFileSync(join(project, "src", "styles", "main.css"), "utf8");
+    writeFileSync(join(project, "src", "styles", "main.css"), `${css}\n:::broken { color: red; }\n`);
+    await expectError("CssError", () => buildSite({ root: project, outDir: out() }), `src/styles/main.css:${css.split("\n").length + 1}:4: Invalid token in pseudo element: Colon`);
+    rmSync(join(project, "src", "styles", "main.css"));
+    await expectError("StylesMissing", () => buildSite({ root: project, outDir: out() }), "src/styles/main.css does not exist.", /@import/);
+  });
+
+  it("PageRenderError names the page, its address and locale, and the component", async () => {
+    const project = projectCopy();
+    edit(project, "src/pages/contact.tsx", (t) => t.replace("export default function ContactPage() {", 'export default function ContactPage() {\n  if (usePage().locale === "en") throw new Error("no phone number");'));
+    await expectError("PageRenderError", () => buildSite({ root: project, outDir: out() }), /^Rendering route "contact" at \/en\/contact \(en\) failed: no phone number\n\s+at ContactPage/);
+  });
+
+  it("MissingTranslations lists each key with --strict", async () => {
+    const project = projectCopy();
+    edit(project, "content/en/common.yaml", (t) => t.replace(/^  tagline: .*\n/m, ""));
+    await expectError("MissingTranslations", () => buildSite({ root: project, outDir: out(), strict: true }), /^1 text key\(s\) are missing.*\n\s+en\s+footer\.tagline\s+\(defined only in content\/pt\/common\.yaml; shown raw on \/en, /);
+  });
+
+  it("OutputWriteFailed names the file and says what to do", async () => {
+    // A file where the output's folder should be: its parent cannot be created.
+    const parent = mkdtempSync(join(tmpdir(), "sitegen-err-"));
+    writeFileSync(join(parent, "file"), "");
+    await expectError("OutputWriteFailed", () => buildSite({ root: ROOT, outDir: join(parent, "file", "dist") }), new RegExp(`^Writing ${join(parent, "file")} failed: .*\\(EEXIST|ENOTDIR\\)`), /writable/);
+  });
+
+  it("ApiModuleInvalid names src/api/index.ts", async () => {
+    const project = projectCopy();
+    writeFileSync(join(project, "src", "api", "index.ts"), "export const handlers = {};\n");
+    await expectError("ApiModuleInvalid", () => loadEndpoints(project, loadSiteConfig(project), {}), "src/api/index.ts: it does not export a function createApiHandlers.");
+  });
+});
+
+describe("commands", () => {
+  it("PortInUse names the port and the next one to try", () => {
+    const busy = createServer();
+    return new Promise<void>((done) => {
+      busy.listen(0, "127.0.0.1", async () => {
+        const port = (busy.address() as { port: number }).port;
+        const project = projectCopy();
+        const served = spawnSync(process.execPath, [join(ROOT, "bin", "sitegen.js"), "serve", "--no-watch", "--host", "127.0.0.1", "--port", String(port), "--out", out()], { cwd: project, encoding: "utf8", timeout: 60_000 });
+        busy.close();
+        expect(served.status).toBe(1);
+        expect(served.stderr).toContain(`PortInUse: ${ERRORS.PortInUse.title}\n  Port ${port} on 127.0.0.1 is already in use.\n  hint: Stop the other server, or pick another port: sitegen serve --port ${port + 1}`);
+        triggered.add("PortInUse");
+        done();
+      });
+    });
+  });
+
+  it("SubmissionsFormatInvalid, SubmissionsTypeInvalid and SubmissionsUnreadable name the option or the file", async () => {
+    await expectError("SubmissionsFormatInvalid", () => printSubmissions(ROOT, { format: "xml" }), '--format xml: "xml" is not an output format.', "Use --format csv or --format json.");
+    await expectError("SubmissionsTypeInvalid", () => printSubmissions(ROOT, { type: "orders", format: "csv" }), '--type orders: "orders" is not a submission type.', "Use --type newsletter or --type contact, or leave it out for both.");
+    const dir = mkdtempSync(join(tmpdir(), "sitegen-db-"));
+    const database = join(dir, "submissions.db");
+    mkdirSync(database);
+    const previous = process.env.SUBMISSIONS_DB;
+    process.env.SUBMISSIONS_DB = database;
+    try {
+      await expectError("SubmissionsUnreadable", () => printSubmissions(ROOT, { format: "csv" }), new RegExp(`^Could not open ${database}: `), /SUBMISSIONS_DB/);
+    } finally {
+      if (previous === undefined) delete process.env.SUBMISSIONS_DB;
+      else process.env.SUBMISSIONS_DB = previous;
+    }
+  });
+});
+
+afterAll(() => {
+  // Every catalogued error has a test above that triggers it.
+  expect(Object.keys(ERRORS).filter((name) => !triggered.has(name as ErrorName))).toEqual([]);
+});
