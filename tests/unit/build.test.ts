@@ -8,7 +8,7 @@ import { outputFileForPath, planPages } from "../../src/generator/build/plan-pag
 import { loadLocaleContent } from "../../src/generator/content.ts";
 import { loadSiteConfig } from "../../src/generator/config.ts";
 import site from "../../src/pages/routes.ts";
-import { ROOT, jsonLdGraph, parseHtml, visibleText } from "../helpers.ts";
+import { ROOT, jsonLdGraph, parseHtml, visibleText, projectCopy } from "../helpers.ts";
 
 const SITE = "https://build-test.example.com.br";
 let out: string;
@@ -26,7 +26,7 @@ const other = (locale: string) => (locale === "pt" ? "en" : "pt");
 
 beforeAll(async () => {
   out = join(mkdtempSync(join(tmpdir(), "sitegen-build-")), "dist");
-  result = await buildSite({ root: ROOT, outDir: out, siteUrl: SITE });
+  result = await buildSite({ root: projectCopy(), outDir: out, siteUrl: SITE });
 });
 
 const pages = routes.flatMap((route) => LOCALES.map((locale) => ({ route, locale, path: route.paths[locale] })));

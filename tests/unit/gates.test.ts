@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { brotliCompressSync } from "node:zlib";
 import fg from "fast-glob";
 import { buildSite, type BuildResult } from "../../src/generator/build/build.ts";
-import { ROOT, parseHtml } from "../helpers.ts";
+import { ROOT, parseHtml, projectCopy } from "../helpers.ts";
 
 let out: string;
 let result: BuildResult;
@@ -14,7 +14,7 @@ let htmlFiles: string[];
 
 beforeAll(async () => {
   out = join(mkdtempSync(join(tmpdir(), "sitegen-gates-")), "dist");
-  result = await buildSite({ root: ROOT, outDir: out });
+  result = await buildSite({ root: projectCopy(), outDir: out });
   htmlFiles = fg.sync("**/*.html", { cwd: out }).sort();
 });
 
