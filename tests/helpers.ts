@@ -52,11 +52,20 @@ export function jsonLdGraph(root: HTMLElement): Record<string, any>[] {
   return JSON.parse(root.querySelector('script[type="application/ld+json"]')!.rawText)["@graph"];
 }
 
-/** The site's routes with their path in every locale, and the locale codes, as the build plans them. */
+/**
+ * The site's routes with their path in every locale, and the locale codes, as the build plans them:
+ * `routes` are the fixed pages (the spec's screens and the Insights listing), `articles` one per article.
+ */
 export async function sitePlan() {
   const { default: site } = await import("../src/pages/routes.ts");
   const { planPages } = await import("../src/generator/build/plan-pages.ts");
   const { loadSiteConfig } = await import("../src/generator/config.ts");
+  const { loadLocaleContent } = await import("../src/generator/content.ts");
+  const { loadCollections } = await import("../src/generator/collections.ts");
   const config = loadSiteConfig(ROOT);
-  return { routes: planPages(site, config).routes, locales: config.locales.map((l) => l.code), config };
+  const locales = config.locales.map((l) => l.code);
+  const dictionaries = Object.fromEntries(locales.map((l) => [l, loadLocaleContent(ROOT, l, config).dictionary]));
+  const collections = loadCollections({ root: ROOT, siteUrl: config.siteUrl, locales, dictionaries, definitions: site.collections ?? [], drafts: false });
+  const all = planPages(site, config, collections).routes;
+  return { routes: all.filter((r) => !r.id.includes(":")), articles: all.filter((r) => r.id.includes(":")), locales, config, site, collections };
 }

@@ -37,7 +37,16 @@ export function Document({ head, page: data, children }: DocumentProps) {
         ) : (
           <meta name="robots" content="noindex" />
         )}
-        <meta property="og:type" content="website" />
+        <meta property="og:type" content={head.ogType} />
+        {head.article && (
+          <>
+            <meta property="article:published_time" content={head.article.publishedTime} />
+            {head.article.modifiedTime && <meta property="article:modified_time" content={head.article.modifiedTime} />}
+            {head.article.tags.map((tag) => (
+              <meta key={tag} property="article:tag" content={tag} />
+            ))}
+          </>
+        )}
         <meta property="og:site_name" content={head.siteName} />
         <meta property="og:title" content={head.title} />
         <meta property="og:description" content={head.description} />
@@ -51,6 +60,9 @@ export function Document({ head, page: data, children }: DocumentProps) {
         <meta name="twitter:description" content={head.description} />
         <meta name="theme-color" content="#0b1f33" />
         <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
+        {head.feeds.map((feed) => (
+          <link key={feed.href} rel="alternate" type={feed.type} title={feed.title} href={feed.href} />
+        ))}
         <link rel="stylesheet" href={head.stylesheet} />
         {head.preloads.map((href) => (
           <link key={href} rel="modulepreload" href={href} />

@@ -50,7 +50,7 @@ export function Footer() {
               <a href={href("industries")}>{t("nav.industries")}</a>
             </li>
             <li>
-              <a href={`${href("home")}#insights`}>{t("nav.insights")}</a>
+              <a href={href("insights")}>{t("nav.insights")}</a>
             </li>
             <li>
               <a href={href("contact")}>{t("nav.contact")}</a>

@@ -69,7 +69,7 @@ export function Header() {
               </a>
             </li>
             <li>
-              <a href={`${href("home")}#insights`}>{t("nav.insights")}</a>
+              <a href={href("insights")} aria-current={route?.id === "insights" ? "page" : undefined}>{t("nav.insights")}</a>
             </li>
             <li>
               <a className="btn btn-primary nav-cta" href={href("contact")} aria-current={current("contact")}>

@@ -67,6 +67,14 @@ export const ERRORS = {
     (p) => `${p.file}: ${p.problem}`,
     () => "See src/generator/site-definition.ts for what a route and a special page hold.",
   ),
+  EntryInvalid: entry<{ file: string; field: string; problem: string }>(
+    "Invalid entry",
+    (p) => `${p.file}, \`${p.field}\`: ${p.problem}`,
+    (p) =>
+      p.field === "(front matter)"
+        ? "Start the file with its fields between two lines of --- (title, description, date...), then the text in Markdown."
+        : `Fix \`${p.field}\` in the front matter; src/pages/routes.ts lists the collection's fields and what each must hold.`,
+  ),
   DuplicatePagePath: entry<{ path: string; first: string; second: string }>(
     "Two pages at one address",
     (p) => `${p.path} is the address of both ${p.first} and ${p.second}.`,

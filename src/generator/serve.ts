@@ -16,7 +16,7 @@ export interface ServeOptions {
 
 /** `sitegen serve`: build once, serve dist, and (unless --no-watch) rebuild and reload on every change. */
 export async function startServe(options: ServeOptions): Promise<void> {
-  const first = await buildSite({ root: options.root, outDir: options.outDir, siteUrl: options.siteUrl, precompress: true });
+  const first = await buildSite({ root: options.root, outDir: options.outDir, siteUrl: options.siteUrl, precompress: true, drafts: true });
   console.log(`Built ${first.pages.length} pages in ${Math.round(first.totalMs)} ms${first.missing.length ? ` (${first.missing.length} missing translations; run sitegen build for the list)` : ""}`);
   // The site's endpoints answer in the visitor's language with the text of content/<locale>/.
   const api = await loadEndpoints(options.root, first.site, first.dictionaries);
@@ -50,7 +50,7 @@ export async function startServe(options: ServeOptions): Promise<void> {
       }
       running = true;
       try {
-        const result = await buildSite({ root: options.root, outDir: options.outDir, siteUrl: options.siteUrl, precompress: true });
+        const result = await buildSite({ root: options.root, outDir: options.outDir, siteUrl: options.siteUrl, precompress: true, drafts: true });
         site.refresh();
         console.log(`Rebuilt ${result.pages.length} pages in ${Math.round(result.totalMs)} ms; open pages reload.`);
       } catch (error) {

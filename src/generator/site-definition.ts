@@ -28,6 +28,61 @@ export interface RouteDefinition {
   schemaType?: string;
   /** Text keys of the title and description: `${metaKey}.title` and `${metaKey}.description` (default `meta.<id>`). */
   metaKey?: string;
+  /**
+   * A listing of a collection: the route's path is its first page, and `${path}/page/<n>` the others,
+   * `pageSize` entries each, newest first (PageData.listing).
+   */
+  list?: { collection: string; pageSize: number };
+  /**
+   * One page per entry of a collection, at the route's path with `:slug` replaced by the entry's slug in
+   * each locale (PageData.entry; title and description from the entry). A locale without a translation of
+   * the entry has no page; its language switcher leads to the listing route `listRoute` in that locale.
+   */
+  entries?: { collection: string; listRoute: string };
+}
+
+/** What one field of a collection's front matter must hold. */
+export type FieldRule =
+  | { type: "text" | "date" | "boolean"; required?: boolean }
+  /** The id of something the text describes: `${to}.${value}` (or `${to}.${value}.${key}`) is a text key. */
+  | { type: "reference"; to: string; key?: string; required?: boolean }
+  /** A list of such ids (tags: each `${to}.${id}` is a text key, its label). */
+  | { type: "references"; to: string; required?: boolean };
+
+/**
+ * A collection: content/<locale>/<name>/*.md (Markdown with YAML front matter) or *.yaml. Fields named
+ * `title`, `description`, `date`, `updated`, `author`, `tags`, `draft` and `translationKey` have a meaning
+ * for the build (the page's head, its JSON-LD, the feeds, drafts, pairing translations).
+ */
+export interface CollectionDefinition {
+  name: string;
+  schema: Record<string, FieldRule>;
+  /** The date field entries are ordered by, newest first (default `date`). */
+  sortBy?: string;
+  /** RSS 2.0 and Atom feeds per locale at `${listing path}/rss.xml` and `/atom.xml`: their title and description keys, and how many entries. */
+  feed?: { title: string; description: string; limit: number; listRoute: string };
+  /** Text keys of an author's name and job title, `{id}` standing for the entry's `author` field. */
+  author?: { name: string; jobTitle: string; url?: string };
+}
+
+/** One entry of a collection in one locale. */
+export interface CollectionEntry {
+  collection: string;
+  locale: string;
+  /** The file name without its extension. */
+  slug: string;
+  /** What pairs translations: `translationKey`, else the slug. */
+  key: string;
+  file: string;
+  /** The front matter, checked against the schema. */
+  data: Record<string, unknown>;
+  /** The body, rendered. */
+  html: string;
+  readingMinutes: number;
+  /** The entry's image for Open Graph and JSON-LD (an address on the site), when it has one. */
+  image?: string;
+  /** The entry's page, prefix included ("/en/insights/ai-governance"), when a route shows entries. */
+  path?: string;
 }
 
 /** A page that is not a route of the site map: not indexed, not in the sitemap, no breadcrumbs. */
@@ -60,6 +115,7 @@ export interface SiteDefinition {
   /** The server error page, per locale as <prefix>/500.html. */
   error: SpecialPageDefinition;
   unlisted?: UnlistedPageDefinition[];
+  collections?: CollectionDefinition[];
 }
 
 /** For src/pages/routes.ts: `export default defineSite({...})`, type-checked. */
@@ -74,6 +130,10 @@ export interface Route {
   paths: Record<string, string>;
   params?: Record<string, string>;
   schemaType: string;
+  /** For the sitemap: the day the page last changed (an entry's `updated` or `date`); else the build's day. */
+  lastmod?: string;
+  /** Where the language switcher leads in a locale the page does not exist in. */
+  fallback?: Record<string, string>;
 }
 
 export interface Alternate {
@@ -97,6 +157,12 @@ export interface HeadData {
   /** Module scripts every page loads, and chunks worth a modulepreload. */
   scripts: string[];
   preloads: string[];
+  /** "article" for collection entries, else "website". */
+  ogType: string;
+  /** An entry's dates and tags for Open Graph (article:published_time...). */
+  article?: { publishedTime: string; modifiedTime?: string; tags: string[] };
+  /** The feeds of this locale, announced in every page's head. */
+  feeds: { type: string; title: string; href: string }[];
 }
 
 /** One language the page is available in, for the language switcher. */
@@ -133,4 +199,10 @@ export interface PageData {
   islands: Record<string, string>;
   /** Each locale's not-found page, by address (/404, /de/404): what a host without per-locale 404s needs. */
   notFoundPaths: Record<string, string>;
+  /** A collection's entries in this page's locale, newest first. */
+  collection(name: string): CollectionEntry[];
+  /** On an entry's page: the entry. */
+  entry?: CollectionEntry;
+  /** On a listing's page: its entries, which page of how many, and the address of each page. */
+  listing?: { entries: CollectionEntry[]; page: number; pages: number; pagePath(page: number): string };
 }

@@ -1,5 +1,6 @@
 import { ArrowRight } from "../components/icons.tsx";
 import { usePage } from "../components/page-context.tsx";
+import { PostCard } from "../components/PostCard.tsx";
 import { ArrowLink, CtaBand, Section, useNumbered } from "../components/blocks.tsx";
 import { sectorIcons, serviceLineIcons, technologyIcons } from "../components/icons.tsx";
 import { ALL_SECTORS, ROUTED_SECTORS, SERVICE_LINES } from "./sections.ts";
@@ -7,9 +8,8 @@ import { ALL_SECTORS, ROUTED_SECTORS, SERVICE_LINES } from "./sections.ts";
 const sectorSlug = Object.fromEntries(Object.entries(ROUTED_SECTORS).map(([slug, key]) => [key, slug]));
 
 export default function HomePage() {
-  const { t, href, formatDate } = usePage();
+  const { t, href, collection } = usePage();
   const proof = useNumbered("home.proof", "item");
-  const posts = useNumbered("insights", "post");
   return (
     <>
       <div className="hero">
@@ -88,18 +88,13 @@ export default function HomePage() {
 
       <Section id="insights" title={t("insights.heading")} intro={t("insights.intro")}>
         <ul className="card-grid cols-3">
-          {posts.map((i) => (
-            <li key={i} className="card post">
-              <article aria-labelledby={`post${i}-title`}>
-                <p className="meta">
-                  <time dateTime={t(`insights.post${i}.date`)}>{formatDate(t(`insights.post${i}.date`))}</time>
-                </p>
-                <h3 id={`post${i}-title`}>{t(`insights.post${i}.title`)}</h3>
-                <p>{t(`insights.post${i}.excerpt`)}</p>
-              </article>
-            </li>
-          ))}
+          {collection("insights")
+            .slice(0, 3)
+            .map((entry) => (
+              <PostCard key={entry.key} entry={entry} />
+            ))}
         </ul>
+        <ArrowLink href={href("insights")}>{t("insights.readMore")}</ArrowLink>
       </Section>
       <CtaBand />
     </>

@@ -4,7 +4,7 @@
  * pages that are not routes: the not-found and error pages, and where the forms send a visitor without
  * JavaScript.
  */
-import { defineSite, type RouteDefinition } from "../generator/site-definition.ts";
+import { defineSite, type CollectionDefinition, type RouteDefinition } from "../generator/site-definition.ts";
 import { Document } from "../components/Document.tsx";
 import { ROUTED_SECTORS, SERVICE_LINES } from "./sections.ts";
 import HomePage from "./home.tsx";
@@ -19,6 +19,8 @@ import LegalPage from "./legal.tsx";
 import NotFoundPage from "./not-found.tsx";
 import ErrorPage from "./error.tsx";
 import FormResultPage from "./form-result.tsx";
+import InsightsPage from "./insights.tsx";
+import InsightPage from "./insight.tsx";
 
 type Page = RouteDefinition["page"];
 const page = (component: unknown) => component as Page;
@@ -31,6 +33,8 @@ export const routes: RouteDefinition[] = [
   { id: "technologies", path: "/technologies", page: page(TechnologiesPage) },
   { id: "industries", path: "/industries", page: page(IndustriesPage), schemaType: "CollectionPage" },
   ...Object.entries(ROUTED_SECTORS).map(([slug, sector]) => ({ id: `industries.${slug}`, path: `/industries/${slug}`, page: page(IndustryPage), params: { sector } })),
+  { id: "insights", path: "/insights", page: page(InsightsPage), schemaType: "CollectionPage", list: { collection: "insights", pageSize: 12 } },
+  { id: "insights.article", path: "/insights/:slug", page: page(InsightPage), entries: { collection: "insights", listRoute: "insights" } },
   { id: "contact", path: "/contact", page: page(ContactPage), schemaType: "ContactPage" },
   { id: "privacy-policy", path: "/privacy-policy", page: page(LegalPage), params: { doc: "privacy" } },
   { id: "terms-of-service", path: "/terms-of-service", page: page(LegalPage), params: { doc: "terms" } },
@@ -47,9 +51,31 @@ export const FORM_RESULTS = {
   error: { title: "result.errorHeading", message: "api.invalid" },
 } as const;
 
+/**
+ * The articles: content/<locale>/insights/*.md. Authors are the leadership of the about page
+ * (`leadership.<id>`), tags the ids of tags.yaml.
+ */
+const insights: CollectionDefinition = {
+  name: "insights",
+  schema: {
+    title: { type: "text", required: true },
+    description: { type: "text", required: true },
+    date: { type: "date", required: true },
+    updated: { type: "date" },
+    author: { type: "reference", to: "leadership", key: "name", required: true },
+    tags: { type: "references", to: "tags", required: true },
+    cover: { type: "text" },
+    draft: { type: "boolean" },
+    translationKey: { type: "text" },
+  },
+  feed: { title: "insights.feed.title", description: "insights.feed.description", limit: 20, listRoute: "insights" },
+  author: { name: "leadership.{id}.name", jobTitle: "leadership.{id}.title", url: "about" },
+};
+
 export default defineSite({
   document: Document,
   routes,
+  collections: [insights],
   notFound: { page: page(NotFoundPage), meta: { title: "meta.not-found.title", description: "meta.not-found.description" } },
   error: { page: page(ErrorPage), props: { status: 500 }, meta: { title: "meta.error.title", description: "meta.error.description" } },
   unlisted: Object.entries(FORM_RESULTS).map(([result, keys]) => ({

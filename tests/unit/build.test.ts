@@ -4,11 +4,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildSite, type BuildResult } from "../../src/generator/build/build.ts";
 import { buildSummary } from "../../src/generator/build/report.ts";
-import { outputFileForPath, planPages } from "../../src/generator/build/plan-pages.ts";
+import { outputFileForPath } from "../../src/generator/build/plan-pages.ts";
 import { loadLocaleContent } from "../../src/generator/content.ts";
 import { loadSiteConfig } from "../../src/generator/config.ts";
-import site from "../../src/pages/routes.ts";
-import { ROOT, jsonLdGraph, parseHtml, visibleText, projectCopy } from "../helpers.ts";
+import { ROOT, jsonLdGraph, parseHtml, projectCopy, sitePlan, visibleText } from "../helpers.ts";
 
 const SITE = "https://build-test.example.com.br";
 let out: string;
@@ -16,7 +15,7 @@ let result: BuildResult;
 const read = (file: string) => readFileSync(join(out, file), "utf8");
 const page = (file: string) => parseHtml(read(file));
 const config = loadSiteConfig(ROOT);
-const { routes } = planPages(site, config);
+const { routes, articles } = await sitePlan();
 const LOCALES = config.locales.map((l) => l.code);
 const LANG: Record<string, string> = { pt: "pt-BR", en: "en" };
 const OG: Record<string, string> = { pt: "pt_BR", en: "en_US" };
@@ -40,7 +39,7 @@ describe("every route in both languages", () => {
     expect(doc.querySelector("html")!.getAttribute("lang")).toBe(LANG[locale]);
 
     expect(head.querySelector('link[rel="canonical"]')!.getAttribute("href")).toBe(abs(path));
-    const alternates = head.querySelectorAll('link[rel="alternate"]').map((l) => [l.getAttribute("hreflang"), l.getAttribute("href")]);
+    const alternates = head.querySelectorAll('link[rel="alternate"][hreflang]').map((l) => [l.getAttribute("hreflang"), l.getAttribute("href")]);
     expect(alternates).toEqual([["pt-BR", abs(route.paths.pt)], ["en", abs(route.paths.en)], ["x-default", abs(route.paths.pt)]]);
 
     const metaKey = `meta.${route.id}`;
@@ -165,7 +164,7 @@ describe("special pages and files", () => {
   it("writes a sitemap with every page and its hreflang trio, and a robots.txt naming it", () => {
     const xml = parseHtml(read("sitemap.xml"));
     const urls = xml.querySelectorAll("url");
-    expect(urls).toHaveLength(routes.length * 2);
+    expect(urls).toHaveLength(routes.length * 2 + articles.reduce((n, a) => n + Object.keys(a.paths).length, 0));
     for (const route of routes) {
       for (const locale of LOCALES) {
         const entry = urls.find((u) => u.querySelector("loc")!.textContent === abs(route.paths[locale]))!;
@@ -215,12 +214,14 @@ describe("special pages and files", () => {
   });
 
   it("reports pages per locale, sizes and every stage", () => {
-    expect(result.pages.filter((p) => p.locale === "pt")).toHaveLength(routes.length + 5); // routes, not-found, error, three form results
-    expect(Object.keys(result.timings)).toEqual(["content", "bundle", "plan", "render", "write"]);
+    const ptArticles = articles.filter((a) => a.paths.pt).length;
+    expect(result.pages.filter((p) => p.locale === "pt")).toHaveLength(routes.length + ptArticles + 5); // routes, articles, not-found, error, three form results
+    expect(Object.keys(result.timings)).toEqual(["content", "bundle", "collections", "plan", "render", "write"]);
     const summary = buildSummary({ ...result, outDir: out });
-    expect(summary).toMatch(new RegExp(`^Built ${result.pages.length} pages \\(pt ${routes.length + 5}, en ${routes.length + 5}\\) into `));
+    const perLocale = (l: string) => routes.length + articles.filter((a) => a.paths[l]).length + 5;
+    expect(summary).toMatch(new RegExp(`^Built ${result.pages.length} pages \\(pt ${perLocale("pt")}, en ${perLocale("en")}\\) into `));
     expect(summary).toMatch(/largest page industries\.html, [\d.]+ KB \([\d.]+ KB brotli\)/);
-    expect(summary).toMatch(/stages: content \d+ ms, bundle \d+ ms, plan \d+ ms, render \d+ ms, write \d+ ms/);
+    expect(summary).toMatch(/stages: content \d+ ms, bundle \d+ ms, collections \d+ ms, plan \d+ ms, render \d+ ms, write \d+ ms/);
   });
 
   it("has the flat layout hosts need", () => {

@@ -1,13 +1,14 @@
 import { describe, expect, it } from "vitest";
-import site from "../../src/pages/routes.ts";
 import { loadSiteConfig } from "../../src/generator/config.ts";
 import { outputFileForPath, planPages, specialPageFile } from "../../src/generator/build/plan-pages.ts";
 import { localeOfPath, localizedPath, switchPrefix, unprefixedPath } from "../../src/generator/locales.ts";
 import { SitegenError } from "../../src/generator/errors.ts";
-import { ROOT } from "../helpers.ts";
+import { ROOT, sitePlan } from "../helpers.ts";
 
 const config = loadSiteConfig(ROOT);
-const plan = planPages(site, config);
+const { site, collections } = await sitePlan();
+const plan = planPages(site, config, collections);
+const fixed = <R extends { id: string }>(routes: R[]) => routes.filter((r) => !r.id.includes(":"));
 
 // Spec §2's screen list, Portuguese paths; the /en prefix applies to each.
 const SPEC_PATHS = [
@@ -17,9 +18,11 @@ const SPEC_PATHS = [
 ];
 
 describe("the site's page plan", () => {
-  it("has exactly the 18 screens of spec §2, each under /en too", () => {
-    expect(plan.routes.map((r) => r.paths.pt).sort()).toEqual([...SPEC_PATHS].sort());
-    for (const r of plan.routes) expect(r.paths.en).toBe(r.paths.pt === "/" ? "/en" : `/en${r.paths.pt}`);
+  it("has the 18 screens of spec §2 and the Insights listing, each under /en too, and one route per article", () => {
+    expect(fixed(plan.routes).map((r) => r.paths.pt).sort()).toEqual([...SPEC_PATHS, "/insights"].sort());
+    for (const r of fixed(plan.routes)) expect(r.paths.en).toBe(r.paths.pt === "/" ? "/en" : `/en${r.paths.pt}`);
+    const articles = plan.routes.filter((r) => r.id.startsWith("insights.article:"));
+    expect(articles.find((r) => r.id === "insights.article:ai-governance")!.paths).toEqual({ pt: "/insights/governanca-de-ia", en: "/en/insights/ai-governance" });
   });
 
   it("gives manufacturing and healthcare no page (spec §2)", () => {
@@ -40,8 +43,9 @@ describe("the site's page plan", () => {
   it("follows a third locale of site.yaml, and translated slugs", () => {
     const three = { ...config, locales: [...config.locales, { code: "es", lang: "es", ogLocale: "es_ES", prefix: "/es" }] };
     const withSlugs = { ...site, routes: site.routes.map((r) => (r.id === "about" ? { ...r, path: { pt: "/sobre", en: "/about", es: "/acerca" } } : r)) };
-    const planned = planPages(withSlugs, three);
-    expect(planned.pages).toHaveLength(plan.pages.length * 1.5);
+    const planned = planPages(withSlugs, three, collections);
+    const notArticles = (pages: { entry?: unknown }[]) => pages.filter((p) => !p.entry).length;
+    expect(notArticles(planned.pages)).toBe(notArticles(plan.pages) * 1.5);
     expect(planned.routes.find((r) => r.id === "about")!.paths).toEqual({ pt: "/sobre", en: "/en/about", es: "/es/acerca" });
     expect(planned.pages.map((p) => p.file)).toContain("es/404.html");
     expect(planned.pages.map((p) => p.file)).toContain("es.html");
@@ -49,8 +53,8 @@ describe("the site's page plan", () => {
 
   it("refuses two pages at one address", () => {
     const clash = { ...site, routes: [...site.routes, { ...site.routes[1], id: "about-again" }] };
-    expect(() => planPages(clash, config)).toThrowError(SitegenError);
-    expect(() => planPages(clash, config)).toThrowError(/\/about is the address of both route "about" and route "about-again"/);
+    expect(() => planPages(clash, config, collections)).toThrowError(SitegenError);
+    expect(() => planPages(clash, config, collections)).toThrowError(/\/about is the address of both route "about" and route "about-again"/);
   });
 });
 

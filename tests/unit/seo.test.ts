@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
-import site from "../../src/pages/routes.ts";
 import { alternatesFor } from "../../src/generator/seo/hreflang.ts";
 import { serializeJsonLd } from "../../src/generator/seo/structured-data.ts";
 import { loadSiteConfig, normaliseSiteUrl } from "../../src/generator/config.ts";
 import { planPages } from "../../src/generator/build/plan-pages.ts";
-import { ROOT } from "../helpers.ts";
+import { ROOT, sitePlan } from "../helpers.ts";
 
 const config = { ...loadSiteConfig(ROOT), siteUrl: "https://example.com.br" };
-const { routes } = planPages(site, config);
+const { site, collections } = await sitePlan();
+const { routes } = planPages(site, config, collections);
 const route = (id: string) => routes.find((r) => r.id === id)!;
 
 describe("hreflang alternates", () => {
@@ -30,7 +30,7 @@ describe("hreflang alternates", () => {
 
   it("grow with the locales: four links with a third locale", () => {
     const three = { ...config, locales: [...config.locales, { code: "es", lang: "es", ogLocale: "es_ES", prefix: "/es" }] };
-    const about = planPages(site, three).routes.find((r) => r.id === "about")!;
+    const about = planPages(site, three, collections).routes.find((r) => r.id === "about")!;
     expect(alternatesFor(about, three).map((a) => `${a.hreflang} ${a.href}`)).toEqual([
       "pt-BR https://example.com.br/about", "en https://example.com.br/en/about", "es https://example.com.br/es/about", "x-default https://example.com.br/about",
     ]);

@@ -6,6 +6,8 @@ import { bundlePages } from "./bundle-pages.ts";
 import { bundleIslands } from "./bundle-islands.ts";
 import { bundleStyles } from "./bundle-styles.ts";
 import { planPages } from "./plan-pages.ts";
+import { loadCollections } from "../collections.ts";
+import { feedFiles } from "../seo/feeds.ts";
 import { renderPages } from "./render-pages.ts";
 import { writeOutput } from "./write-output.ts";
 import { formatMissing, missingTranslations, type MissingKey } from "./report.ts";
@@ -17,6 +19,8 @@ export interface BuildOptions extends ConfigOverrides {
   strict?: boolean;
   /** Also write .br and .gz copies of text files (for servers that send precompressed files). */
   precompress?: boolean;
+  /** Build entries marked `draft: true` too (sitegen serve does, sitegen build never). */
+  drafts?: boolean;
 }
 
 export interface BuildResult {
@@ -39,6 +43,7 @@ export interface BuildResult {
  * `sitegen build`: six stages, each a module with data in and data out, run in order.
  * 1. load-content: site.yaml and each locale's text;
  * 2. bundle-pages, bundle-islands, bundle-styles: the site's code for Node and for browsers, its CSS;
+ *    then the site's collections (collections.ts: Markdown and YAML entries, checked and paired);
  * 3. plan-pages: every page of every locale, with its address and file;
  * 4. render-pages: each page to an HTML document;
  * 5. write-output: minified pages, assets, sitemap, robots.txt and host files, swapped in at the end;
@@ -60,15 +65,19 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   const [pagesBundle, islands] = await Promise.all([bundlePages(root), bundleIslands(root)]);
   const stylesheet = bundleStyles(root);
   lap("bundle");
-  const plan = planPages(pagesBundle.site, content.site);
+  const definitions = pagesBundle.site.collections ?? [];
+  const collections = loadCollections({ root, siteUrl: content.site.siteUrl, locales: content.site.locales.map((l) => l.code), dictionaries: content.dictionaries, definitions, drafts: options.drafts === true });
+  lap("collections");
+  const plan = planPages(pagesBundle.site, content.site, collections);
   lap("plan");
   const assets = { stylesheet: stylesheet.href, scripts: islands.scripts, preloads: islands.preloads, islands: islands.islands };
-  const rendered = renderPages(plan, plan.pages, pagesBundle, content.site, content.dictionaries, assets);
+  const rendered = renderPages(plan, plan.pages, pagesBundle, content.site, content.dictionaries, assets, collections);
   lap("render");
   const missing = missingTranslations(content.contents, rendered);
   if (missing.length && options.strict) throw sitegenError("MissingTranslations", { count: missing.length, list: formatMissing(missing) });
   const assetFiles = [{ file: stylesheet.file, code: stylesheet.code }, ...islands.files];
-  const written = await writeOutput({ outDir: options.outDir, root, site: content.site, routes: plan.routes, pages: rendered, assets: assetFiles, precompress: options.precompress === true });
+  const feeds = feedFiles({ site: content.site, definitions, collections, routes: plan.routes, dictionaries: content.dictionaries });
+  const written = await writeOutput({ outDir: options.outDir, root, site: content.site, routes: plan.routes, pages: rendered, assets: assetFiles, files: feeds, precompress: options.precompress === true });
   lap("write");
 
   return {

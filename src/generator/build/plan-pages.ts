@@ -1,5 +1,6 @@
 import type { SiteConfig } from "../config.ts";
-import type { Route, SiteDefinition, SpecialPageDefinition } from "../site-definition.ts";
+import type { CollectionEntry, Route, RouteDefinition, SiteDefinition, SpecialPageDefinition } from "../site-definition.ts";
+import type { Collections } from "../collections.ts";
 import { localizedPath, normalisePath } from "../locales.ts";
 import { sitegenError } from "../errors.ts";
 import { PROJECT_FILES } from "../project.ts";
@@ -18,6 +19,10 @@ export interface PlannedPage {
   meta: { title: string; description: string };
   /** How reports name the page: its path, or its file for special pages. */
   label: string;
+  /** An entry's page: the entry (its title and description are the page's). */
+  entry?: CollectionEntry;
+  /** A listing's page: which page, of how many, with which entries. */
+  listing?: { page: number; pages: number; entries: CollectionEntry[]; basePath: string };
 }
 
 export interface PagePlan {
@@ -30,8 +35,10 @@ export interface PagePlan {
  * error page and the unlisted pages (form results). Paths get the locale's prefix here, once; two pages
  * at one address fail the build.
  */
-export function planPages(definition: SiteDefinition, site: SiteConfig): PagePlan {
-  const routes: Route[] = definition.routes.map((r) => {
+export function planPages(definition: SiteDefinition, site: SiteConfig, collections: Collections = {}): PagePlan {
+  const routes: Route[] = [];
+  const pages: PlannedPage[] = [];
+  const pathsOf = (r: RouteDefinition) => {
     const paths: Record<string, string> = {};
     for (const locale of site.locales) {
       const path = typeof r.path === "string" ? r.path : r.path[locale.code];
@@ -40,16 +47,31 @@ export function planPages(definition: SiteDefinition, site: SiteConfig): PagePla
       }
       paths[locale.code] = localizedPath(path, locale);
     }
-    return { id: r.id, paths, params: r.params, schemaType: r.schemaType ?? "WebPage" };
-  });
-  const pages: PlannedPage[] = [];
-  definition.routes.forEach((r, i) => {
-    for (const locale of site.locales) {
-      const path = routes[i].paths[locale.code];
-      const metaKey = r.metaKey ?? `meta.${r.id}`;
-      pages.push({ kind: "route", path, locale: locale.code, file: outputFileForPath(path), route: routes[i], component: r.page, props: r.props, meta: { title: `${metaKey}.title`, description: `${metaKey}.description` }, label: path });
+    return paths;
+  };
+  const metaOf = (r: RouteDefinition) => {
+    const metaKey = r.metaKey ?? `meta.${r.id}`;
+    return { title: `${metaKey}.title`, description: `${metaKey}.description` };
+  };
+  const byId = new Map(definition.routes.map((r) => [r.id, r]));
+  for (const r of definition.routes) {
+    const paths = pathsOf(r);
+    if (r.entries) {
+      const list = byId.get(r.entries.listRoute);
+      const fallback = list ? pathsOf(list) : undefined;
+      planEntries(r, paths, entriesOf(collections, r.entries.collection, r.id), fallback, routes, pages);
+      continue;
     }
-  });
+    const route: Route = { id: r.id, paths, params: r.params, schemaType: r.schemaType ?? "WebPage" };
+    routes.push(route);
+    if (r.list) {
+      planListing(r, route, entriesOf(collections, r.list.collection, r.id), metaOf(r), routes, pages);
+      continue;
+    }
+    for (const locale of site.locales) {
+      pages.push({ kind: "route", path: paths[locale.code], locale: locale.code, file: outputFileForPath(paths[locale.code]), route, component: r.page, props: r.props, meta: metaOf(r), label: paths[locale.code] });
+    }
+  }
   for (const locale of site.locales) {
     const home = localizedPath("/", locale);
     const special = (kind: "not-found" | "error", page: SpecialPageDefinition, name: "404" | "500"): PlannedPage => {
@@ -69,6 +91,54 @@ export function planPages(definition: SiteDefinition, site: SiteConfig): PagePla
     byFile.set(page.file, page);
   }
   return { routes, pages };
+}
+
+function entriesOf(collections: Collections, name: string, routeId: string): Record<string, CollectionEntry[]> {
+  const entries = collections[name];
+  if (!entries) throw sitegenError("SiteDefinitionInvalid", { file: PROJECT_FILES.routes, problem: `route "${routeId}" shows the collection "${name}", which \`collections\` does not define.` });
+  return entries;
+}
+
+/**
+ * A listing: its first page at the route's path, the others at `${path}/page/<n>`; page n of each locale
+ * is one route, so it is in the sitemap and its hreflang pairs it with the same page in other locales.
+ */
+function planListing(r: RouteDefinition, first: Route, byLocale: Record<string, CollectionEntry[]>, meta: PlannedPage["meta"], routes: Route[], pages: PlannedPage[]): void {
+  const size = r.list!.pageSize;
+  const counts = Object.fromEntries(Object.keys(first.paths).map((l) => [l, Math.max(1, Math.ceil((byLocale[l]?.length ?? 0) / size))]));
+  const most = Math.max(...Object.values(counts));
+  for (let n = 1; n <= most; n++) {
+    const route: Route = n === 1 ? first : { id: `${r.id}.page${n}`, paths: {}, params: r.params, schemaType: first.schemaType };
+    if (n > 1) routes.push(route);
+    for (const [locale, base] of Object.entries(first.paths)) {
+      if (n > counts[locale]) continue;
+      const path = n === 1 ? base : `${base}/page/${n}`;
+      route.paths[locale] = path;
+      const entries = (byLocale[locale] ?? []).slice((n - 1) * size, n * size);
+      pages.push({ kind: "route", path, locale, file: outputFileForPath(path), route, component: r.page, props: r.props, meta, label: path, listing: { page: n, pages: counts[locale], entries, basePath: base } });
+    }
+  }
+}
+
+/** One page per entry and locale; the translations of an entry (same key) are one route. */
+function planEntries(r: RouteDefinition, patterns: Record<string, string>, byLocale: Record<string, CollectionEntry[]>, fallback: Record<string, string> | undefined, routes: Route[], pages: PlannedPage[]): void {
+  const groups = new Map<string, Route>();
+  for (const [locale, pattern] of Object.entries(patterns)) {
+    for (const entry of byLocale[locale] ?? []) {
+      const path = pattern.replace(":slug", entry.slug);
+      entry.path = path;
+      let route = groups.get(entry.key);
+      if (!route) {
+        route = { id: `${r.id}:${entry.key}`, paths: {}, params: { ...r.params, key: entry.key }, schemaType: r.schemaType ?? "BlogPosting", lastmod: String(entry.data.updated ?? entry.data.date ?? ""), fallback };
+        groups.set(entry.key, route);
+        routes.push(route);
+      }
+      route.paths[locale] = path;
+      const modified = String(entry.data.updated ?? entry.data.date ?? "");
+      if (modified > (route.lastmod ?? "")) route.lastmod = modified;
+      pages.push({ kind: "route", path, locale, file: outputFileForPath(path), route, component: r.page, props: r.props, meta: { title: "", description: "" }, label: path, entry });
+    }
+  }
 }
 
 /**

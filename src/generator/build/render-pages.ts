@@ -1,6 +1,7 @@
 import type { SiteConfig } from "../config.ts";
 import type { Dictionary } from "../content.ts";
-import type { HeadData, PageData, Route } from "../site-definition.ts";
+import type { CollectionDefinition, HeadData, PageData, Route } from "../site-definition.ts";
+import type { Collections } from "../collections.ts";
 import { createTranslator, type Translator } from "../i18n.ts";
 import { breadcrumbsFor } from "../breadcrumbs.ts";
 import { localizedPath } from "../locales.ts";
@@ -30,13 +31,13 @@ export interface RenderedPage {
  * Stage 4. Each planned page → a whole HTML document: the data its components read (PageData), its head
  * (title, canonical, hreflang, Open Graph, JSON-LD), rendered by React through the site's document shell.
  */
-export function renderPages(plan: PagePlan, pages: PlannedPage[], bundle: PagesBundle, site: SiteConfig, dictionaries: Record<string, Dictionary>, assets: PageAssets): RenderedPage[] {
-  const context = pageContext(plan, site);
+export function renderPages(plan: PagePlan, pages: PlannedPage[], bundle: PagesBundle, site: SiteConfig, dictionaries: Record<string, Dictionary>, assets: PageAssets, collections: Collections = {}): RenderedPage[] {
+  const context = pageContext(plan, site, collections, bundle.site.collections ?? []);
   return pages.map((page) => {
     const missing = new Set<string>();
     const translator = createTranslator(page.locale, dictionaries[page.locale] ?? new Map(), (_locale, key) => missing.add(key));
     const data = pageData(page, translator, site, context, assets.islands);
-    const head = headData(page, data, site, assets);
+    const head = headData(page, data, site, assets, context);
     try {
       return { page, html: bundle.render(head, data, page.component, page.props), missing: [...missing] };
     } catch (error) {
@@ -56,12 +57,14 @@ interface BuildContext {
   byId: Map<string, Route>;
   notFoundPaths: Record<string, string>;
   dateFormats: Map<string, Intl.DateTimeFormat>;
+  collections: Collections;
+  definitions: CollectionDefinition[];
 }
 
-function pageContext(plan: PagePlan, site: SiteConfig): BuildContext {
+function pageContext(plan: PagePlan, site: SiteConfig, collections: Collections, definitions: CollectionDefinition[]): BuildContext {
   const notFoundPaths = Object.fromEntries(site.locales.map((l) => [l.code, localizedPath("/404", l)]));
   const dateFormats = new Map(site.locales.map((l) => [l.code, new Intl.DateTimeFormat(l.lang, { dateStyle: "long", timeZone: "UTC" })]));
-  return { routes: plan.routes, byId: new Map(plan.routes.map((r) => [r.id, r])), notFoundPaths, dateFormats };
+  return { routes: plan.routes, byId: new Map(plan.routes.map((r) => [r.id, r])), notFoundPaths, dateFormats, collections, definitions };
 }
 
 function pageData(page: PlannedPage, translator: Translator, site: SiteConfig, context: BuildContext, islands: Record<string, string>): PageData {
@@ -86,22 +89,48 @@ function pageData(page: PlannedPage, translator: Translator, site: SiteConfig, c
       const date = /^\d{4}-\d{2}-\d{2}$/.test(iso) ? new Date(`${iso}T00:00:00Z`) : new Date(Number.NaN);
       return Number.isNaN(date.getTime()) ? iso : context.dateFormats.get(locale)!.format(date);
     },
-    languages: site.locales.map((l) => ({ code: l.code, lang: l.lang, href: route?.paths[l.code] ?? localizedPath("/", l), current: l.code === locale })),
-    crumbs: route ? breadcrumbsFor(page.path, translator, site.locales) : [],
+    languages: site.locales.map((l) => ({ code: l.code, lang: l.lang, href: route?.paths[l.code] ?? route?.fallback?.[l.code] ?? localizedPath("/", l), current: l.code === locale })),
+    crumbs: route ? crumbsOf(page, translator, site) : [],
     islands,
     notFoundPaths: context.notFoundPaths,
+    collection: (name) => context.collections[name]?.[locale] ?? [],
+    entry: page.entry,
+    listing: page.listing && {
+      entries: page.listing.entries,
+      page: page.listing.page,
+      pages: page.listing.pages,
+      pagePath: (n) => (n <= 1 ? page.listing!.basePath : `${page.listing!.basePath}/page/${n}`),
+    },
   };
 }
 
-function headData(page: PlannedPage, data: PageData, site: SiteConfig, assets: PageAssets): HeadData {
+/**
+ * The trail of a routed page: one crumb per path segment; an entry's last crumb is its title, and a
+ * listing's later pages end with the listing, then "page n" (the text key `pagination.page`).
+ */
+function crumbsOf(page: PlannedPage, translator: Translator, site: SiteConfig) {
+  if (page.entry) return breadcrumbsFor(page.path, translator, site.locales, String(page.entry.data.title ?? page.entry.slug));
+  if (page.listing && page.listing.page > 1) {
+    const crumbs = breadcrumbsFor(page.listing.basePath, translator, site.locales);
+    const last = crumbs.pop()!;
+    return [...crumbs, { label: last.label, href: page.listing.basePath }, { label: translator.t("pagination.page", { page: page.listing.page }) }];
+  }
+  return breadcrumbsFor(page.path, translator, site.locales);
+}
+
+function headData(page: PlannedPage, data: PageData, site: SiteConfig, assets: PageAssets, context: BuildContext): HeadData {
   const { t } = data;
   const brand = typeof site.brand === "string" ? site.brand : "";
   const localeConfig = site.locales.find((l) => l.code === page.locale)!;
-  const pageTitle = t(page.meta.title);
+  const entry = page.entry;
+  let pageTitle = entry ? String(entry.data.title) : t(page.meta.title);
+  if (page.listing && page.listing.page > 1) pageTitle = `${pageTitle} (${t("pagination.page", { page: page.listing.page })})`;
   // The home page's title stands alone; every other page's names the site after it.
   const isHome = page.kind === "route" && page.path === localizedPath("/", localeConfig);
   const title = isHome || !brand ? pageTitle : `${pageTitle} | ${brand}`;
-  const description = t(page.meta.description);
+  const description = entry ? String(entry.data.description ?? "") : t(page.meta.description);
+  const definition = entry ? context.definitions.find((d) => d.name === entry.collection) : undefined;
+  const author = entry && definition?.author && typeof entry.data.author === "string" ? authorOf(definition.author, String(entry.data.author), t, data) : undefined;
   return {
     title,
     description,
@@ -110,9 +139,41 @@ function headData(page: PlannedPage, data: PageData, site: SiteConfig, assets: P
     ogLocale: localeConfig.ogLocale,
     ogLocaleAlternates: site.locales.filter((l) => l !== localeConfig).map((l) => l.ogLocale),
     siteName: brand,
-    jsonLd: serializeJsonLd(structuredData({ site, route: page.route, lang: localeConfig.lang, path: page.path, title, description, crumbs: data.crumbs })),
+    jsonLd: serializeJsonLd(structuredData({ site, route: page.route, lang: localeConfig.lang, path: page.path, title, description, crumbs: data.crumbs, entry, author })),
     stylesheet: assets.stylesheet,
     scripts: assets.scripts,
     preloads: assets.preloads,
+    ogType: entry ? "article" : "website",
+    article: entry && {
+      publishedTime: String(entry.data.date ?? ""),
+      modifiedTime: entry.data.updated ? String(entry.data.updated) : undefined,
+      tags: Array.isArray(entry.data.tags) ? (entry.data.tags as string[]).map((tag) => t(`tags.${tag}`)) : [],
+    },
+    feeds: feedLinks(context, localeConfig.code, t),
   };
+}
+
+/** The feeds of a locale: RSS and Atom of each collection that has a feed, beside its listing. */
+function feedLinks(context: BuildContext, locale: string, t: Translator["t"]): HeadData["feeds"] {
+  return context.definitions.flatMap((d) => {
+    const base = d.feed && context.byId.get(d.feed.listRoute)?.paths[locale];
+    if (!d.feed || !base) return [];
+    const title = t(d.feed.title);
+    return [
+      { type: "application/rss+xml", title, href: `${base}/rss.xml` },
+      { type: "application/atom+xml", title, href: `${base}/atom.xml` },
+    ];
+  });
+}
+
+export interface Author {
+  name: string;
+  jobTitle: string;
+  url?: string;
+}
+
+/** An entry's author, named from the text keys the collection gives (`{id}` standing for the author's id). */
+export function authorOf(keys: NonNullable<CollectionDefinition["author"]>, id: string, t: Translator["t"], data: Pick<PageData, "href">): Author {
+  const key = (pattern: string) => pattern.replaceAll("{id}", id);
+  return { name: t(key(keys.name)), jobTitle: t(key(keys.jobTitle)), url: keys.url ? data.href(keys.url) : undefined };
 }

@@ -18,6 +18,8 @@ export interface OutputInput {
   pages: RenderedPage[];
   /** Hashed assets: the stylesheet and the islands' modules. */
   assets: { file: string; code: Uint8Array }[];
+  /** Other generated files (the feeds). */
+  files: { file: string; data: string }[];
   /** Also write .br and .gz copies of every text file (for servers that send precompressed files). */
   precompress: boolean;
 }
@@ -32,8 +34,8 @@ export interface WrittenOutput {
 const TEXT_FILE = /\.(html|css|js|mjs|svg|xml|txt|json|webmanifest)$/;
 
 /**
- * Stage 5. Everything the output folder holds: the pages (minified), the hashed assets, the files of
- * public/ as they are, sitemap.xml, robots.txt and the host files (_headers, _redirects), written into a
+ * Stage 5. Everything the output folder holds: the pages (minified), the hashed assets, the feeds, the
+ * files of public/ as they are, sitemap.xml, robots.txt and the host files (_headers, _redirects), written into a
  * staging folder and swapped in at the end, so a failure leaves the previous output untouched.
  */
 export async function writeOutput(input: OutputInput): Promise<WrittenOutput> {
@@ -49,6 +51,7 @@ export async function writeOutput(input: OutputInput): Promise<WrittenOutput> {
     const pages = input.pages.map(({ page, html }) => ({ file: page.file, html: minifyHtml(html) }));
     for (const page of pages) write(page.file, page.html);
     for (const asset of input.assets) write(asset.file, asset.code);
+    for (const generated of input.files) write(generated.file, generated.data);
     for (const file of publicFiles(input.root)) write(file, readFileSync(join(input.root, "public", file)));
     write("sitemap.xml", await buildSitemap(input.site, input.routes, new Date().toISOString().slice(0, 10)));
     write("robots.txt", buildRobots(input.site));

@@ -16,7 +16,7 @@ export async function buildSitemap(site: SiteConfig, routes: Route[], lastmod: s
     const links = alternatesFor(route, site).map((a) => ({ lang: a.hreflang, hreflang: a.hreflang, url: a.href }));
     for (const locale of site.locales) {
       const path = route.paths[locale.code];
-      if (path !== undefined) stream.write({ url: absoluteUrl(site, path), lastmod, links });
+      if (path !== undefined) stream.write({ url: absoluteUrl(site, path), lastmod: route.lastmod || lastmod, links });
     }
   }
   stream.end();

@@ -1,6 +1,6 @@
 import type { SiteConfig } from "../config.ts";
 import type { Crumb } from "../breadcrumbs.ts";
-import type { Route } from "../site-definition.ts";
+import type { CollectionEntry, Route } from "../site-definition.ts";
 import { absoluteUrl } from "./urls.ts";
 
 /**
@@ -24,6 +24,9 @@ export interface StructuredDataInput {
   title: string;
   description: string;
   crumbs: Crumb[];
+  /** On an entry's page: the entry and its author, for a BlogPosting node. */
+  entry?: CollectionEntry;
+  author?: { name: string; jobTitle: string; url?: string };
 }
 
 const text = (value: unknown) => (typeof value === "string" && value ? value : undefined);
@@ -34,7 +37,7 @@ const text = (value: unknown) => (typeof value === "string" && value ? value : u
  * Service node for routes of that type, and the BreadcrumbList.
  */
 export function structuredData(input: StructuredDataInput): Record<string, unknown> {
-  const { site, route, lang, path, title, description, crumbs } = input;
+  const { site, route, lang, path, title, description, crumbs, entry, author } = input;
   const home = absoluteUrl(site, "/");
   const url = absoluteUrl(site, path);
   const orgId = `${home}#organization`;
@@ -63,9 +66,10 @@ export function structuredData(input: StructuredDataInput): Record<string, unkno
   ];
   // A page without a route (not found, form results, errors) answers at many addresses, none its own:
   // it gets no @id or url, so it never claims to be the home page it was rendered for.
+  // The page's node is a WebPage; a Service or a BlogPosting gets its own node beside it.
   const isService = route?.schemaType === "Service";
   const page: Record<string, unknown> = {
-    "@type": isService ? "WebPage" : (route?.schemaType ?? "WebPage"),
+    "@type": isService || entry ? "WebPage" : (route?.schemaType ?? "WebPage"),
     ...(route ? { "@id": `${url}#webpage`, url } : {}),
     name: title,
     description,
@@ -85,6 +89,21 @@ export function structuredData(input: StructuredDataInput): Record<string, unkno
       provider: { "@id": orgId },
       ...(country ? { areaServed: { "@type": "Country", name: country } } : {}),
       inLanguage: lang,
+      mainEntityOfPage: { "@id": `${url}#webpage` },
+    });
+  }
+  if (entry) {
+    graph.push({
+      "@type": "BlogPosting",
+      "@id": `${url}#article`,
+      headline: String(entry.data.title ?? ""),
+      description: String(entry.data.description ?? ""),
+      datePublished: entry.data.date,
+      dateModified: entry.data.updated ?? entry.data.date,
+      ...(author ? { author: { "@type": "Person", name: author.name, jobTitle: author.jobTitle, ...(author.url ? { url: absoluteUrl(site, author.url) } : {}) } } : {}),
+      publisher: { "@id": orgId },
+      inLanguage: lang,
+      ...(entry.image ? { image: absoluteUrl(site, entry.image) } : {}),
       mainEntityOfPage: { "@id": `${url}#webpage` },
     });
   }

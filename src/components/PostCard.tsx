@@ -1,0 +1,23 @@
+import type { CollectionEntry } from "../generator/site-definition.ts";
+import { usePage } from "./page-context.tsx";
+
+/** An article in a list (home, listing, related): its date, title linked to it, excerpt and reading time. */
+export function PostCard({ entry, headingLevel = 3 }: { entry: CollectionEntry; headingLevel?: 2 | 3 }) {
+  const { t, formatDate } = usePage();
+  const Heading = headingLevel === 2 ? "h2" : "h3";
+  const id = `post-${entry.slug}`;
+  const date = String(entry.data.date);
+  return (
+    <li className="card post">
+      <article aria-labelledby={id}>
+        <p className="meta">
+          <time dateTime={date}>{formatDate(date)}</time> · {t("insights.article.readingTime", { minutes: entry.readingMinutes })}
+        </p>
+        <Heading id={id}>
+          <a href={entry.path}>{String(entry.data.title)}</a>
+        </Heading>
+        <p>{String(entry.data.description)}</p>
+      </article>
+    </li>
+  );
+}

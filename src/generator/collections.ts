@@ -1,0 +1,137 @@
+import { readFileSync } from "node:fs";
+import { basename, join } from "node:path";
+import fg from "fast-glob";
+import { parseYaml } from "./yaml.ts";
+import { sitegenError } from "./errors.ts";
+import { PROJECT_FILES } from "./project.ts";
+import { countWords, createMarkdown, readingMinutes } from "./markdown.ts";
+import type { Dictionary } from "./content.ts";
+import type { CollectionDefinition, CollectionEntry, FieldRule } from "./site-definition.ts";
+
+export interface CollectionsInput {
+  root: string;
+  siteUrl: string;
+  locales: string[];
+  dictionaries: Record<string, Dictionary>;
+  definitions: CollectionDefinition[];
+  /** Include entries marked `draft: true` (sitegen serve does; sitegen build never). */
+  drafts: boolean;
+}
+
+/** Collection name → locale → its entries, newest first. */
+export type Collections = Record<string, Record<string, CollectionEntry[]>>;
+
+/**
+ * The entries of each collection in each locale: content/<locale>/<collection>/<slug>.md (Markdown with
+ * YAML front matter) or <slug>.yaml (the fields alone, the body in `body` if any). The front matter is
+ * checked against the collection's schema: a missing or malformed field, an unknown author or tag fails
+ * the build, naming the file and the field. Translations are paired by `translationKey`, else by slug.
+ */
+export function loadCollections(input: CollectionsInput): Collections {
+  const render = createMarkdown(input.siteUrl);
+  const out: Collections = {};
+  for (const definition of input.definitions) {
+    out[definition.name] = {};
+    for (const locale of input.locales) {
+      const dir = `${PROJECT_FILES.content}/${locale}/${definition.name}`;
+      const files = fg.sync(`${dir}/*.{md,yaml,yml}`, { cwd: input.root }).sort();
+      const entries = files.map((file) => readEntry(input.root, file, locale, definition, input.dictionaries[locale] ?? new Map(), render));
+      const shown = entries.filter((e) => input.drafts || e.data.draft !== true);
+      shown.sort((a, b) => String(b.data[definition.sortBy ?? "date"]).localeCompare(String(a.data[definition.sortBy ?? "date"])) || a.slug.localeCompare(b.slug));
+      out[definition.name][locale] = shown;
+    }
+  }
+  return out;
+}
+
+function readEntry(root: string, file: string, locale: string, definition: CollectionDefinition, dictionary: Dictionary, render: (md: string) => string): CollectionEntry {
+  const text = readFileSync(join(root, file), "utf8");
+  const markdown = file.endsWith(".md");
+  let fields: unknown;
+  let body = "";
+  if (markdown) {
+    const match = /^---\r?\n([\s\S]*?)\r?\n---\r?\n?([\s\S]*)$/.exec(text);
+    if (!match) throw sitegenError("EntryInvalid", { file, field: "(front matter)", problem: "the file must start with front matter between two lines of ---." });
+    fields = parseYaml(file, match[1], 2);
+    body = match[2];
+  } else {
+    fields = parseYaml(file, text);
+  }
+  if (!fields || typeof fields !== "object" || Array.isArray(fields)) throw sitegenError("EntryInvalid", { file, field: "(front matter)", problem: "must be a mapping of field names to values." });
+  const { body: yamlBody, ...front } = fields as Record<string, unknown>;
+  // A YAML entry may carry its text in `body` (Markdown), beside the fields of the schema.
+  if (!markdown && yamlBody !== undefined) {
+    if (typeof yamlBody !== "string") throw sitegenError("EntryInvalid", { file, field: "body", problem: "must be text (Markdown)." });
+    body = yamlBody;
+  }
+  const data = validate(markdown ? (fields as Record<string, unknown>) : front, definition.schema, file, dictionary);
+  const slug = basename(file).replace(/\.(md|ya?ml)$/, "");
+  return {
+    collection: definition.name,
+    locale,
+    slug,
+    key: typeof data.translationKey === "string" ? data.translationKey : slug,
+    file,
+    data,
+    html: body ? render(body) : "",
+    readingMinutes: readingMinutes(countWords(body)),
+  };
+}
+
+/** The front matter, checked field by field against the schema (unknown fields are an error too: usually a typo). */
+function validate(fields: Record<string, unknown>, schema: Record<string, FieldRule>, file: string, dictionary: Dictionary): Record<string, unknown> {
+  const fail = (field: string, problem: string) => sitegenError("EntryInvalid", { file, field, problem });
+  for (const field of Object.keys(fields)) {
+    if (!(field in schema)) throw fail(field, `is not a field of this collection (its fields: ${Object.keys(schema).join(", ")}).`);
+  }
+  const data: Record<string, unknown> = {};
+  for (const [field, rule] of Object.entries(schema)) {
+    const value = fields[field];
+    if (value === undefined || value === null || value === "") {
+      if (rule.required) throw fail(field, "is required and missing.");
+      continue;
+    }
+    switch (rule.type) {
+      case "text":
+        if (typeof value !== "string") throw fail(field, `must be text, not ${JSON.stringify(value)}.`);
+        break;
+      case "boolean":
+        if (typeof value !== "boolean") throw fail(field, `must be true or false, not ${JSON.stringify(value)}.`);
+        break;
+      case "date":
+        if (typeof value !== "string" || !isDate(value)) throw fail(field, `must be a date written YYYY-MM-DD, not ${JSON.stringify(value)}.`);
+        break;
+      case "reference":
+        if (typeof value !== "string" || !refers(dictionary, rule.to, value, rule.key)) throw fail(field, `"${String(value)}" is not one of ${known(dictionary, rule.to, rule.key)}.`);
+        break;
+      case "references":
+        if (!Array.isArray(value) || value.some((v) => typeof v !== "string")) throw fail(field, "must be a list of ids, such as [one, two].");
+        for (const id of value as string[]) if (!refers(dictionary, rule.to, id)) throw fail(field, `"${id}" is not one of ${known(dictionary, rule.to)}.`);
+        break;
+    }
+    data[field] = value;
+  }
+  return data;
+}
+
+function isDate(value: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
+  const date = new Date(`${value}T00:00:00Z`);
+  return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value);
+}
+
+/** Whether the text key `${to}.${id}` (or `${to}.${id}.${key}`) exists in the locale's text. */
+function refers(dictionary: Dictionary, to: string, id: string, key?: string): boolean {
+  return /^[\w-]+$/.test(id) && dictionary.has(key ? `${to}.${id}.${key}` : `${to}.${id}`);
+}
+
+/** The ids a reference may take, for the error message. */
+function known(dictionary: Dictionary, to: string, key?: string): string {
+  const ids = new Set<string>();
+  for (const k of dictionary.keys()) {
+    if (!k.startsWith(`${to}.`)) continue;
+    const rest = k.slice(to.length + 1).split(".");
+    if (key ? rest.length === 2 && rest[1] === key : rest.length === 1) ids.add(rest[0]);
+  }
+  return ids.size ? [...ids].join(", ") : `the ids under "${to}" in content (there are none)`;
+}
