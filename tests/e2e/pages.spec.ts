@@ -4,10 +4,12 @@ import { loadLocaleContent } from "../../src/generator/content.ts";
 import { loadSiteConfig } from "../../src/generator/config.ts";
 import { ROOT, sitePlan } from "../helpers.ts";
 
-const { routes, locales: LOCALES } = await sitePlan();
+const { routes: fixedRoutes, articles, locales: LOCALES } = await sitePlan();
+// The fixed pages and every article, in each language it exists in.
+const routes = [...fixedRoutes, ...articles];
 const site = loadSiteConfig(ROOT);
 const text = Object.fromEntries(LOCALES.map((l) => [l, loadLocaleContent(ROOT, l, site).dictionary]));
-const pages = routes.flatMap((route) => LOCALES.map((locale) => ({ route, locale, path: route.paths[locale] })));
+const pages = routes.flatMap((route) => LOCALES.filter((locale) => route.paths[locale]).map((locale) => ({ route, locale, path: route.paths[locale] })));
 
 for (const { route, locale, path } of pages) {
   test(`${path} opens with 200, the right title and no accessibility violation`, async ({ page }) => {
@@ -17,7 +19,8 @@ for (const { route, locale, path } of pages) {
     page.on("pageerror", (e) => errors.push(e.message));
     const response = await page.goto(path);
     expect(response?.status()).toBe(200);
-    const title = text[locale].get(`meta.${route.id}.title`)!;
+    // An article is titled by its own title (its h1); every other page by its meta.<id>.title.
+    const title = route.id.includes(":") ? await page.locator("h1").innerText() : text[locale].get(`meta.${route.id}.title`)!;
     await expect(page).toHaveTitle(route.id === "home" ? title : `${title} | ${site.brand}`);
     await expect(page.locator("html")).toHaveAttribute("lang", locale === "pt" ? "pt-BR" : "en");
     await expect(page.locator("h1")).toHaveCount(1);
