@@ -13,7 +13,8 @@
  * honeypot post answered as if it were), so a visitor fixing typos is never locked out by them.
  * `invalidLimiter` counts refused posts (403, 413, 415, 400, 422) at ten times that rate: a person
  * correcting a form needs a handful of tries, while a script probing the validator or flooding the endpoint
- * with junk is stopped, and once past that cap its valid posts wait too.
+ * with junk is stopped, and once past that cap its valid posts wait too. Either limiter may keep its counts in
+ * a shared store (PostgreSQL), so each is awaited.
  */
 import {
   jsonResponse,
@@ -30,8 +31,8 @@ import {
 import { parseBody } from "./body.ts";
 import { isCrossSite } from "./origin.ts";
 import { MAX_BODY_BYTES, validateContact, validateNewsletter, type FieldProblem, type FieldReader } from "./validate.ts";
-import { RateLimiter } from "./rate-limit.ts";
-import type { SubmissionStore } from "./store.ts";
+import { RateLimiter, type Limiter, type RateLimitResult } from "./rate-limit.ts";
+import type { OutboxMessage, SubmissionSink } from "./store.ts";
 
 export { MAX_BODY_BYTES };
 
@@ -47,11 +48,16 @@ export const INVALID_PER_ACCEPTED = 10;
 export interface FormHandlerOptions {
   kind: FormKind;
   messages: Messages;
-  store: SubmissionStore;
+  store: SubmissionSink;
+  /**
+   * Notifications to queue with each stored submission, by deliverer ("email", "webhook"), each carrying the
+   * submission as its payload; none by default.
+   */
+  outbox?: readonly string[];
   /** Accepted submissions per client (rateLimitPerMinute). */
-  limiter: RateLimiter;
+  limiter: Limiter;
   /** Refused posts per client; by default INVALID_PER_ACCEPTED times `limiter`'s limit, for this handler alone. */
-  invalidLimiter?: RateLimiter;
+  invalidLimiter?: Limiter;
   /** Origins whose pages may post here besides the endpoint's own host: the origin of site.yaml's siteUrl. */
   allowedOrigins?: ReadonlySet<string>;
   /** Submissions sent sooner than this after `startedAt` are stored marked `suspect`. */
@@ -129,13 +135,40 @@ export const API_MESSAGE_KEYS: readonly string[] = [
   ]),
 ];
 
+const logFailure = (kind: FormKind, what: string, error: unknown) =>
+  console.error(`sitegen: ${what} a ${kind} submission: ${error instanceof Error ? error.message : String(error)}`);
+
 export function createFormHandler(options: FormHandlerOptions): ApiHandler {
   const { kind, messages, store, limiter, minFillMs, trustProxy, localePrefix, now } = options;
   const limit = options.maxBodyBytes ?? MAX_BODY_BYTES;
   const invalidLimiter = options.invalidLimiter ?? new RateLimiter({ limit: limiter.limit * INVALID_PER_ACCEPTED, windowMs: limiter.windowMs });
   const allowedOrigins = options.allowedOrigins ?? new Set<string>();
+  const outboxKinds = options.outbox ?? [];
   const failureKey = kind === "newsletter" ? "newsletter.failure" : "contactForm.failure";
   const successKeys = kind === "newsletter" ? ["newsletter.successTitle", "newsletter.successMessage"] : ["contactForm.successTitle", "contactForm.successMessage"];
+  const notifications = (entry: object): OutboxMessage[] => outboxKinds.map((k) => ({ kind: k, payload: { type: kind, ...entry } }));
+
+  /**
+   * The accepted budget, or undefined when its store failed: the submission could not be stored either, so
+   * the visitor is told to retry (503).
+   */
+  const countAccepted = async <T>(count: () => T | Promise<T>): Promise<T | undefined> => {
+    try {
+      return await count();
+    } catch (error) {
+      logFailure(kind, "could not count", error);
+      return undefined;
+    }
+  };
+  /** The refused budget: if its store fails, the post is answered as if under the cap, since nothing is stored for it. */
+  const countRefused = async (count: () => RateLimitResult | Promise<RateLimitResult> | void | Promise<void>): Promise<RateLimitResult> => {
+    try {
+      return (await count()) ?? { allowed: true, retryAfter: 0 };
+    } catch (error) {
+      logFailure(kind, "could not count", error);
+      return { allowed: true, retryAfter: 0 };
+    }
+  };
 
   return async function handleForm(request: Request): Promise<Response> {
     const json = wantsJson(request);
@@ -156,6 +189,7 @@ export function createFormHandler(options: FormHandlerOptions): ApiHandler {
     /** Protocol errors keep their status even for form posts: no page of ours sends them. */
     const refuse = (status: number, text: string, headers: Record<string, string> = {}) =>
       json ? jsonResponse(status, { ok: false, message: text }, { ...NO_STORE, ...headers }) : textResponse(status, `${text}\n`, { ...NO_STORE, ...headers });
+    const unavailable = () => fail(503, "unavailable", t(failureKey), { headers: { "Retry-After": "60" } });
 
     try {
       if (request.method !== "POST") return refuse(405, t("api.method"), { Allow: "POST" });
@@ -166,10 +200,10 @@ export function createFormHandler(options: FormHandlerOptions): ApiHandler {
       if (parsed.ok) locale = localeFromField(parsed.read("locale")) ?? locale;
 
       const tooMany = (retryAfter: number) => fail(429, "rate-limited", t("api.rateLimited"), { headers: { "Retry-After": String(retryAfter) } });
-      const probing = invalidLimiter.check(client, time);
+      const probing = await countRefused(() => invalidLimiter.check(client, time));
       if (!probing.allowed) return tooMany(probing.retryAfter);
       /** A refused post counts against the cap of refused posts, never against the visitor's submissions. */
-      const refused = (response: Response) => (invalidLimiter.hit(client, time), response);
+      const refused = async (response: Response) => (await countRefused(() => invalidLimiter.hit(client, time)), response);
 
       if (isCrossSite(request, allowedOrigins, trustProxy)) return refused(fail(403, "cross-site", t("api.crossSite")));
       if (!parsed.ok) {
@@ -180,7 +214,8 @@ export function createFormHandler(options: FormHandlerOptions): ApiHandler {
       const { read } = parsed;
       // A bot learns nothing: the same answer as a success, counted like one, and nothing is stored.
       if (honeypotFilled(read)) {
-        const rate = limiter.hit(client, time);
+        const rate = await countAccepted(() => limiter.hit(client, time));
+        if (!rate) return unavailable();
         return rate.allowed ? succeed() : tooMany(rate.retryAfter);
       }
       const suspect = sentTooFast(read, time, minFillMs);
@@ -191,11 +226,13 @@ export function createFormHandler(options: FormHandlerOptions): ApiHandler {
       if (kind === "newsletter") {
         const { values, problems: found } = validateNewsletter(read);
         problems = found;
-        save = () => store.addNewsletter({ email: values.email, locale, createdAt, suspect });
+        const entry = { email: values.email, locale, createdAt, suspect };
+        save = () => store.addNewsletter(entry, notifications(entry));
       } else {
         const { values, problems: found } = validateContact(read);
         problems = found;
-        save = () => store.addContact({ ...values, company: values.company === "" ? null : values.company, locale, createdAt, suspect });
+        const entry = { ...values, company: values.company === "" ? null : values.company, locale, createdAt, suspect };
+        save = () => store.addContact(entry, notifications(entry));
       }
       const invalid = Object.entries(problems) as [string, FieldProblem][];
       if (invalid.length > 0) {
@@ -206,16 +243,17 @@ export function createFormHandler(options: FormHandlerOptions): ApiHandler {
       }
 
       // Counted before the store is awaited, so concurrent posts cannot all slip under the limit.
-      const rate = limiter.hit(client, time);
+      const rate = await countAccepted(() => limiter.hit(client, time));
+      if (!rate) return unavailable();
       if (!rate.allowed) return tooMany(rate.retryAfter);
       try {
         // Stored before the answer is built: every acknowledged submission is in the database.
         await save();
       } catch (error) {
         // Nothing was kept, so nothing counts: the visitor may retry at once.
-        limiter.release(client, time);
-        console.error(`sitegen: could not store a ${kind} submission: ${error instanceof Error ? error.message : String(error)}`);
-        return fail(503, "unavailable", t(failureKey), { headers: { "Retry-After": "60" } });
+        await countAccepted(() => limiter.release(client, time));
+        logFailure(kind, "could not store", error);
+        return unavailable();
       }
       return succeed();
     } catch (error) {

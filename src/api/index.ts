@@ -1,23 +1,23 @@
 /**
  * The built-in endpoints `sitegen serve` mounts: newsletter, contact and language detection, at the paths
- * site.yaml configures. Each is a web-standard `(Request) => Promise<Response>`; only the SQLite store is
- * Node-specific (an edge deployment builds its handlers with createFormHandler and its own store).
+ * site.yaml configures. Each is a web-standard `(Request) => Promise<Response>`; only the stores are
+ * Node-specific (an edge deployment passes its own store, or builds its handlers with createFormHandler).
  */
-import { resolve } from "node:path";
 import type { SiteConfig } from "../generator/config.ts";
 import { createDetectLanguageHandler } from "./detect-language.ts";
 import { createFormHandler, INVALID_PER_ACCEPTED, type ApiHandler } from "./forms.ts";
 import type { ApiLocale } from "./http.ts";
 import { siteOrigins } from "./origin.ts";
 import { RateLimiter } from "./rate-limit.ts";
-import { SqliteSubmissionStore } from "./sqlite-store.ts";
-import type { SubmissionStore } from "./store.ts";
+import { openStore, type Environment } from "./stores.ts";
+import type { SubmissionSink } from "./store.ts";
 
-export type { ApiHandler } from "./forms.ts";
+export type { ApiHandler, FormKind } from "./forms.ts";
 export { createFormHandler, MAX_BODY_BYTES } from "./forms.ts";
 export { createDetectLanguageHandler, detectLanguage } from "./detect-language.ts";
 export { RateLimiter } from "./rate-limit.ts";
-export type { SubmissionStore } from "./store.ts";
+export type { SubmissionSink, SubmissionStore } from "./store.ts";
+export { openStore } from "./stores.ts";
 
 export interface ApiOptions {
   site: SiteConfig;
@@ -26,8 +26,12 @@ export interface ApiOptions {
   messages: Record<"pt" | "en", Map<string, string>>;
   /** for tests: a clock */
   now?: () => number;
-  /** Another store instead of the SQLite file of site.submissions.database. */
-  store?: SubmissionStore;
+  /** Another store instead of the one openStore picks (PostgreSQL with DATABASE_URL, else SQLite). */
+  store?: SubmissionSink;
+  /** Where DATABASE_URL is read; process.env by default. */
+  env?: Environment;
+  /** Notifications queued in the outbox with each stored submission, per form (see FormHandlerOptions.outbox). */
+  outbox?: Partial<Record<"newsletter" | "contact", readonly string[]>>;
 }
 
 /** Mountable only when it is a path on this site (not an absolute or protocol-relative URL). */
@@ -36,16 +40,23 @@ function isLocalPath(path: unknown): path is string {
 }
 
 /** Endpoint path (from site.endpoints, only those starting with "/") → handler. */
-export function createApiHandlers(options: ApiOptions): { handlers: Record<string, ApiHandler>; close(): void } {
+export function createApiHandlers(options: ApiOptions): {
+  handlers: Record<string, ApiHandler>;
+  /** Opens the store and applies its migrations now rather than at the first submission, so a server can fail at start. */
+  ready(): Promise<void>;
+  close(): Promise<void>;
+} {
   const { site, root, messages } = options;
   const now = options.now ?? Date.now;
   const settings = site.submissions ?? { database: ".data/submissions.db", rateLimitPerMinute: 5, trustProxy: false, minFillSeconds: 2 };
-  const store = options.store ?? new SqliteSubmissionStore(resolve(root, settings.database ?? ".data/submissions.db"));
+  const store = options.store ?? openStore(settings, options.env ?? globalThis.process?.env ?? {}, root);
   // One budget per client across both forms: the limit is on submissions, whichever form sends them. Only
-  // accepted ones count; refused posts have their own, larger budget (see src/api/forms.ts).
+  // accepted ones count; refused posts have their own, larger budget (see src/api/forms.ts). A store shared
+  // by several processes keeps the counts itself, so the limit holds whichever process a post reaches.
   const perMinute = Number(settings.rateLimitPerMinute ?? 5);
-  const limiter = new RateLimiter({ limit: perMinute, windowMs: 60_000 });
-  const invalidLimiter = new RateLimiter({ limit: perMinute * INVALID_PER_ACCEPTED, windowMs: 60_000 });
+  const budget = (name: string, limit: number) => store.rateLimiter?.(name, limit, 60_000) ?? new RateLimiter({ limit, windowMs: 60_000 });
+  const limiter = budget("accepted", perMinute);
+  const invalidLimiter = budget("refused", perMinute * INVALID_PER_ACCEPTED);
   const localePrefix: Record<ApiLocale, string> = {
     pt: site.locales.find((l) => l.code === "pt")?.prefix ?? "",
     en: site.locales.find((l) => l.code === "en")?.prefix ?? "/en",
@@ -64,8 +75,8 @@ export function createApiHandlers(options: ApiOptions): { handlers: Record<strin
 
   const handlers: Record<string, ApiHandler> = {};
   const { newsletter, contact, detectLanguage } = site.endpoints;
-  if (isLocalPath(newsletter)) handlers[newsletter] = createFormHandler({ ...common, kind: "newsletter" });
-  if (isLocalPath(contact)) handlers[contact] = createFormHandler({ ...common, kind: "contact" });
+  if (isLocalPath(newsletter)) handlers[newsletter] = createFormHandler({ ...common, kind: "newsletter", outbox: options.outbox?.newsletter });
+  if (isLocalPath(contact)) handlers[contact] = createFormHandler({ ...common, kind: "contact", outbox: options.outbox?.contact });
   if (isLocalPath(detectLanguage)) handlers[detectLanguage] = createDetectLanguageHandler(messages);
-  return { handlers, close: () => store.close() };
+  return { handlers, ready: async () => store.ready?.(), close: async () => store.close() };
 }

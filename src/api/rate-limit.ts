@@ -1,12 +1,38 @@
 /**
- * A rolling-window limiter: at most `limit` requests per client in any `windowMs`. Memory stays bounded:
- * each client keeps at most `limit` timestamps, idle clients are swept regularly, and past `maxClients`
- * the least recently seen clients are dropped.
+ * Rate limits: a rolling window, at most `limit` requests per client in any `windowMs`. The in-memory
+ * RateLimiter below serves one process (the SQLite store); a store shared by several processes keeps the
+ * counts itself (src/api/pg-rate-limit.ts) behind the same Limiter interface.
  */
 export interface RateLimitResult {
   allowed: boolean;
   /** Whole seconds until the client may try again (0 when allowed). */
   retryAfter: number;
+}
+
+/**
+ * What the form handlers need of a limiter. The in-memory RateLimiter below answers at once; a store shared
+ * by several processes (src/api/pg-rate-limit.ts) answers asynchronously, from counts kept in the database.
+ */
+export interface Limiter {
+  /** Requests allowed per window (Infinity when the limiter is off). */
+  readonly limit: number;
+  readonly windowMs: number;
+  /** Counts one request by `client` at `now`, unless it is over the limit (a refused request is not counted). */
+  hit(client: string, now: number): RateLimitResult | Promise<RateLimitResult>;
+  /** Whether one more request by `client` at `now` would be allowed, counting nothing. */
+  check(client: string, now: number): RateLimitResult | Promise<RateLimitResult>;
+  /** Takes back one request counted at `time`: what it allowed did not happen after all (say, the store failed). */
+  release(client: string, time: number): void | Promise<void>;
+}
+
+/** A limit of 0, a negative number or a non-number turns the limiter off. */
+export function effectiveLimit(limit: number): number {
+  return Number.isFinite(limit) && limit >= 1 ? Math.floor(limit) : Infinity;
+}
+
+/** Whole seconds until a client whose oldest counted request was at `oldest` may try again. */
+export function retryAfter(oldest: number, windowMs: number, now: number): number {
+  return Math.max(1, Math.ceil((oldest + windowMs - now) / 1000));
 }
 
 export interface RateLimiterOptions {
@@ -16,7 +42,11 @@ export interface RateLimiterOptions {
   maxClients?: number;
 }
 
-export class RateLimiter {
+/**
+ * The limit in memory. Memory stays bounded: each client keeps at most `limit` timestamps, idle clients are
+ * swept regularly, and past `maxClients` the least recently seen clients are dropped.
+ */
+export class RateLimiter implements Limiter {
   readonly limit: number;
   readonly windowMs: number;
   readonly maxClients: number;
@@ -25,8 +55,7 @@ export class RateLimiter {
   private lastSweep = 0;
 
   constructor(options: RateLimiterOptions) {
-    // 0, a negative number or a non-number turns the limiter off.
-    this.limit = Number.isFinite(options.limit) && options.limit >= 1 ? Math.floor(options.limit) : Infinity;
+    this.limit = effectiveLimit(options.limit);
     this.windowMs = options.windowMs ?? 60_000;
     this.maxClients = options.maxClients ?? 10_000;
   }
@@ -49,7 +78,7 @@ export class RateLimiter {
     const times = this.window(client, now);
     if (times.length < this.limit) return { allowed: true, retryAfter: 0 };
     const oldest = times[0] ?? now;
-    return { allowed: false, retryAfter: Math.max(1, Math.ceil((oldest + this.windowMs - now) / 1000)) };
+    return { allowed: false, retryAfter: retryAfter(oldest, this.windowMs, now) };
   }
 
   /** Takes back one request counted at `time`: what it allowed did not happen after all (say, the store failed). */

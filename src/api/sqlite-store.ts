@@ -1,94 +1,204 @@
 import { closeSync, mkdirSync, openSync } from "node:fs";
 import { dirname } from "node:path";
 import Database from "better-sqlite3";
+import { migrateSqlite } from "./sqlite-migrations.ts";
+import {
+  deliveryOf,
+  emailKey,
+  retentionMs,
+  StoreError,
+  type ClaimOptions,
+  type ContactEntry,
+  type ListedRow,
+  type NewsletterEntry,
+  type OutboxMessage,
+  type OutboxRow,
+  type RemovedRows,
+  type SubjectData,
+  type SubmissionStore,
+  type SubmissionType,
+} from "./store.ts";
 
 const openDatabase = (...args: ConstructorParameters<typeof Database>): Database.Database => new Database(...args);
-import type { ContactEntry, NewsletterEntry, SubmissionStore } from "./store.ts";
 
-export const SCHEMA = `
-CREATE TABLE IF NOT EXISTS newsletter (
-  id INTEGER PRIMARY KEY,
-  email TEXT NOT NULL UNIQUE COLLATE NOCASE,
-  locale TEXT NOT NULL,
-  created_at TEXT NOT NULL,
-  suspect INTEGER NOT NULL DEFAULT 0
-);
-CREATE TABLE IF NOT EXISTS contact (
-  id INTEGER PRIMARY KEY,
-  first_name TEXT NOT NULL,
-  last_name TEXT NOT NULL,
-  email TEXT NOT NULL,
-  company TEXT,
-  message TEXT NOT NULL,
-  locale TEXT NOT NULL,
-  created_at TEXT NOT NULL,
-  suspect INTEGER NOT NULL DEFAULT 0
-);
-`;
+/** Columns per table, in export order. */
+export const COLUMNS: Record<SubmissionType, string> = {
+  newsletter: "id, email, locale, created_at, suspect",
+  contact: "id, first_name, last_name, email, company, message, locale, created_at, suspect",
+};
 
-/** Databases made before a column existed get it (SQLite adds a column with a default in place). */
-function migrate(db: Database.Database): void {
-  for (const table of ["newsletter", "contact"]) {
-    const columns = (db.prepare(`PRAGMA table_info(${table})`).all() as { name: string }[]).map((c) => c.name);
-    if (!columns.includes("suspect")) db.exec(`ALTER TABLE ${table} ADD COLUMN suspect INTEGER NOT NULL DEFAULT 0`);
-  }
-}
+/** The outbox rows of the submissions of one address (bound twice: newsletter, then contact). */
+const OUTBOX_OF_EMAIL = `(submission_type = 'newsletter' AND submission_id IN (SELECT id FROM newsletter WHERE email_key = ?))
+  OR (submission_type = 'contact' AND submission_id IN (SELECT id FROM contact WHERE email_key = ?))`;
+
+/** The outbox rows of the submissions older than a cutoff (bound twice). */
+const OUTBOX_BEFORE = `(submission_type = 'newsletter' AND submission_id IN (SELECT id FROM newsletter WHERE created_at < ?))
+  OR (submission_type = 'contact' AND submission_id IN (SELECT id FROM contact WHERE created_at < ?))`;
+
+type RawOutbox = Omit<OutboxRow, "payload"> & { payload: string };
+const outboxRow = (row: RawOutbox): OutboxRow => ({ ...row, payload: JSON.parse(row.payload) });
+const iso = (ms: number) => new Date(ms).toISOString();
 
 /**
- * Submissions in one SQLite file (WAL mode), created with its folder on first use. The file holds personal
- * data, so it is made readable by its owner only. Opening is retried on the next submission if it failed
+ * Submissions in one SQLite file (WAL mode), created with its folder on first use: the embedded default,
+ * nothing to set up, for one process. The file holds personal data, so it is made readable by its owner
+ * only, and erased rows are overwritten (secure_delete). Opening is retried on the next call if it failed
  * (say, the disk was full), so a passing problem does not need a restart.
+ *
+ * better-sqlite3 is synchronous: each method runs to the end in one turn of the event loop, so concurrent
+ * calls are serialised and a transaction never interleaves with another.
  */
 export class SqliteSubmissionStore implements SubmissionStore {
   private db: Database.Database | undefined;
-  private statements: { newsletter: Database.Statement; confirm: Database.Statement; contact: Database.Statement } | undefined;
+  /** Prepared statements by their SQL, for the life of the connection. */
+  private readonly statements = new Map<string, Database.Statement>();
 
   constructor(readonly file: string) {}
 
-  private open() {
-    if (this.db && this.statements) return this.statements;
-    mkdirSync(dirname(this.file), { recursive: true, mode: 0o700 });
-    // Create the file ourselves, owner-only; SQLite gives its -wal and -shm files the same mode.
-    closeSync(openSync(this.file, "a", 0o600));
-    const db = openDatabase(this.file);
+  private open(): Database.Database {
+    if (this.db) return this.db;
+    let db: Database.Database;
+    try {
+      mkdirSync(dirname(this.file), { recursive: true, mode: 0o700 });
+      // Create the file ourselves, owner-only; SQLite gives its -wal and -shm files the same mode.
+      closeSync(openSync(this.file, "a", 0o600));
+      db = openDatabase(this.file);
+    } catch (error) {
+      throw new StoreError("unreadable", `Could not open ${this.file}: ${(error as Error).message}`, this.file, { cause: error });
+    }
     try {
       db.pragma("journal_mode = WAL");
       // FULL: a transaction acknowledged to a visitor survives a power cut, not only a crash.
       db.pragma("synchronous = FULL");
+      // Another process (sitegen submissions) may hold the write lock for a moment.
       db.pragma("busy_timeout = 5000");
-      db.exec(SCHEMA);
-      migrate(db);
-      this.statements = {
-        newsletter: db.prepare("INSERT INTO newsletter (email, locale, created_at, suspect) VALUES (?, ?, ?, ?) ON CONFLICT (email) DO NOTHING"),
-        // A person confirming an address that only a suspect submission had given clears the mark.
-        confirm: db.prepare("UPDATE newsletter SET suspect = 0 WHERE email = ? AND suspect = 1"),
-        contact: db.prepare(
-          "INSERT INTO contact (first_name, last_name, email, company, message, locale, created_at, suspect) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-        ),
-      };
+      // An erased person's data is overwritten in the file, not only unlinked from it.
+      db.pragma("secure_delete = ON");
+      migrateSqlite(db);
     } catch (error) {
       db.close();
       throw error;
     }
     this.db = db;
-    return this.statements;
+    return db;
   }
 
-  addNewsletter(entry: NewsletterEntry): "added" | "exists" {
-    const statements = this.open();
-    const result = statements.newsletter.run(entry.email, entry.locale, entry.createdAt, entry.suspect ? 1 : 0);
-    if (result.changes > 0) return "added";
-    if (!entry.suspect) statements.confirm.run(entry.email);
-    return "exists";
+  /** The statement for `sql` on the open database, prepared once. */
+  private sql(sql: string): Database.Statement {
+    const db = this.open();
+    let statement = this.statements.get(sql);
+    if (!statement) this.statements.set(sql, (statement = db.prepare(sql)));
+    return statement;
   }
 
-  addContact(entry: ContactEntry): void {
-    this.open().contact.run(entry.firstName, entry.lastName, entry.email, entry.company, entry.message, entry.locale, entry.createdAt, entry.suspect ? 1 : 0);
+  async ready(): Promise<void> {
+    this.open();
   }
 
-  close(): void {
+  private enqueue(type: SubmissionType, id: number | bigint, messages: readonly OutboxMessage[], createdAt: string): void {
+    const insert = this.sql(
+      "INSERT INTO outbox (kind, submission_type, submission_id, payload, next_attempt_at, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+    );
+    for (const m of messages) insert.run(m.kind, type, id, JSON.stringify(m.payload ?? null), createdAt, createdAt);
+  }
+
+  async addNewsletter(entry: NewsletterEntry, outbox: readonly OutboxMessage[] = []): Promise<"added" | "exists"> {
+    const db = this.open();
+    const key = emailKey(entry.email);
+    return db.transaction((): "added" | "exists" => {
+      const result = this.sql(
+        "INSERT INTO newsletter (email, email_key, locale, created_at, suspect) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+      ).run(entry.email, key, entry.locale, entry.createdAt, entry.suspect ? 1 : 0);
+      if (result.changes === 0) {
+        // A person confirming an address that only a suspect submission had given clears the mark.
+        if (!entry.suspect) this.sql("UPDATE newsletter SET suspect = 0 WHERE email_key = ? AND suspect = 1").run(key);
+        return "exists";
+      }
+      this.enqueue("newsletter", result.lastInsertRowid, outbox, entry.createdAt);
+      return "added";
+    }).immediate();
+  }
+
+  async addContact(entry: ContactEntry, outbox: readonly OutboxMessage[] = []): Promise<void> {
+    const db = this.open();
+    db.transaction(() => {
+      const result = this.sql(
+        "INSERT INTO contact (first_name, last_name, email, email_key, company, message, locale, created_at, suspect) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+      ).run(entry.firstName, entry.lastName, entry.email, emailKey(entry.email), entry.company, entry.message, entry.locale, entry.createdAt, entry.suspect ? 1 : 0);
+      this.enqueue("contact", result.lastInsertRowid, outbox, entry.createdAt);
+    }).immediate();
+  }
+
+  async list<T extends SubmissionType>(type: T): Promise<ListedRow<T>[]> {
+    const rows = this.sql(
+      `SELECT s.*, coalesce(o.total, 0) AS total, coalesce(o.undelivered, 0) AS undelivered, coalesce(o.attempts, 0) AS attempts,
+           coalesce(o.pending_attempts, 0) AS pending_attempts, o.last_error AS last_error
+         FROM (SELECT ${COLUMNS[type]} FROM ${type}) s
+         LEFT JOIN (
+           SELECT submission_id, count(*) AS total, count(*) FILTER (WHERE delivered_at IS NULL) AS undelivered,
+             max(attempts) AS attempts, max(attempts) FILTER (WHERE delivered_at IS NULL) AS pending_attempts,
+             max(last_error) FILTER (WHERE delivered_at IS NULL) AS last_error
+           FROM outbox WHERE submission_type = ? GROUP BY submission_id
+         ) o ON o.submission_id = s.id
+         ORDER BY s.id`,
+    ).all(type) as (Record<string, unknown> & { total: number; undelivered: number; attempts: number; pending_attempts: number; last_error: string | null })[];
+    return rows.map(({ total, undelivered, attempts, pending_attempts, last_error, ...row }) => ({
+      ...row,
+      ...deliveryOf({ total, undelivered, attempts, pendingAttempts: pending_attempts, lastError: last_error }),
+    })) as ListedRow<T>[];
+  }
+
+  async claimOutbox({ now, limit = 10, leaseMs = 300_000 }: ClaimOptions): Promise<OutboxRow[]> {
+    const rows = this.sql(
+      `UPDATE outbox SET next_attempt_at = ? WHERE id IN (
+         SELECT id FROM outbox WHERE delivered_at IS NULL AND next_attempt_at <= ? ORDER BY next_attempt_at, id LIMIT ?
+       ) RETURNING *`,
+    ).all(iso(now + leaseMs), iso(now), limit) as RawOutbox[];
+    return rows.map(outboxRow).sort((a, b) => a.id - b.id);
+  }
+
+  async markDelivered(id: number, now: number): Promise<void> {
+    this.sql("UPDATE outbox SET delivered_at = ?, attempts = attempts + 1, last_error = NULL WHERE id = ? AND delivered_at IS NULL").run(iso(now), id);
+  }
+
+  async markFailed(id: number, error: string, nextAttemptAt: number): Promise<void> {
+    this.sql("UPDATE outbox SET attempts = attempts + 1, last_error = ?, next_attempt_at = ? WHERE id = ? AND delivered_at IS NULL").run(error, iso(nextAttemptAt), id);
+  }
+
+  async findByEmail(email: string): Promise<SubjectData> {
+    const key = emailKey(email);
+    return {
+      newsletter: this.sql(`SELECT ${COLUMNS.newsletter} FROM newsletter WHERE email_key = ? ORDER BY id`).all(key) as SubjectData["newsletter"],
+      contact: this.sql(`SELECT ${COLUMNS.contact} FROM contact WHERE email_key = ? ORDER BY id`).all(key) as SubjectData["contact"],
+      outbox: (this.sql(`SELECT * FROM outbox WHERE ${OUTBOX_OF_EMAIL} ORDER BY id`).all(key, key) as RawOutbox[]).map(outboxRow),
+    };
+  }
+
+  async deleteByEmail(email: string): Promise<RemovedRows> {
+    const db = this.open();
+    const key = emailKey(email);
+    return db.transaction(() => ({
+      // The outbox first: its rows are found through the submissions.
+      outbox: this.sql(`DELETE FROM outbox WHERE ${OUTBOX_OF_EMAIL}`).run(key, key).changes,
+      newsletter: this.sql("DELETE FROM newsletter WHERE email_key = ?").run(key).changes,
+      contact: this.sql("DELETE FROM contact WHERE email_key = ?").run(key).changes,
+    })).immediate();
+  }
+
+  async purgeOlderThan(days: number, now: number): Promise<RemovedRows> {
+    const cutoff = iso(now - retentionMs(days));
+    const db = this.open();
+    return db.transaction(() => ({
+      outbox: this.sql(`DELETE FROM outbox WHERE ${OUTBOX_BEFORE}`).run(cutoff, cutoff).changes,
+      newsletter: this.sql("DELETE FROM newsletter WHERE created_at < ?").run(cutoff).changes,
+      contact: this.sql("DELETE FROM contact WHERE created_at < ?").run(cutoff).changes,
+    })).immediate();
+  }
+
+  async close(): Promise<void> {
+    // Synchronous inside: the file is closed (and its WAL checkpointed) before close() returns its promise.
+    this.statements.clear();
     this.db?.close();
     this.db = undefined;
-    this.statements = undefined;
   }
 }

@@ -1,8 +1,14 @@
 /**
- * Where accepted submissions go. The handlers only know this interface, so an edge deployment can inject
- * its own store; `sitegen serve` injects the SQLite one (src/api/sqlite-store.ts, Node only).
- * Both methods are synchronous or awaited before the response is built: an acknowledged submission is stored.
+ * Where accepted submissions go: one asynchronous interface for every backend (SQLite in
+ * src/api/sqlite-store.ts, PostgreSQL in src/api/pg-store.ts, and a D1 store on Cloudflare later). It names
+ * no Node-only type, so a store for an edge runtime can implement it as it is.
+ *
+ * Times given to the store are milliseconds since the epoch; times it returns are ISO 8601 strings in UTC,
+ * the form the rows have always been exported in. Addresses are compared by their lower-cased form
+ * (emailKey below), computed here rather than by the database, so every backend folds "É" and "é" alike.
  */
+import type { Limiter } from "./rate-limit.ts";
+
 export interface NewsletterEntry {
   email: string;
   locale: string;
@@ -24,12 +30,168 @@ export interface ContactEntry {
   suspect?: boolean;
 }
 
+export type SubmissionType = "newsletter" | "contact";
+
+export interface NewsletterRow {
+  id: number;
+  email: string;
+  locale: string;
+  created_at: string;
+  suspect: 0 | 1;
+}
+
+export interface ContactRow {
+  id: number;
+  first_name: string;
+  last_name: string;
+  email: string;
+  company: string | null;
+  message: string;
+  locale: string;
+  created_at: string;
+  suspect: 0 | 1;
+}
+
+/**
+ * A notification to deliver about a submission (an e-mail to the firm, a webhook call), stored in the same
+ * transaction as the submission, so a stored lead always has its notification waiting and none is sent for
+ * a lead that was not stored.
+ */
+export interface OutboxMessage {
+  /** Which deliverer handles it, such as "email" or "webhook". */
+  kind: string;
+  /** Whatever that deliverer needs; stored as JSON. */
+  payload: unknown;
+}
+
+export interface OutboxRow {
+  id: number;
+  kind: string;
+  submission_type: SubmissionType;
+  submission_id: number;
+  payload: unknown;
+  /** Deliveries tried and reported (delivered or failed). */
+  attempts: number;
+  next_attempt_at: string;
+  last_error: string | null;
+  delivered_at: string | null;
+  created_at: string;
+}
+
+/**
+ * none: nothing to deliver (no notifier was configured when it was stored); pending: waiting for its first
+ * try; failing: tried, not delivered yet, retried later; delivered: every notification went out.
+ */
+export type DeliveryState = "none" | "pending" | "failing" | "delivered";
+
+export interface Delivery {
+  delivery: DeliveryState;
+  /** Tries so far: the most among the notifications not yet delivered, or among all once every one is. */
+  delivery_attempts: number;
+  /** The last error among the notifications not yet delivered. */
+  delivery_error: string | null;
+}
+
+export type ListedRow<T extends SubmissionType> = (T extends "newsletter" ? NewsletterRow : ContactRow) & Delivery;
+
+/** Everything stored about one address (LGPD art. 18: confirmation and access). */
+export interface SubjectData {
+  newsletter: NewsletterRow[];
+  contact: ContactRow[];
+  outbox: OutboxRow[];
+}
+
+/** Rows removed per table. */
+export interface RemovedRows {
+  newsletter: number;
+  contact: number;
+  outbox: number;
+}
+
+export interface ClaimOptions {
+  now: number;
+  /** At most this many rows (default 10). */
+  limit?: number;
+  /**
+   * Claimed rows are not due again for this long (default 5 minutes), so another worker (another process on
+   * a shared database) does not send them too; if this worker dies before reporting, they come back then.
+   */
+  leaseMs?: number;
+}
+
 export interface SubmissionStore {
   /**
-   * "exists" when the address was already subscribed (compared case-insensitively); nothing is added then
-   * (a submission that is not suspect clears the mark of an earlier one that was).
+   * "exists" when the address was already subscribed (compared by its lower-cased form); nothing is added
+   * then, nor queued (a submission that is not suspect clears the mark of an earlier one that was).
+   * `outbox` messages are queued, in the same transaction, only for an added address.
    */
-  addNewsletter(entry: NewsletterEntry): "added" | "exists" | Promise<"added" | "exists">;
-  addContact(entry: ContactEntry): void | Promise<void>;
-  close(): void;
+  addNewsletter(entry: NewsletterEntry, outbox?: readonly OutboxMessage[]): Promise<"added" | "exists">;
+  addContact(entry: ContactEntry, outbox?: readonly OutboxMessage[]): Promise<void>;
+
+  /** Every row of one table, oldest first, each with the state of its notifications. */
+  list<T extends SubmissionType>(type: T): Promise<ListedRow<T>[]>;
+
+  /** Notifications due at `now`, oldest first, leased to the caller (see ClaimOptions.leaseMs). */
+  claimOutbox(options: ClaimOptions): Promise<OutboxRow[]>;
+  /** The notification went out: it is never claimed again. */
+  markDelivered(id: number, now: number): Promise<void>;
+  /** The try failed: counted, its error kept, and due again at `nextAttemptAt` (the caller's backoff). */
+  markFailed(id: number, error: string, nextAttemptAt: number): Promise<void>;
+
+  /** Every row about `email` (any case), notifications included. */
+  findByEmail(email: string): Promise<SubjectData>;
+  /** Erases every row about `email` (any case), notifications included, in one transaction. */
+  deleteByEmail(email: string): Promise<RemovedRows>;
+  /** Erases submissions stored more than `days` days before `now`, with their notifications. */
+  purgeOlderThan(days: number, now: number): Promise<RemovedRows>;
+
+  /**
+   * A rate limiter whose counts live in the store, for stores that several processes share (PostgreSQL);
+   * absent where one process owns the store (SQLite), whose limiter stays in memory.
+   */
+  rateLimiter?(name: string, limit: number, windowMs: number): Limiter;
+
+  /** Opens the store and applies pending migrations; every method does so first, this only does it now. */
+  ready(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** What the form handlers use of a store: a test or another runtime may give just this much. */
+export type SubmissionSink = Pick<SubmissionStore, "addNewsletter" | "addContact" | "close"> & Partial<Pick<SubmissionStore, "rateLimiter" | "ready">>;
+
+/** The form an address is compared by: lower-cased with Unicode's rules, the same on every backend. */
+export function emailKey(email: string): string {
+  return email.trim().normalize("NFC").toLowerCase();
+}
+
+/** One submission's delivery, from what its notifications that are not yet delivered say. */
+export function deliveryOf(counts: { total: number; undelivered: number; attempts: number; pendingAttempts: number; lastError: string | null }): Delivery {
+  const { total, undelivered, attempts, pendingAttempts, lastError } = counts;
+  if (total === 0) return { delivery: "none", delivery_attempts: 0, delivery_error: null };
+  if (undelivered === 0) return { delivery: "delivered", delivery_attempts: attempts, delivery_error: null };
+  return { delivery: lastError === null ? "pending" : "failing", delivery_attempts: pendingAttempts, delivery_error: lastError };
+}
+
+/** A store's failures that a developer must act on, told apart by `code` (the CLI maps each to its catalogue entry). */
+export type StoreErrorCode = "invalid-url" | "unreachable" | "unreadable";
+
+export class StoreError extends Error {
+  constructor(
+    readonly code: StoreErrorCode,
+    message: string,
+    /** What was being opened, without any password: the SQLite file, or the PostgreSQL host, port and database. */
+    readonly target: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = "StoreError";
+  }
+}
+
+const DAY_MS = 86_400_000;
+
+/** A retention period in days, refused unless it is a positive number (0 would erase everything). */
+export function retentionMs(days: number): number {
+  if (!Number.isFinite(days) || days <= 0) throw new RangeError(`A retention period must be a positive number of days, not ${days}.`);
+  return days * DAY_MS;
 }

@@ -78,7 +78,7 @@ export function createProgram(root: string): Command {
     .option("-f, --format <format>", "csv or json", "csv")
     .action(async (opts: { type?: string; format: string }) => {
       const { printSubmissions } = await import("./submissions-command.ts");
-      printSubmissions(root, opts);
+      await printSubmissions(root, opts);
     });
 
   program

@@ -6,6 +6,7 @@ import { join } from "node:path";
 import type { SiteConfig } from "./config.ts";
 import type { Dictionary } from "./content.ts";
 import { sitegenError } from "./errors.ts";
+import { storeFailure } from "./open-store.ts";
 import { cacheFolder, PROJECT_FILES } from "./project.ts";
 
 /** A web-standard handler: the same code runs in `sitegen serve` and on an edge runtime. */
@@ -14,7 +15,8 @@ export type ApiHandler = (request: Request) => Promise<Response>;
 export interface Endpoints {
   /** Endpoint path → handler, mounted before static files. */
   handlers: Record<string, ApiHandler>;
-  close(): void;
+  /** Closes the submissions store; a PostgreSQL pool closes asynchronously. */
+  close(): void | Promise<void>;
 }
 
 /**
@@ -39,7 +41,12 @@ export async function loadEndpoints(root: string, site: SiteConfig, messages: Re
   if (!existsSync(file)) writeAtomically(file, code);
   const module = createRequire(join(root, "package.json"))(file) as { createApiHandlers?: (options: unknown) => Endpoints };
   if (typeof module.createApiHandlers !== "function") throw sitegenError("ApiModuleInvalid", { file: PROJECT_FILES.api, problem: "it does not export a function createApiHandlers." });
-  return module.createApiHandlers({ site, root, messages });
+  try {
+    return module.createApiHandlers({ site, root, messages });
+  } catch (error) {
+    // A DATABASE_URL that is no PostgreSQL URL is refused here, before the server listens.
+    throw storeFailure(error);
+  }
 }
 
 /** Written beside its final name, then renamed: another build in another process may be loading the same file. */

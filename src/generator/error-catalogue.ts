@@ -145,6 +145,18 @@ export const ERRORS = {
     (p) => `Could not open ${p.file}: ${p.reason}`,
     () => "Check the file's permissions, and that it is the SQLite database the endpoints write (submissions.database in content/site.yaml, or SUBMISSIONS_DB).",
   ),
+  DatabaseUrlInvalid: entry<{ problem: string }>(
+    "Invalid DATABASE_URL",
+    (p) => p.problem,
+    () =>
+      "Set DATABASE_URL to postgres://user:password@host:5432/database (add ?sslmode=require for most managed databases; percent-encode special characters in the password), or unset it to store submissions in the SQLite file of submissions.database in content/site.yaml.",
+  ),
+  DatabaseUnreachable: entry<{ target: string; detail: string }>(
+    "Cannot reach the database",
+    (p) => `${p.detail}\nThe submissions are stored in PostgreSQL because DATABASE_URL is set.`,
+    () =>
+      "Check that the PostgreSQL server is running and reachable from here (host, port, firewall), and that DATABASE_URL's user, password and database name are right; or unset DATABASE_URL to use the SQLite file instead.",
+  ),
 } as const;
 
 export type ErrorName = keyof typeof ERRORS;

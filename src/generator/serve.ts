@@ -78,7 +78,7 @@ export async function startServe(options: ServeOptions): Promise<void> {
   const stop = async () => {
     for (const w of watchers) w.close();
     await site.close();
-    api.close();
+    await api.close();
     process.exit(0);
   };
   process.once("SIGINT", stop);

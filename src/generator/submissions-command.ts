@@ -1,22 +1,23 @@
 import { existsSync } from "node:fs";
-import { relative, resolve } from "node:path";
-import Database from "better-sqlite3";
+import { relative } from "node:path";
+import { sqliteFile, storeKind, type Environment } from "../api/stores.ts";
 import { loadSiteConfig } from "./config.ts";
 import { sitegenError } from "./errors.ts";
-
-const openDatabase = (...args: ConstructorParameters<typeof Database>): Database.Database => new Database(...args);
+import { openStoreForCommand } from "./open-store.ts";
 
 export const SUBMISSION_TYPES = ["newsletter", "contact"] as const;
 export const SUBMISSION_FORMATS = ["csv", "json"] as const;
 type SubmissionType = (typeof SUBMISSION_TYPES)[number];
 
+/** Each row's notifications (src/api/store.ts, Delivery): none, pending, failing or delivered, with the tries and last error. */
+const DELIVERY = ["delivery", "delivery_attempts", "delivery_error"];
 /** Columns per table, in output order (the database's own names). */
 const COLUMNS: Record<SubmissionType, string[]> = {
-  newsletter: ["id", "email", "locale", "created_at", "suspect"],
-  contact: ["id", "first_name", "last_name", "email", "company", "message", "locale", "created_at", "suspect"],
+  newsletter: ["id", "email", "locale", "created_at", "suspect", ...DELIVERY],
+  contact: ["id", "first_name", "last_name", "email", "company", "message", "locale", "created_at", "suspect", ...DELIVERY],
 };
 /** Both tables in one CSV: a `type` column, then every column of either table. */
-const COMBINED_COLUMNS = ["type", "id", "created_at", "locale", "email", "first_name", "last_name", "company", "message", "suspect"];
+const COMBINED_COLUMNS = ["type", "id", "created_at", "locale", "email", "first_name", "last_name", "company", "message", "suspect", ...DELIVERY];
 
 type Row = Record<string, string | number | null>;
 
@@ -44,10 +45,11 @@ function csv(columns: string[], rows: Row[]): string {
 
 /**
  * `sitegen submissions [--type newsletter|contact] [--format csv|json]`: prints what the forms stored, oldest
- * first. CSV by default, both types (one table with a `type` column); JSON is an array for one type and
- * `{ newsletter: [...], contact: [...] }` for both.
+ * first, read through the store the endpoints write (PostgreSQL with DATABASE_URL, else the SQLite file), each
+ * row with the state of its notifications. CSV by default, both types (one table with a `type` column); JSON
+ * is an array for one type and `{ newsletter: [...], contact: [...] }` for both.
  */
-export function printSubmissions(root: string, opts: { type?: string; format: string }): void {
+export async function printSubmissions(root: string, opts: { type?: string; format: string }, env: Environment = process.env): Promise<void> {
   const format = (opts.format ?? "csv").toLowerCase();
   if (!(SUBMISSION_FORMATS as readonly string[]).includes(format)) {
     throw sitegenError("SubmissionsFormatInvalid", { value: opts.format, valid: SUBMISSION_FORMATS });
@@ -59,31 +61,20 @@ export function printSubmissions(root: string, opts: { type?: string; format: st
   const types = type ? [type as SubmissionType] : [...SUBMISSION_TYPES];
 
   const site = loadSiteConfig(root);
-  const file = resolve(root, site.submissions?.database ?? ".data/submissions.db");
-  if (!existsSync(file)) {
-    console.error(`No submissions stored yet: ${relative(root, file) || file} does not exist (it is created by the first form sent through sitegen serve).`);
-    return;
+  if (storeKind(env) === "sqlite") {
+    // Listing creates no database: that is the first submission's job.
+    const file = sqliteFile(site.submissions, root);
+    if (!existsSync(file)) {
+      console.error(`No submissions stored yet: ${relative(root, file) || file} does not exist (it is created by the first form sent through sitegen serve).`);
+      return;
+    }
   }
 
-  let db: Database.Database;
+  // Opening migrates a file of an older layout in place, as the endpoints would on their next submission.
+  const store = await openStoreForCommand(root, site, env);
   try {
-    db = openDatabase(file, { readonly: true, fileMustExist: true });
-  } catch (error) {
-    throw sitegenError("SubmissionsUnreadable", { file, reason: (error as Error).message }, { cause: error });
-  }
-  try {
-    const tables = new Set((db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((r) => r.name));
     const data = {} as Record<SubmissionType, Row[]>;
-    for (const t of types) {
-      if (!tables.has(t)) {
-        data[t] = [];
-        continue;
-      }
-      // A database from before a column existed (suspect) reads as its default; opened read-only, it is not migrated here.
-      const present = new Set((db.prepare(`PRAGMA table_info(${t})`).all() as { name: string }[]).map((c) => c.name));
-      const columns = COLUMNS[t].map((c) => (present.has(c) ? c : `0 AS ${c}`));
-      data[t] = db.prepare(`SELECT ${columns.join(", ")} FROM ${t} ORDER BY id`).all() as Row[];
-    }
+    for (const t of types) data[t] = (await store.list(t)) as unknown as Row[];
     if (format === "json") {
       console.log(JSON.stringify(types.length === 1 ? data[types[0]] : data, null, 2));
     } else if (types.length === 1) {
@@ -93,6 +84,6 @@ export function printSubmissions(root: string, opts: { type?: string; format: st
       console.log(csv(COMBINED_COLUMNS, rows));
     }
   } finally {
-    db.close();
+    await store.close();
   }
 }

@@ -710,13 +710,13 @@ describe("rate limit counts what is stored", () => {
     let failing = true;
     const rows: unknown[] = [];
     const store = {
-      addNewsletter(entry: unknown) {
+      async addNewsletter(entry: unknown) {
         if (failing) throw new Error("disk full");
         rows.push(entry);
         return "added" as const;
       },
-      addContact() {},
-      close() {},
+      async addContact() {},
+      async close() {},
     };
     const site: SiteConfig = { ...SITE, submissions: { ...SITE.submissions, rateLimitPerMinute: 1 } };
     const api = createApiHandlers({ site, root: ROOT, messages: MESSAGES, now: () => T0, store });
@@ -1012,13 +1012,13 @@ describe("sitegen submissions", () => {
     return root;
   }
 
-  function capture(run: () => void): { out: string; err: string } {
+  async function capture(run: () => Promise<void>): Promise<{ out: string; err: string }> {
     const out: string[] = [];
     const err: string[] = [];
     vi.spyOn(console, "log").mockImplementation((...a) => void out.push(a.join(" ")));
     vi.spyOn(console, "error").mockImplementation((...a) => void err.push(a.join(" ")));
     try {
-      run();
+      await run();
     } finally {
       vi.restoreAllMocks();
     }
@@ -1047,28 +1047,28 @@ describe("sitegen submissions", () => {
     return rows;
   }
 
-  it("says nothing was stored yet when there is no database, on stderr, without failing", () => {
+  it("says nothing was stored yet when there is no database, on stderr, without failing", async () => {
     const root = project();
-    const { out, err } = capture(() => printSubmissions(root, { format: "csv" }));
+    const { out, err } = await capture(() => printSubmissions(root, { format: "csv" }));
     expect(out).toBe("");
     expect(err).toMatch(/No submissions stored yet/);
   });
 
-  it("refuses an unknown type or format with a hint listing the valid values", () => {
+  it("refuses an unknown type or format with a hint listing the valid values", async () => {
     const root = project();
-    const thrown = (fn: () => void) => {
+    const thrown = async (fn: () => Promise<void>) => {
       try {
-        fn();
+        await fn();
       } catch (error) {
         return error as SitegenError;
       }
       throw new Error("did not throw");
     };
-    const type = thrown(() => printSubmissions(root, { type: "orders", format: "csv" }));
+    const type = await thrown(() => printSubmissions(root, { type: "orders", format: "csv" }));
     expect(type).toBeInstanceOf(SitegenError);
     expect(type.hint).toMatch(/newsletter/);
     expect(type.hint).toMatch(/contact/);
-    const format = thrown(() => printSubmissions(root, { format: "xml" }));
+    const format = await thrown(() => printSubmissions(root, { format: "xml" }));
     expect(format).toBeInstanceOf(SitegenError);
     expect(format.hint).toMatch(/csv/);
     expect(format.hint).toMatch(/json/);
@@ -1084,21 +1084,21 @@ describe("sitegen submissions", () => {
     expect((await call(api.handlers["/api/newsletter"], { email: "news@x.com", locale: "en" })).status).toBe(200);
     api.close();
 
-    const contactCsv = parseCsv(capture(() => printSubmissions(root, { type: "contact", format: "csv" })).out);
-    expect(contactCsv[0]).toEqual(["id", "first_name", "last_name", "email", "company", "message", "locale", "created_at", "suspect"]);
-    expect(contactCsv[1]).toEqual(["1", tricky.firstName, tricky.lastName, "ana@x.com", `'${tricky.company}`, tricky.message, "pt", new Date(T0).toISOString(), "0"]);
+    const contactCsv = parseCsv((await capture(() => printSubmissions(root, { type: "contact", format: "csv" }))).out);
+    expect(contactCsv[0]).toEqual(["id", "first_name", "last_name", "email", "company", "message", "locale", "created_at", "suspect", "delivery", "delivery_attempts", "delivery_error"]);
+    expect(contactCsv[1]).toEqual(["1", tricky.firstName, tricky.lastName, "ana@x.com", `'${tricky.company}`, tricky.message, "pt", new Date(T0).toISOString(), "0", "none", "0", ""]);
     expect(contactCsv).toHaveLength(2);
 
-    const both = parseCsv(capture(() => printSubmissions(root, { format: "csv" })).out);
-    expect(both[0]).toEqual(["type", "id", "created_at", "locale", "email", "first_name", "last_name", "company", "message", "suspect"]);
+    const both = parseCsv((await capture(() => printSubmissions(root, { format: "csv" }))).out);
+    expect(both[0]).toEqual(["type", "id", "created_at", "locale", "email", "first_name", "last_name", "company", "message", "suspect", "delivery", "delivery_attempts", "delivery_error"]);
     expect(both.slice(1).map((r) => [r[0], r[4]])).toEqual([
       ["newsletter", "news@x.com"],
       ["contact", "ana@x.com"],
     ]);
 
-    const news = JSON.parse(capture(() => printSubmissions(root, { type: "newsletter", format: "json" })).out);
-    expect(news).toEqual([{ id: 1, email: "news@x.com", locale: "en", created_at: new Date(T0).toISOString(), suspect: 0 }]);
-    const all = JSON.parse(capture(() => printSubmissions(root, { format: "json" })).out);
+    const news = JSON.parse((await capture(() => printSubmissions(root, { type: "newsletter", format: "json" }))).out);
+    expect(news).toEqual([{ id: 1, email: "news@x.com", locale: "en", created_at: new Date(T0).toISOString(), suspect: 0, delivery: "none", delivery_attempts: 0, delivery_error: null }]);
+    const all = JSON.parse((await capture(() => printSubmissions(root, { format: "json" }))).out);
     expect(all.contact[0]).toMatchObject({ first_name: tricky.firstName, company: tricky.company, message: tricky.message });
     expect(all.newsletter).toHaveLength(1);
   });
@@ -1112,12 +1112,12 @@ describe("sitegen submissions", () => {
     old.exec("CREATE TABLE newsletter (id INTEGER PRIMARY KEY, email TEXT NOT NULL UNIQUE COLLATE NOCASE, locale TEXT NOT NULL, created_at TEXT NOT NULL);");
     old.prepare("INSERT INTO newsletter (email, locale, created_at) VALUES (?, ?, ?)").run("early@x.com", "pt", "2026-01-01T00:00:00.000Z");
     old.close();
-    expect(JSON.parse(capture(() => printSubmissions(root, { type: "newsletter", format: "json" })).out)).toEqual([{ id: 1, email: "early@x.com", locale: "pt", created_at: "2026-01-01T00:00:00.000Z", suspect: 0 }]);
+    expect(JSON.parse((await capture(() => printSubmissions(root, { type: "newsletter", format: "json" }))).out)).toEqual([{ id: 1, email: "early@x.com", locale: "pt", created_at: "2026-01-01T00:00:00.000Z", suspect: 0, delivery: "none", delivery_attempts: 0, delivery_error: null }]);
     const api = createApiHandlers({ site, root, messages: MESSAGES, now: () => T0 });
     opened.push(api);
     expect((await call(api.handlers["/api/newsletter"], { email: "later@x.com", startedAt: T0 })).status).toBe(200);
     api.close();
-    expect(JSON.parse(capture(() => printSubmissions(root, { type: "newsletter", format: "json" })).out).map((r: { email: string; suspect: number }) => [r.email, r.suspect])).toEqual([
+    expect(JSON.parse((await capture(() => printSubmissions(root, { type: "newsletter", format: "json" }))).out).map((r: { email: string; suspect: number }) => [r.email, r.suspect])).toEqual([
       ["early@x.com", 0],
       ["later@x.com", 1],
     ]);
@@ -1167,12 +1167,12 @@ describe("sitegen submissions", () => {
     api.close();
 
     for (const type of ["contact", undefined]) {
-      const out = capture(() => printSubmissions(root, { type, format: "csv" })).out;
+      const out = (await capture(() => printSubmissions(root, { type, format: "csv" }))).out;
       expect(out).not.toMatch(/(^|[;\n])[=+\-@]/);
       for (const cell of semicolonCells(out)) expect(cell, JSON.stringify(out)).not.toMatch(/^[=+\-@\t\r]/);
     }
     // A comma-separated reader gets each field back whole, with the guards.
-    const [, row] = parseCsv(capture(() => printSubmissions(root, { type: "contact", format: "csv" })).out);
+    const [, row] = parseCsv((await capture(() => printSubmissions(root, { type: "contact", format: "csv" }))).out);
     expect(row.slice(2, 6)).toEqual(["Souza;'-2+3+cmd|' /C calc'!A0", "ana@x.com", "x;'=1+1;y", "Olá,\n'=cmd|' /C calc'!A0\n'@SUM(1)"]);
   });
 

@@ -170,6 +170,46 @@ describe("commands", () => {
   });
 });
 
+describe("the submissions database", () => {
+  it("DatabaseUrlInvalid and DatabaseUnreachable name the database, never its password", async () => {
+    const mysql = { DATABASE_URL: "mysql://leads:s3cret@db.example.com/leads" };
+    await expectError(
+      "DatabaseUrlInvalid",
+      () => printSubmissions(ROOT, { format: "csv" }, mysql),
+      "DATABASE_URL is mysql://leads:***@db.example.com/leads: it must start with postgres:// or postgresql://.",
+      /postgres:\/\/user:password@host:5432\/database/,
+    );
+    await expectError("DatabaseUrlInvalid", () => printSubmissions(ROOT, { format: "csv" }, { DATABASE_URL: "leads:s3cret@db" }), "DATABASE_URL is leads:***@db: it must start with postgres:// or postgresql://.");
+    await expectError("DatabaseUrlInvalid", () => printSubmissions(ROOT, { format: "csv" }, { DATABASE_URL: "host=db password=s3cret" }), /^DATABASE_URL is not a URL \(it is not shown here/);
+    // sitegen serve refuses it before listening, with the same entry.
+    const project = projectCopy();
+    const previous = process.env.DATABASE_URL;
+    process.env.DATABASE_URL = mysql.DATABASE_URL;
+    try {
+      const error = await expectError("DatabaseUrlInvalid", () => loadEndpoints(project, loadSiteConfig(project), {}), /mysql:\/\/leads:\*\*\*@/);
+      expect(formatError(error)).not.toContain("s3cret");
+    } finally {
+      if (previous === undefined) delete process.env.DATABASE_URL;
+      else process.env.DATABASE_URL = previous;
+    }
+
+    // A port where nothing listens.
+    const port = await new Promise<number>((done) => {
+      const probe = createServer().listen(0, "127.0.0.1", () => {
+        const { port } = probe.address() as { port: number };
+        probe.close(() => done(port));
+      });
+    });
+    const error = await expectError(
+      "DatabaseUnreachable",
+      () => printSubmissions(ROOT, { format: "csv" }, { DATABASE_URL: `postgres://leads:s3cret@127.0.0.1:${port}/leads` }),
+      new RegExp(`^Could not connect to PostgreSQL at 127\\.0\\.0\\.1:${port}/leads: .*ECONNREFUSED[^]*because DATABASE_URL is set`),
+      /unset DATABASE_URL/,
+    );
+    expect(formatError(error)).not.toContain("s3cret");
+  });
+});
+
 afterAll(() => {
   // Every catalogued error has a test above that triggers it.
   expect(Object.keys(ERRORS).filter((name) => !triggered.has(name as ErrorName))).toEqual([]);

@@ -1,0 +1,252 @@
+import pg from "pg";
+import { migratePg } from "./pg-migrations.ts";
+import { PgRateLimiter } from "./pg-rate-limit.ts";
+import { connectionFailure, describeDatabaseUrl } from "./pg-url.ts";
+import {
+  deliveryOf,
+  emailKey,
+  retentionMs,
+  type ClaimOptions,
+  type ContactEntry,
+  type ListedRow,
+  type NewsletterEntry,
+  type OutboxMessage,
+  type OutboxRow,
+  type RemovedRows,
+  type SubjectData,
+  type SubmissionStore,
+  type SubmissionType,
+} from "./store.ts";
+
+type Db = pg.Pool | pg.PoolClient;
+type Row = Record<string, unknown>;
+
+const COLUMNS: Record<SubmissionType, string> = {
+  newsletter: "id, email, locale, created_at, suspect",
+  contact: "id, first_name, last_name, email, company, message, locale, created_at, suspect",
+};
+
+/** The outbox rows of the submissions of one address ($1: its key). */
+const OUTBOX_OF_EMAIL = `(submission_type = 'newsletter' AND submission_id IN (SELECT id FROM newsletter WHERE email_key = $1))
+  OR (submission_type = 'contact' AND submission_id IN (SELECT id FROM contact WHERE email_key = $1))`;
+
+/** The outbox rows of the submissions older than $1. */
+const OUTBOX_BEFORE = `(submission_type = 'newsletter' AND submission_id IN (SELECT id FROM newsletter WHERE created_at < $1))
+  OR (submission_type = 'contact' AND submission_id IN (SELECT id FROM contact WHERE created_at < $1))`;
+
+const iso = (value: unknown) => (value instanceof Date ? value.toISOString() : (value as string | null));
+
+/** A submission row as the other stores give it: times in ISO 8601, the mark as 0 or 1. */
+function submissionRow(row: Row): Row {
+  return { ...row, created_at: iso(row.created_at), suspect: row.suspect ? 1 : 0 };
+}
+
+function outboxRow(row: Row): OutboxRow {
+  return {
+    ...(row as unknown as OutboxRow),
+    next_attempt_at: iso(row.next_attempt_at) as string,
+    delivered_at: iso(row.delivered_at),
+    created_at: iso(row.created_at) as string,
+  };
+}
+
+export interface PgStoreOptions {
+  /** Connections in the pool (default 10): mind the server's max_connections when many instances share it. */
+  max?: number;
+  /** Give up connecting after this long (default 10 s), so an unreachable server fails a request instead of hanging it. */
+  connectionTimeoutMillis?: number;
+}
+
+/**
+ * Submissions in PostgreSQL (DATABASE_URL), for several instances of the server sharing one database, or a
+ * managed one. A pool of connections; the schema is migrated on first use (ready()), retried on the next call
+ * if that failed. The rate limit's counts live here too (rateLimiter), so it holds across instances.
+ */
+export class PgSubmissionStore implements SubmissionStore {
+  readonly pool: pg.Pool;
+  /** host:port/database, without credentials, for messages. */
+  readonly target: string;
+  private opening: Promise<void> | undefined;
+
+  constructor(connectionString: string, options: PgStoreOptions = {}) {
+    this.target = describeDatabaseUrl(connectionString);
+    this.pool = new pg.Pool({
+      connectionString,
+      max: options.max ?? 10,
+      connectionTimeoutMillis: options.connectionTimeoutMillis ?? 10_000,
+      idleTimeoutMillis: 30_000,
+    });
+    // An idle connection the server drops (a restart, a failover) must not end the process; the pool replaces it.
+    this.pool.on("error", (error) => console.error(`sitegen: a PostgreSQL connection to ${this.target} failed: ${error.message}`));
+  }
+
+  ready(): Promise<void> {
+    this.opening ??= migratePg(this.pool).then(
+      () => undefined,
+      (error: unknown) => {
+        this.opening = undefined;
+        throw connectionFailure(error, this.target);
+      },
+    );
+    return this.opening;
+  }
+
+  private async query(text: string, values: unknown[] = [], db: Db = this.pool): Promise<pg.QueryResult<Row>> {
+    await this.ready();
+    return db.query<Row>(text, values);
+  }
+
+  /** `work` inside BEGIN … COMMIT on one connection; rolled back if it throws. */
+  private async transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    await this.ready();
+    const client = await this.pool.connect();
+    let broken = false;
+    try {
+      await client.query("BEGIN");
+      const result = await work(client);
+      await client.query("COMMIT");
+      return result;
+    } catch (error) {
+      await client.query("ROLLBACK").catch(() => (broken = true));
+      throw error;
+    } finally {
+      client.release(broken);
+    }
+  }
+
+  private async enqueue(client: Db, type: SubmissionType, id: unknown, messages: readonly OutboxMessage[], createdAt: string): Promise<void> {
+    for (const m of messages) {
+      await client.query(
+        "INSERT INTO outbox (kind, submission_type, submission_id, payload, next_attempt_at, created_at) VALUES ($1, $2, $3, $4::jsonb, $5, $5)",
+        [m.kind, type, id, JSON.stringify(m.payload ?? null), createdAt],
+      );
+    }
+  }
+
+  async addNewsletter(entry: NewsletterEntry, outbox: readonly OutboxMessage[] = []): Promise<"added" | "exists"> {
+    const key = emailKey(entry.email);
+    const add = async (db: Db) => {
+      const inserted = await db.query<Row>(
+        "INSERT INTO newsletter (email, email_key, locale, created_at, suspect) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (email_key) DO NOTHING RETURNING id",
+        [entry.email, key, entry.locale, entry.createdAt, entry.suspect === true],
+      );
+      if (inserted.rowCount === 0) {
+        // A person confirming an address that only a suspect submission had given clears the mark.
+        if (!entry.suspect) await db.query("UPDATE newsletter SET suspect = false WHERE email_key = $1 AND suspect", [key]);
+        return "exists" as const;
+      }
+      await this.enqueue(db, "newsletter", inserted.rows[0].id, outbox, entry.createdAt);
+      return "added" as const;
+    };
+    // One statement needs no transaction of its own; with notifications to queue it does.
+    if (outbox.length === 0) return this.ready().then(() => add(this.pool));
+    return this.transaction(add);
+  }
+
+  async addContact(entry: ContactEntry, outbox: readonly OutboxMessage[] = []): Promise<void> {
+    const add = async (db: Db) => {
+      const inserted = await db.query<Row>(
+        `INSERT INTO contact (first_name, last_name, email, email_key, company, message, locale, created_at, suspect)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id`,
+        [entry.firstName, entry.lastName, entry.email, emailKey(entry.email), entry.company, entry.message, entry.locale, entry.createdAt, entry.suspect === true],
+      );
+      await this.enqueue(db, "contact", inserted.rows[0].id, outbox, entry.createdAt);
+    };
+    if (outbox.length === 0) return this.ready().then(() => add(this.pool));
+    return this.transaction(add);
+  }
+
+  async list<T extends SubmissionType>(type: T): Promise<ListedRow<T>[]> {
+    const { rows } = await this.query(
+      `SELECT s.*, coalesce(o.total, 0) AS total, coalesce(o.undelivered, 0) AS undelivered, coalesce(o.attempts, 0) AS attempts,
+         coalesce(o.pending_attempts, 0) AS pending_attempts, o.last_error
+       FROM (SELECT ${COLUMNS[type]} FROM ${type}) s
+       LEFT JOIN (
+         SELECT submission_id, count(*)::int AS total, (count(*) FILTER (WHERE delivered_at IS NULL))::int AS undelivered,
+           max(attempts) AS attempts, max(attempts) FILTER (WHERE delivered_at IS NULL) AS pending_attempts,
+           max(last_error) FILTER (WHERE delivered_at IS NULL) AS last_error
+         FROM outbox WHERE submission_type = $1 GROUP BY submission_id
+       ) o ON o.submission_id = s.id
+       ORDER BY s.id`,
+      [type],
+    );
+    return rows.map(({ total, undelivered, attempts, pending_attempts, last_error, ...row }) => ({
+      ...submissionRow(row),
+      ...deliveryOf({
+        total: total as number,
+        undelivered: undelivered as number,
+        attempts: attempts as number,
+        pendingAttempts: pending_attempts as number,
+        lastError: last_error as string | null,
+      }),
+    })) as ListedRow<T>[];
+  }
+
+  async claimOutbox({ now, limit = 10, leaseMs = 300_000 }: ClaimOptions): Promise<OutboxRow[]> {
+    // SKIP LOCKED: two workers claiming at once take different rows instead of waiting for each other.
+    const { rows } = await this.query(
+      `UPDATE outbox SET next_attempt_at = $1 WHERE id IN (
+         SELECT id FROM outbox WHERE delivered_at IS NULL AND next_attempt_at <= $2 ORDER BY next_attempt_at, id LIMIT $3 FOR UPDATE SKIP LOCKED
+       ) RETURNING *`,
+      [new Date(now + leaseMs).toISOString(), new Date(now).toISOString(), limit],
+    );
+    return rows.map(outboxRow).sort((a, b) => a.id - b.id);
+  }
+
+  async markDelivered(id: number, now: number): Promise<void> {
+    await this.query("UPDATE outbox SET delivered_at = $1, attempts = attempts + 1, last_error = NULL WHERE id = $2 AND delivered_at IS NULL", [
+      new Date(now).toISOString(),
+      id,
+    ]);
+  }
+
+  async markFailed(id: number, error: string, nextAttemptAt: number): Promise<void> {
+    await this.query("UPDATE outbox SET attempts = attempts + 1, last_error = $1, next_attempt_at = $2 WHERE id = $3 AND delivered_at IS NULL", [
+      error,
+      new Date(nextAttemptAt).toISOString(),
+      id,
+    ]);
+  }
+
+  async findByEmail(email: string): Promise<SubjectData> {
+    const key = emailKey(email);
+    const [newsletter, contact, outbox] = await Promise.all([
+      this.query(`SELECT ${COLUMNS.newsletter} FROM newsletter WHERE email_key = $1 ORDER BY id`, [key]),
+      this.query(`SELECT ${COLUMNS.contact} FROM contact WHERE email_key = $1 ORDER BY id`, [key]),
+      this.query(`SELECT * FROM outbox WHERE ${OUTBOX_OF_EMAIL} ORDER BY id`, [key]),
+    ]);
+    return {
+      newsletter: newsletter.rows.map(submissionRow) as unknown as SubjectData["newsletter"],
+      contact: contact.rows.map(submissionRow) as unknown as SubjectData["contact"],
+      outbox: outbox.rows.map(outboxRow),
+    };
+  }
+
+  async deleteByEmail(email: string): Promise<RemovedRows> {
+    const key = emailKey(email);
+    return this.transaction(async (client) => ({
+      // The outbox first: its rows are found through the submissions.
+      outbox: (await client.query(`DELETE FROM outbox WHERE ${OUTBOX_OF_EMAIL}`, [key])).rowCount ?? 0,
+      newsletter: (await client.query("DELETE FROM newsletter WHERE email_key = $1", [key])).rowCount ?? 0,
+      contact: (await client.query("DELETE FROM contact WHERE email_key = $1", [key])).rowCount ?? 0,
+    }));
+  }
+
+  async purgeOlderThan(days: number, now: number): Promise<RemovedRows> {
+    const cutoff = new Date(now - retentionMs(days)).toISOString();
+    return this.transaction(async (client) => ({
+      outbox: (await client.query(`DELETE FROM outbox WHERE ${OUTBOX_BEFORE}`, [cutoff])).rowCount ?? 0,
+      newsletter: (await client.query("DELETE FROM newsletter WHERE created_at < $1", [cutoff])).rowCount ?? 0,
+      contact: (await client.query("DELETE FROM contact WHERE created_at < $1", [cutoff])).rowCount ?? 0,
+    }));
+  }
+
+  rateLimiter(name: string, limit: number, windowMs: number): PgRateLimiter {
+    return new PgRateLimiter((text, values) => this.query(text, values), name, limit, windowMs);
+  }
+
+  async close(): Promise<void> {
+    if (this.pool.ended || this.pool.ending) return;
+    await this.pool.end();
+  }
+}
