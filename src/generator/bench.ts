@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -56,4 +56,34 @@ export async function runBench(root: string, runs: number): Promise<void> {
   console.log(`  per stage (median): ${Object.keys(results[0].timings).map((s) => `${s} ${median(results.map((r) => r.timings[s] ?? 0)).toFixed(1)} ms`).join(", ")}`);
   console.log(`  peak memory (max RSS): ${Math.max(...results.map((r) => r.maxRssMb)).toFixed(0)} MB`);
   console.log(`  Node alone (node -e 0), between the runs: median ${median(nodeAlone).toFixed(0)} ms; every wall time above includes it.`);
+}
+
+/**
+ * `sitegen bench --scale N`: the peer benchmark of ../shared/bench (bare React, Eleventy, Astro, Hugo)
+ * with sitegen as one more peer, building bench/site from N generated entries per locale (2N pages),
+ * all in one run so that only ratios within it count. run-peers.sh prints the table.
+ */
+export function runScaleBench(root: string, entries: number, peers: string): number {
+  const bench = join(root, "..", "shared", "bench");
+  if (!existsSync(join(bench, "run-peers.sh"))) {
+    console.error(`sitegen bench --scale: ${bench} is missing (the peer benchmark lives in ../shared/bench beside the project).`);
+    return 1;
+  }
+  for (const tool of ["hyperfine", "/usr/bin/time", ...(peers.includes("hugo") ? ["hugo"] : [])]) {
+    if (spawnSync("sh", ["-c", `command -v ${tool}`]).status !== 0) {
+      console.error(`sitegen bench --scale: ${tool} is missing; run: apt-get install -y hyperfine time hugo`);
+      return 1;
+    }
+  }
+  if (!existsSync(join(bench, "node_modules"))) {
+    const setup = spawnSync("bash", ["setup.sh"], { cwd: bench, stdio: "inherit" });
+    if (setup.status !== 0) return setup.status ?? 1;
+  }
+  const env = {
+    ...process.env,
+    PEERS: peers,
+    SITEGEN_BUILD: `${process.execPath} ${join(root, "bench", "build-peer-site.mjs")}`,
+    SITEGEN_CLEAN_CACHE: `rm -rf ${join(root, "bench", "site", "node_modules", ".cache")}`,
+  };
+  return spawnSync("bash", ["run-peers.sh", String(entries)], { cwd: bench, env, stdio: "inherit" }).status ?? 1;
 }

@@ -32,6 +32,12 @@ function count(value: string): number {
   return n;
 }
 
+function entriesCount(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > 100_000) throw new InvalidArgumentError("Use a whole number of entries per locale, from 1 to 100000.");
+  return n;
+}
+
 export function createProgram(root: string): Command {
   const program = new Command("sitegen")
     .description("Builds and serves a static site from content/ and src/ (the folder holding content/site.yaml).")
@@ -85,8 +91,14 @@ export function createProgram(root: string): Command {
     .command("bench")
     .description("Build the site several times in fresh processes and print median timings and peak memory.")
     .option("-r, --runs <n>", "number of builds per series", count, 7)
-    .action(async (opts: { runs: number }) => {
-      const { runBench } = await import("./bench.ts");
+    .option("--scale <entries>", "instead, run the peer benchmark of ../shared/bench (bare React, Eleventy, Astro, Hugo and sitegen) at <entries> generated articles per locale", entriesCount)
+    .option("--peers <list>", "with --scale: the peers to run", "bare-react eleventy astro hugo sitegen")
+    .action(async (opts: { runs: number; scale?: number; peers: string }) => {
+      const { runBench, runScaleBench } = await import("./bench.ts");
+      if (opts.scale) {
+        process.exitCode = runScaleBench(root, opts.scale, opts.peers);
+        return;
+      }
       await runBench(root, opts.runs);
     });
 

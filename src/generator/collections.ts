@@ -59,12 +59,14 @@ function readEntry(root: string, file: string, locale: string, definition: Colle
   }
   if (!fields || typeof fields !== "object" || Array.isArray(fields)) throw sitegenError("EntryInvalid", { file, field: "(front matter)", problem: "must be a mapping of field names to values." });
   const { body: yamlBody, ...front } = fields as Record<string, unknown>;
-  // A YAML entry may carry its text in `body` (Markdown), beside the fields of the schema.
-  if (!markdown && yamlBody !== undefined) {
+  // A YAML entry may carry its text in `body` (Markdown), beside the fields of the schema; a schema that
+  // names `body` itself takes it as a field like any other, unrendered.
+  const bodyIsMarkdown = !markdown && !("body" in definition.schema);
+  if (bodyIsMarkdown && yamlBody !== undefined) {
     if (typeof yamlBody !== "string") throw sitegenError("EntryInvalid", { file, field: "body", problem: "must be text (Markdown)." });
     body = yamlBody;
   }
-  const data = validate(markdown ? (fields as Record<string, unknown>) : front, definition.schema, file, dictionary);
+  const data = validate(bodyIsMarkdown ? front : (fields as Record<string, unknown>), definition.schema, file, dictionary);
   const slug = basename(file).replace(/\.(md|ya?ml)$/, "");
   return {
     collection: definition.name,

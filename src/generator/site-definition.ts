@@ -38,7 +38,7 @@ export interface RouteDefinition {
    * each locale (PageData.entry; title and description from the entry). A locale without a translation of
    * the entry has no page; its language switcher leads to the listing route `listRoute` in that locale.
    */
-  entries?: { collection: string; listRoute: string };
+  entries?: { collection: string; listRoute?: string };
 }
 
 /** What one field of a collection's front matter must hold. */
@@ -110,10 +110,10 @@ export interface SiteDefinition {
   /** The shell (`<html>` to `</html>`) every page is rendered into. */
   document: ComponentType<DocumentProps>;
   routes: RouteDefinition[];
-  /** Answers every unknown address: written per locale as <prefix>/404.html. */
-  notFound: SpecialPageDefinition;
-  /** The server error page, per locale as <prefix>/500.html. */
-  error: SpecialPageDefinition;
+  /** Answers every unknown address: written per locale as <prefix>/404.html (none without it). */
+  notFound?: SpecialPageDefinition;
+  /** The server error page, per locale as <prefix>/500.html (none without it). */
+  error?: SpecialPageDefinition;
   unlisted?: UnlistedPageDefinition[];
   collections?: CollectionDefinition[];
 }

@@ -58,10 +58,10 @@ export async function bundlePages(root: string): Promise<PagesBundle> {
   pruneOldBundles(dir, file);
   const loaded = createRequire(join(root, "package.json"))(file) as { site?: SiteDefinition; render: PagesBundle["render"] };
   const site = loaded.site;
-  if (!site || typeof site.document !== "function" || !Array.isArray(site.routes) || !site.notFound || !site.error) {
+  if (!site || typeof site.document !== "function" || !Array.isArray(site.routes)) {
     throw sitegenError("SiteDefinitionInvalid", {
       file: PROJECT_FILES.routes,
-      problem: "its default export must be defineSite({ document, routes, notFound, error }), with a document component, a list of routes and both special pages.",
+      problem: "its default export must be defineSite({ document, routes, ... }), with a document component and a list of routes.",
     });
   }
   return { site, render: loaded.render };

@@ -57,7 +57,7 @@ export function planPages(definition: SiteDefinition, site: SiteConfig, collecti
   for (const r of definition.routes) {
     const paths = pathsOf(r);
     if (r.entries) {
-      const list = byId.get(r.entries.listRoute);
+      const list = r.entries.listRoute ? byId.get(r.entries.listRoute) : undefined;
       const fallback = list ? pathsOf(list) : undefined;
       planEntries(r, paths, entriesOf(collections, r.entries.collection, r.id), fallback, routes, pages);
       continue;
@@ -78,7 +78,8 @@ export function planPages(definition: SiteDefinition, site: SiteConfig, collecti
       const file = specialPageFile(locale.prefix, name);
       return { kind, path: home, locale: locale.code, file, component: page.page, props: page.props, meta: page.meta, label: file };
     };
-    pages.push(special("not-found", definition.notFound, "404"), special("error", definition.error, "500"));
+    if (definition.notFound) pages.push(special("not-found", definition.notFound, "404"));
+    if (definition.error) pages.push(special("error", definition.error, "500"));
     for (const page of definition.unlisted ?? []) {
       const path = localizedPath(page.path, locale);
       pages.push({ kind: "unlisted", path: home, locale: locale.code, file: outputFileForPath(path), component: page.page, props: page.props, meta: page.meta, label: path });

@@ -11,11 +11,7 @@ export type LocalePrefixes = Record<string, string>;
  * so the browser follows the same rules as the build.
  */
 export function siteLocales(): LocalePrefixes {
-  try {
-    return JSON.parse(document.documentElement.dataset.locales!) as LocalePrefixes;
-  } catch {
-    return {};
-  }
+  return JSON.parse(document.documentElement.dataset.locales ?? "{}") as LocalePrefixes;
 }
 
 /*

@@ -18,7 +18,7 @@ logPageLoad();
 rememberLanguage();
 initTooltips();
 toasterHotkeys();
-const consentRoot = document.querySelector<HTMLElement>("[data-island='cookie-consent']");
+const consentRoot = document.querySelector<HTMLElement>("[data-island=cookie-consent]");
 const policy: ConsentPolicy = {
   revision: Number(consentRoot?.dataset.revision ?? 1),
   lifetimeDays: Number(consentRoot?.dataset.lifetimeDays ?? 365),
