@@ -18,6 +18,8 @@ export interface OutputInput {
   pages: RenderedPage[];
   /** Hashed assets: the stylesheet and the islands' modules. */
   assets: { file: string; code: Uint8Array }[];
+  /** What `sitegen start` reads (server-bundle.ts): written as they are, never compressed, never served. */
+  serverFiles: { file: string; data: string }[];
   /** Also write .br and .gz copies of every text file (for servers that send precompressed files). */
   precompress: boolean;
 }
@@ -33,8 +35,9 @@ const TEXT_FILE = /\.(html|css|js|mjs|svg|xml|txt|json|webmanifest)$/;
 
 /**
  * Stage 5. Everything the output folder holds: the pages (minified), the hashed assets, the files of
- * public/ as they are, sitemap.xml, robots.txt and the host files (_headers, _redirects), written into a
- * staging folder and swapped in at the end, so a failure leaves the previous output untouched.
+ * public/ as they are, sitemap.xml, robots.txt, the host files (_headers, _redirects) and _sitegen/ for
+ * `sitegen start`, written into a staging folder and swapped in at the end, so a failure leaves the
+ * previous output untouched.
  */
 export async function writeOutput(input: OutputInput): Promise<WrittenOutput> {
   const staging = new StagingFolder(input.outDir);
@@ -55,6 +58,7 @@ export async function writeOutput(input: OutputInput): Promise<WrittenOutput> {
     const host = hostFiles(input.site);
     staging.write("_headers", host.headers);
     if (host.redirects) staging.write("_redirects", host.redirects);
+    for (const { file, data } of input.serverFiles) staging.write(file, data);
     staging.commit();
     return { pages, files: staging.files, bytes: staging.bytes };
   } catch (error) {
