@@ -84,15 +84,18 @@ describe.skipIf(!replay)("the Dockerfile's steps, replayed in fresh folders", ()
       }
     }
     // Each stage's folder holds a node_modules: not left behind in the temporary folder.
-    for (const dir of [...Object.values(folders), shims]) rmSync(dir, { recursive: true, force: true });
+    for (const dir of [...Object.values(folders), shims].filter(Boolean)) rmSync(dir, { recursive: true, force: true });
   });
 
   /** A clean environment for the stages: the variables of the image, none of this test run's. */
   const baseEnv: Record<string, string | undefined> = { NODE_ENV: undefined, PORT: undefined, HSTS: undefined, SUBMISSIONS_DB: undefined, SUBMISSIONS_RATE_LIMIT: undefined, DATABASE_URL: undefined, SITE_URL: undefined };
   // chown is the one step this machine cannot do (there is no user node here): a no-op stands in for it.
-  const shims = mkdtempSync(join(tmpdir(), "sitegen-shims-"));
-  writeFileSync(join(shims, "chown"), "#!/bin/sh\nexit 0\n");
-  chmodSync(join(shims, "chown"), 0o755);
+  let shims = "";
+  function makeShims(): void {
+    shims = mkdtempSync(join(tmpdir(), "sitegen-shims-"));
+    writeFileSync(join(shims, "chown"), "#!/bin/sh\nexit 0\n");
+    chmodSync(join(shims, "chown"), 0o755);
+  }
 
   function copy(step: string, into: string): void {
     const { from, sources, destination } = copyArgs(step);
@@ -153,6 +156,7 @@ describe.skipIf(!replay)("the Dockerfile's steps, replayed in fresh folders", ()
   }
 
   it("builds, installs the production dependencies alone, and serves pages, /healthz and the forms from them; SIGTERM exits 0", async () => {
+    makeShims();
     await replayStage(stage("build"));
     expect(existsSync(join(folders.build, "dist", "_sitegen", "site.json"))).toBe(true);
     await replayStage(stage("deps"));
