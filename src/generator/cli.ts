@@ -40,7 +40,7 @@ function entriesCount(value: string): number {
 
 export function createProgram(root: string): Command {
   const program = new Command("sitegen")
-    .description("Builds and serves a static site from content/ and src/ (the folder holding content/site.yaml).")
+    .description("Builds and serves a static site from content/ and src/ (the folder holding content/site.yaml); start serves a built one.")
     .version(version(), "-v, --version")
     // An unknown flag or command is answered with what is valid: the help of the command it was given to.
     .showHelpAfterError(true)
@@ -75,6 +75,26 @@ export function createProgram(root: string): Command {
     .action(async (opts: { port: number; host: string; out: string; siteUrl?: string; watch: boolean }) => {
       const { startServe } = await import("./serve.ts");
       await startServe({ root, outDir: resolve(opts.out), port: opts.port, host: opts.host, siteUrl: opts.siteUrl, watch: opts.watch });
+    });
+
+  program
+    .command("start")
+    .description("Serve a site sitegen build already made, with its endpoints, for a server or a container: no build, no watch, no reload.")
+    .option("-p, --port <n>", `port to listen on (default: PORT from the environment, else 4321; 0 picks a free one)`, port)
+    .option("--host <addr>", "address to listen on (0.0.0.0: every IPv4 interface, as a container needs; 127.0.0.1 behind a proxy on the same machine)", "0.0.0.0")
+    .option("-o, --out <dir>", "the built site to serve", "dist")
+    .option("--hsts", "send Strict-Transport-Security, for a server reached only through HTTPS (or set HSTS=1)", false)
+    .option("--shutdown-timeout <seconds>", "on SIGTERM, how long requests in flight may take to finish", count, 8)
+    .action(async (opts: { port?: number; host: string; out: string; hsts: boolean; shutdownTimeout: number }) => {
+      const { startServer, startPort, hstsWanted } = await import("./start.ts");
+      await startServer({
+        root,
+        outDir: resolve(opts.out),
+        port: startPort(opts.port),
+        host: opts.host,
+        hsts: hstsWanted(opts.hsts),
+        shutdownTimeoutMs: opts.shutdownTimeout * 1000,
+      });
     });
 
   program

@@ -26,7 +26,11 @@ export interface ConfigOverrides {
   siteUrl?: string;
 }
 
-export function loadSiteConfig(root: string, overrides: ConfigOverrides = {}): SiteConfig {
+/**
+ * `env` is where SITE_URL, SUBMISSIONS_DB and SUBMISSIONS_RATE_LIMIT are read; the build passes an empty one
+ * to learn what site.yaml itself says, for the settings it records for `sitegen start` (server-bundle.ts).
+ */
+export function loadSiteConfig(root: string, overrides: ConfigOverrides = {}, env: NodeJS.ProcessEnv = process.env): SiteConfig {
   const file = PROJECT_FILES.config;
   const path = join(root, file);
   if (!existsSync(path)) throw sitegenError("ConfigMissing", { file: path });
@@ -38,15 +42,15 @@ export function loadSiteConfig(root: string, overrides: ConfigOverrides = {}): S
   const siteUrl =
     overrides.siteUrl !== undefined
       ? normaliseSiteUrl(overrides.siteUrl, "--site-url")
-      : process.env.SITE_URL
-        ? normaliseSiteUrl(process.env.SITE_URL, "SITE_URL")
+      : env.SITE_URL
+        ? normaliseSiteUrl(env.SITE_URL, "SITE_URL")
         : normaliseSiteUrl(requireText(raw, "siteUrl", file), `siteUrl in ${file}`);
   return {
     ...raw,
     siteUrl,
     locales: readLocales(raw.locales, file),
     endpoints: readEndpoints(raw.endpoints, file),
-    submissions: submissionSettings(raw.submissions as Partial<SiteConfig["submissions"]> | undefined),
+    submissions: submissionSettings(raw.submissions as Partial<SiteConfig["submissions"]> | undefined, env),
   };
 }
 
@@ -97,12 +101,13 @@ function readEndpoints(value: unknown, file: string): Record<string, string> {
 
 /**
  * Where submissions go and how many a client may send per minute. The environment may override both for
- * one run (SUBMISSIONS_DB, SUBMISSIONS_RATE_LIMIT), so a test or a load test needs no edited site.yaml.
+ * one run (SUBMISSIONS_DB, SUBMISSIONS_RATE_LIMIT), so a test or a load test needs no edited site.yaml;
+ * `sitegen start` applies them over the settings the build recorded.
  */
-function submissionSettings(value: Partial<SiteConfig["submissions"]> | undefined): SiteConfig["submissions"] {
-  const limit = Number(process.env.SUBMISSIONS_RATE_LIMIT ?? value?.rateLimitPerMinute ?? 5);
+export function submissionSettings(value: Partial<SiteConfig["submissions"]> | undefined, env: NodeJS.ProcessEnv = process.env): SiteConfig["submissions"] {
+  const limit = Number(env.SUBMISSIONS_RATE_LIMIT ?? value?.rateLimitPerMinute ?? 5);
   return {
-    database: process.env.SUBMISSIONS_DB ?? value?.database ?? ".data/submissions.db",
+    database: env.SUBMISSIONS_DB ?? value?.database ?? ".data/submissions.db",
     rateLimitPerMinute: Number.isFinite(limit) && limit > 0 ? limit : 5,
     trustProxy: value?.trustProxy === true,
     minFillSeconds: Number(value?.minFillSeconds ?? 2),

@@ -1,8 +1,9 @@
 import { build } from "esbuild";
-import { existsSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { createHash } from "node:crypto";
 import { createRequire } from "node:module";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
+import { compileFunction } from "node:vm";
 import type { SiteConfig } from "./config.ts";
 import type { Dictionary } from "./content.ts";
 import { sitegenError } from "./errors.ts";
@@ -19,30 +20,74 @@ export interface Endpoints {
   close(): void | Promise<void>;
 }
 
+type ApiModule = { createApiHandlers?: (options: unknown) => Endpoints };
+
 /**
- * The site's endpoints (src/api/index.ts, when it has one), compiled for Node and loaded. The module
- * exports createApiHandlers({ site, root, messages }), messages being each locale's text, so that the
- * endpoints answer in the visitor's language with the site's own words.
+ * The site's endpoints module (src/api/index.ts) compiled for Node as one CommonJS file, its packages left
+ * as require() calls, so it runs wherever the project's node_modules are installed. Undefined when the site
+ * has no endpoints. The build writes it into the output for `sitegen start` (server-bundle.ts).
  */
-export async function loadEndpoints(root: string, site: SiteConfig, messages: Record<string, Dictionary>): Promise<Endpoints> {
+export async function compileEndpoints(root: string): Promise<string | undefined> {
   const entry = join(root, PROJECT_FILES.api);
-  if (!existsSync(entry)) return { handlers: {}, close() {} };
-  let code: string;
+  if (!existsSync(entry)) return undefined;
   try {
     const result = await build({ entryPoints: [entry], absWorkingDir: root, bundle: true, platform: "node", format: "cjs", target: "node20", packages: "external", write: false, logLevel: "silent" });
-    code = result.outputFiles[0].text;
+    return result.outputFiles[0].text;
   } catch (error) {
     const first = (error as { errors?: { text: string }[] }).errors?.[0];
     throw sitegenError("ApiModuleInvalid", { file: PROJECT_FILES.api, problem: first?.text ?? String(error) }, { cause: error });
   }
+}
+
+/**
+ * `sitegen serve`: the site's endpoints compiled from the sources and loaded. The module exports
+ * createApiHandlers({ site, root, messages }), messages being each locale's text, so that the endpoints
+ * answer in the visitor's language with the site's own words.
+ */
+export async function loadEndpoints(root: string, site: SiteConfig, messages: Record<string, Dictionary>): Promise<Endpoints> {
+  const code = await compileEndpoints(root);
+  if (code === undefined) return { handlers: {}, close() {} };
   const dir = join(cacheFolder(root), "api");
   mkdirSync(dir, { recursive: true });
   const file = join(dir, `api-${createHash("sha1").update(code).digest("hex").slice(0, 12)}.cjs`);
   if (!existsSync(file)) writeAtomically(file, code);
-  const module = createRequire(join(root, "package.json"))(file) as { createApiHandlers?: (options: unknown) => Endpoints };
-  if (typeof module.createApiHandlers !== "function") throw sitegenError("ApiModuleInvalid", { file: PROJECT_FILES.api, problem: "it does not export a function createApiHandlers." });
+  const module = createRequire(join(root, "package.json"))(file) as ApiModule;
+  return instantiate(module, PROJECT_FILES.api, { site, root, messages });
+}
+
+/**
+ * `sitegen start`: the endpoints module a build wrote into the output, loaded without esbuild. Its packages
+ * are looked up from the module's own folder first (dist inside the project, as in the container image),
+ * then from the project folder, then from sitegen's own installation, so an output kept elsewhere
+ * (--out /srv/site) or a start from another folder still finds the installed production dependencies.
+ */
+export function loadBuiltEndpoints(file: string, root: string, site: SiteConfig, messages: Record<string, Dictionary>): Promise<Endpoints> {
+  const places = [createRequire(file), createRequire(join(root, "package.json")), createRequire(import.meta.url)];
+  const require = Object.assign((id: string) => {
+    for (const from of places) {
+      try {
+        return from(id);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== "MODULE_NOT_FOUND" || !(error as Error).message.includes(`'${id}'`)) throw error;
+      }
+    }
+    throw sitegenError("ApiDependencyMissing", { file, module: id, root });
+  }, places[0]);
+  const module = { exports: {} as ApiModule };
+  let run: (...args: unknown[]) => void;
   try {
-    return module.createApiHandlers({ site, root, messages });
+    run = compileFunction(readFileSync(file, "utf8"), ["exports", "require", "module", "__filename", "__dirname"], { filename: file }) as typeof run;
+  } catch (error) {
+    throw sitegenError("ApiModuleInvalid", { file, problem: (error as Error).message }, { cause: error });
+  }
+  run(module.exports, require, module, file, dirname(file));
+  return instantiate(module.exports, file, { site, root, messages });
+}
+
+async function instantiate(module: ApiModule, file: string, options: { site: SiteConfig; root: string; messages: Record<string, Dictionary> }): Promise<Endpoints> {
+  if (typeof module.createApiHandlers !== "function") throw sitegenError("ApiModuleInvalid", { file, problem: "it does not export a function createApiHandlers." });
+  try {
+    return await module.createApiHandlers(options);
   } catch (error) {
     // A DATABASE_URL that is no PostgreSQL URL is refused here, before the server listens.
     throw storeFailure(error);

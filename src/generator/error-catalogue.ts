@@ -125,10 +125,30 @@ export const ERRORS = {
     (p) => `Port ${p.port} on ${p.host} is already in use.`,
     (p) => `Stop the other server, or pick another port: sitegen ${p.command} --port ${p.port + 1}`,
   ),
+  PortInvalid: entry<{ value: string; source: string }>(
+    "Invalid port",
+    (p) => `${p.source}="${p.value}" is not a port: sitegen start listens on the port --port names, else PORT, else 4321.`,
+    (p) => `Set ${p.source} to a whole number from 0 to 65535 (container platforms set PORT themselves), or unset it.`,
+  ),
+  DistMissing: entry<{ dir: string }>(
+    "No built site to serve",
+    (p) => `${p.dir} does not exist: sitegen start serves a site that sitegen build has already built, and builds nothing itself.`,
+    () => "Run sitegen build first (npx sitegen build), or point --out at the folder a build wrote.",
+  ),
+  DistNotSitegenBuild: entry<{ dir: string; problem: string }>(
+    "Not a sitegen build",
+    (p) => `${p.dir} is not an output this sitegen can serve: ${p.problem}`,
+    () => "Build it again with this version of sitegen (npx sitegen build): the build writes _sitegen/ with the locales, the endpoints' settings and text, and the compiled endpoints that sitegen start needs.",
+  ),
   ApiModuleInvalid: entry<{ file: string; problem: string }>(
     "Invalid endpoints module",
     (p) => `${p.file}: ${p.problem}`,
     () => "src/api/index.ts exports createApiHandlers({ site, root, messages }) returning { handlers, close } (see src/api/index.ts).",
+  ),
+  ApiDependencyMissing: entry<{ file: string; module: string; root: string }>(
+    "A package the endpoints need is not installed",
+    (p) => `${p.file} requires "${p.module}", which is installed neither beside it nor in ${p.root}.`,
+    (p) => `Install the production dependencies where sitegen start runs (npm ci --omit=dev in ${p.root}); "${p.module}" must be in package.json's dependencies, not devDependencies.`,
   ),
   SubmissionsFormatInvalid: entry<{ value: string; valid: readonly string[] }>(
     "Unknown output format",

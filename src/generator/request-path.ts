@@ -41,8 +41,13 @@ function encodePath(pathname: string): string {
   return pathname.split("/").map(encodeURIComponent).join("/");
 }
 
-/** Files in dist that are instructions for hosts or compressed twins, never pages to answer with. */
+/**
+ * Files in dist that are never pages to answer with: instructions for hosts (_headers, _redirects),
+ * compressed twins, and whatever sits in a folder whose name starts with "_" or "." (_sitegen/, the
+ * configuration and endpoints code `sitegen start` reads), at any depth.
+ */
 export function isHiddenFile(pathname: string): boolean {
   const name = pathname.slice(pathname.lastIndexOf("/") + 1);
-  return name.startsWith("_") || name.startsWith(".") || name.endsWith(".br") || name.endsWith(".gz");
+  if (name.endsWith(".br") || name.endsWith(".gz")) return true;
+  return pathname.split("/").some((segment) => segment.startsWith("_") || segment.startsWith("."));
 }

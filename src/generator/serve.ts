@@ -1,8 +1,8 @@
 import { watch, type FSWatcher } from "node:fs";
 import { join } from "node:path";
 import { buildSite } from "./build/build.ts";
-import { formatError, sitegenError } from "./errors.ts";
-import { createSiteServer } from "./server.ts";
+import { formatError } from "./errors.ts";
+import { createSiteServer, listen } from "./server.ts";
 import { loadEndpoints } from "./endpoints.ts";
 
 export interface ServeOptions {
@@ -22,18 +22,7 @@ export async function startServe(options: ServeOptions): Promise<void> {
   const api = await loadEndpoints(options.root, first.site, first.dictionaries);
   const site = createSiteServer({ outDir: options.outDir, site: first.site, api: api.handlers, liveReload: options.watch });
 
-  await new Promise<void>((ready, fail) => {
-    site.server.once("error", (error: NodeJS.ErrnoException) => {
-      fail(
-        error.code === "EADDRINUSE"
-          ? sitegenError("PortInUse", { port: options.port, host: options.host, command: "serve" })
-          : error,
-      );
-    });
-    site.server.listen(options.port, options.host, () => ready());
-  });
-  const address = site.server.address();
-  const port = typeof address === "object" && address ? address.port : options.port;
+  const port = await listen(site.server, options.port, options.host, "serve");
   const shownHost = options.host === "0.0.0.0" || options.host === "::" ? "localhost" : options.host;
   const others = first.site.locales.filter((l) => l.prefix).map((l) => `${l.lang} at ${l.prefix}`);
   console.log(`Serving ${options.outDir} at http://${shownHost.includes(":") ? `[${shownHost}]` : shownHost}:${port}/${others.length ? ` (${others.join(", ")})` : ""}`);

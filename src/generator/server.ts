@@ -11,6 +11,7 @@ import { specialPageFile } from "./build/plan-pages.ts";
 import type { ApiHandler } from "./endpoints.ts";
 import { acceptedCodings, staticFiles } from "./static-files.ts";
 import { runApi } from "./run-api.ts";
+import { sitegenError } from "./errors.ts";
 
 export type { ApiHandler } from "./endpoints.ts";
 
@@ -25,6 +26,10 @@ export interface ServerOptions {
   maxBodyBytes?: number;
   /** Limits on slow clients, in milliseconds; tests shorten them. Defaults in DEFAULT_TIMEOUTS. */
   timeouts?: Partial<ServerTimeouts>;
+  /** Sent with every answer besides the security headers (`sitegen start --hsts`: Strict-Transport-Security). */
+  headers?: Record<string, string>;
+  /** A health endpoint for load balancers and container platforms (`sitegen start`): 200 while ok() holds, else 503. */
+  health?: { path: string; ok(): boolean };
 }
 
 export interface ServerTimeouts {
@@ -52,9 +57,25 @@ export interface SiteServer {
 const RELOAD_PATH = "/__sitegen/reload";
 const RELOAD_SCRIPT = `new EventSource("${RELOAD_PATH}").addEventListener("reload",()=>location.reload());`;
 
+/**
+ * Starts listening; resolves with the port taken (0 picks a free one). A port already taken becomes
+ * PortInUse, naming the command to run again with another port.
+ */
+export function listen(server: Server, port: number, host: string, command: string): Promise<number> {
+  return new Promise((ready, fail) => {
+    const onError = (error: NodeJS.ErrnoException) => fail(error.code === "EADDRINUSE" ? sitegenError("PortInUse", { port, host, command }) : error);
+    server.once("error", onError);
+    server.listen(port, host, () => {
+      server.off("error", onError);
+      const address = server.address();
+      ready(typeof address === "object" && address ? address.port : port);
+    });
+  });
+}
+
 export function createSiteServer(options: ServerOptions): SiteServer {
   const outDir = resolve(options.outDir);
-  const headers = securityHeaders(options.site);
+  const headers = { ...securityHeaders(options.site), ...options.headers };
   const reloadClients = new Set<ServerResponse>();
   // Each locale's not-found and error pages: answers, never pages a visitor may open at an address of their own.
   const internalPages = new Set(options.site.locales.flatMap((l) => ["404", "500"].map((name) => `${l.prefix}/${name}`)));
@@ -94,6 +115,7 @@ export function createSiteServer(options: ServerOptions): SiteServer {
     const { pathname } = target;
     const method = req.method ?? "GET";
 
+    if (options.health && pathname === options.health.path) return sendHealth(req, res, options.health.ok());
     const api = options.api?.[pathname];
     if (api) return runApi(api, req, res, options.maxBodyBytes ?? 64 * 1024);
 
@@ -222,6 +244,17 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Duplex, headers
     ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
   ];
   socket.end(`${lines.join("\r\n")}\r\n\r\n${reason}`, () => socket.destroy());
+}
+
+/** `{"status":"ok"}` with 200, or `{"status":"shutting down"}` with 503 once the server is draining. */
+function sendHealth(req: IncomingMessage, res: ServerResponse, ok: boolean): void {
+  if (req.method !== "GET" && req.method !== "HEAD") {
+    res.setHeader("Allow", "GET, HEAD");
+    return sendText(res, 405, "Method not allowed");
+  }
+  const body = JSON.stringify({ status: ok ? "ok" : "shutting down" });
+  res.writeHead(ok ? 200 : 503, { "Content-Type": "application/json; charset=utf-8", "Content-Length": Buffer.byteLength(body), "Cache-Control": "no-store" });
+  res.end(req.method === "HEAD" ? undefined : body);
 }
 
 function sendText(res: ServerResponse, status: number, text: string): void {

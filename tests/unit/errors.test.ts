@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -9,7 +10,9 @@ import { formatError, SitegenError } from "../../src/generator/errors.ts";
 import { buildSite } from "../../src/generator/build/build.ts";
 import { loadSiteConfig } from "../../src/generator/config.ts";
 import { loadLocaleContent } from "../../src/generator/content.ts";
-import { loadEndpoints } from "../../src/generator/endpoints.ts";
+import { loadBuiltEndpoints, loadEndpoints } from "../../src/generator/endpoints.ts";
+import { readServerBundle, serverBundleFiles } from "../../src/generator/server-bundle.ts";
+import { startPort } from "../../src/generator/start.ts";
 import { printSubmissions } from "../../src/generator/submissions-command.ts";
 import { ROOT, projectCopy } from "../helpers.ts";
 
@@ -136,21 +139,66 @@ describe("site code", () => {
   });
 });
 
+/** An output folder holding only what `sitegen start` reads (no pages needed to reach its errors). */
+function startableDist(): string {
+  const dist = out();
+  const site = loadSiteConfig(ROOT);
+  for (const { file, data } of serverBundleFiles({ site, submissions: site.submissions, dictionaries: {}, apiCode: undefined })) {
+    mkdirSync(dirname(join(dist, file)), { recursive: true });
+    writeFileSync(join(dist, file), data);
+  }
+  return dist;
+}
+
 describe("commands", () => {
-  it("PortInUse names the port and the next one to try", () => {
+  it("PortInUse names the port, the command and the next port to try, for serve and for start", () => {
     const busy = createServer();
     return new Promise<void>((done) => {
       busy.listen(0, "127.0.0.1", async () => {
         const port = (busy.address() as { port: number }).port;
         const project = projectCopy();
         const served = spawnSync(process.execPath, [join(ROOT, "bin", "sitegen.js"), "serve", "--no-watch", "--host", "127.0.0.1", "--port", String(port), "--out", out()], { cwd: project, encoding: "utf8", timeout: 60_000 });
+        const started = spawnSync(process.execPath, [join(ROOT, "bin", "sitegen.js"), "start", "--host", "127.0.0.1", "--out", startableDist()], { cwd: project, encoding: "utf8", timeout: 60_000, env: { ...process.env, PORT: String(port) } });
         busy.close();
         expect(served.status).toBe(1);
         expect(served.stderr).toContain(`PortInUse: ${ERRORS.PortInUse.title}\n  Port ${port} on 127.0.0.1 is already in use.\n  hint: Stop the other server, or pick another port: sitegen serve --port ${port + 1}`);
+        expect(started.status).toBe(1);
+        expect(started.stderr).toContain(`PortInUse: ${ERRORS.PortInUse.title}\n  Port ${port} on 127.0.0.1 is already in use.\n  hint: Stop the other server, or pick another port: sitegen start --port ${port + 1}`);
         triggered.add("PortInUse");
         done();
       });
     });
+  });
+
+  it("PortInvalid names PORT and its value", async () => {
+    await expectError("PortInvalid", () => startPort(undefined, { PORT: "http" }), 'PORT="http" is not a port: sitegen start listens on the port --port names, else PORT, else 4321.', /whole number from 0 to 65535/);
+    await expectError("PortInvalid", () => startPort(undefined, { PORT: "70000" }), /^PORT="70000" is not a port/);
+  });
+
+  it("DistMissing and DistNotSitegenBuild say to run sitegen build first, from the CLI too", async () => {
+    const missing = out();
+    await expectError("DistMissing", () => readServerBundle(missing), `${missing} does not exist: sitegen start serves a site that sitegen build has already built, and builds nothing itself.`, /Run sitegen build first/);
+    const cli = spawnSync(process.execPath, [join(ROOT, "bin", "sitegen.js"), "start", "--host", "127.0.0.1", "--port", "0", "--out", missing], { cwd: mkdtempSync(join(tmpdir(), "sitegen-err-")), encoding: "utf8", timeout: 60_000 });
+    expect(cli.status).toBe(1);
+    expect(cli.stderr).toContain(`DistMissing: ${ERRORS.DistMissing.title}\n  ${missing} does not exist`);
+    expect(cli.stderr).toContain("hint: Run sitegen build first (npx sitegen build)");
+
+    // A folder of pages from elsewhere (another generator, or a sitegen from before start existed).
+    const foreign = out();
+    mkdirSync(foreign, { recursive: true });
+    writeFileSync(join(foreign, "index.html"), "<!doctype html><title>x</title>");
+    await expectError("DistNotSitegenBuild", () => readServerBundle(foreign), `${foreign} is not an output this sitegen can serve: it has no _sitegen/site.json.`, /npx sitegen build/);
+    const other = startableDist();
+    writeFileSync(join(other, "_sitegen", "site.json"), JSON.stringify({ format: 99 }));
+    await expectError("DistNotSitegenBuild", () => readServerBundle(other), /_sitegen\/site\.json is in format 99, and this sitegen reads format 1\.$/);
+  });
+
+  it("ApiDependencyMissing names the package the built endpoints need and how to install it", async () => {
+    const dist = startableDist();
+    const file = join(dist, "_sitegen", "api.cjs");
+    writeFileSync(file, 'exports.createApiHandlers = () => ({ handlers: {}, close() {} });\nrequire("sitegen-no-such-package");\n');
+    const root = mkdtempSync(join(tmpdir(), "sitegen-err-"));
+    await expectError("ApiDependencyMissing", () => loadBuiltEndpoints(file, root, loadSiteConfig(ROOT), {}), `${file} requires "sitegen-no-such-package", which is installed neither beside it nor in ${root}.`, `Install the production dependencies where sitegen start runs (npm ci --omit=dev in ${root}); "sitegen-no-such-package" must be in package.json's dependencies, not devDependencies.`);
   });
 
   it("SubmissionsFormatInvalid, SubmissionsTypeInvalid and SubmissionsUnreadable name the option or the file", async () => {

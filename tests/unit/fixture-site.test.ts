@@ -24,7 +24,8 @@ describe("a second site, built by the same CLI from its own folder", () => {
   it("writes its own pages, in its one locale, and nothing of the main site", () => {
     expect(stdout).toMatch(/^Built 4 pages \(fr 4\) into /);
     const files = readdirSync(out, { recursive: true }).map(String).sort();
-    expect(files).toEqual(["404.html", "500.html", "_headers", "assets", expect.stringMatching(/^assets\/site\.[0-9a-f]{10}\.css$/), "atelier.html", "favicon.svg", "index.html", "robots.txt", "sitemap.xml"]);
+    // _sitegen/ holds what `sitegen start` reads; no api.cjs, since this site has no src/api.
+    expect(files).toEqual(["404.html", "500.html", "_headers", "_sitegen", "_sitegen/site.json", "assets", expect.stringMatching(/^assets\/site\.[0-9a-f]{10}\.css$/), "atelier.html", "favicon.svg", "index.html", "robots.txt", "sitemap.xml"]);
     const home = page("index.html");
     expect(home.querySelector("html")!.getAttribute("lang")).toBe("fr-FR");
     expect(home.querySelector("title")!.textContent).toBe("Atelier Lumière, vitraux sur mesure");

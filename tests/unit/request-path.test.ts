@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseRequestPath } from "../../src/generator/request-path.ts";
+import { isHiddenFile, parseRequestPath } from "../../src/generator/request-path.ts";
 
 // Paths an attacker sends to reach files outside dist, in every encoding we know of.
 const HOSTILE = [
@@ -32,5 +32,14 @@ describe("request paths", () => {
     expect(parseRequestPath("/about.html")).toEqual({ kind: "redirect", location: "/about" });
     expect(parseRequestPath("/index.html")).toEqual({ kind: "redirect", location: "/" });
     expect(parseRequestPath("//evil.example")).toEqual({ kind: "redirect", location: "/evil.example" });
+  });
+
+  it("hides host files, compressed twins and everything under _sitegen/ (what sitegen start reads), at any depth", () => {
+    for (const path of ["/_headers", "/_redirects", "/_sitegen", "/_sitegen/site.json", "/_sitegen/api.cjs", "/_sitegen/x/y.js", "/en/_private/page", "/.env", "/assets/.git/config", "/index.html.br", "/about.html.gz"]) {
+      expect(isHiddenFile(path), path).toBe(true);
+    }
+    for (const path of ["/", "/about", "/en/about", "/assets/site.abc123.css", "/favicon.svg", "/sitemap.xml", "/robots.txt", "/snake_case-page"]) {
+      expect(isHiddenFile(path), path).toBe(false);
+    }
   });
 });

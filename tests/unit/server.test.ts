@@ -63,6 +63,13 @@ describe("sitegen serve", () => {
     expect(parseHtml(en.body).querySelector("html")!.getAttribute("lang")).toBe("en");
     expect((await get("/industries/manufacturing")).status).toBe(404);
     expect((await get("/_headers")).status).toBe(404);
+    // What the build writes for sitegen start is in dist, and never served.
+    for (const path of ["/_sitegen/site.json", "/_sitegen/api.cjs", "/_sitegen"]) {
+      const hidden = await get(path);
+      expect(hidden.status, path).toBe(404);
+      expect(hidden.body, path).not.toContain("createApiHandlers");
+      expect(hidden.body, path).not.toContain('"messages"');
+    }
     expect((await get("/404")).status).toBe(404);
   });
 

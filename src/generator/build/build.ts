@@ -1,6 +1,8 @@
-import type { ConfigOverrides, SiteConfig } from "../config.ts";
+import { loadSiteConfig, type ConfigOverrides, type SiteConfig } from "../config.ts";
 import type { Dictionary } from "../content.ts";
 import { sitegenError } from "../errors.ts";
+import { compileEndpoints } from "../endpoints.ts";
+import { serverBundleFiles } from "../server-bundle.ts";
 import { loadContent } from "./load-content.ts";
 import { bundlePages } from "./bundle-pages.ts";
 import { bundleIslands } from "./bundle-islands.ts";
@@ -44,9 +46,11 @@ export interface BuildResult {
  * 1. load-content: site.yaml and each locale's text;
  * 2. bundle-pages, bundle-islands, bundle-styles: the site's code for Node and for browsers, its CSS;
  *    then the site's collections (collections.ts: Markdown and YAML entries, checked and paired);
+ *    and its endpoints module (endpoints.ts), for `sitegen start`;
  * 3. plan-pages: every page of every locale, with its address and file;
  * 4. render-pages: each page to an HTML document;
- * 5. write-output: minified pages, assets, sitemap, robots.txt and host files, swapped in at the end;
+ * 5. write-output: minified pages, assets, sitemap, robots.txt, host files and what `sitegen start` needs
+ *    (server-bundle.ts), swapped in at the end;
  * 6. report (report.ts): the missing translations here, the summary in the CLI.
  */
 export async function buildSite(options: BuildOptions): Promise<BuildResult> {
@@ -62,7 +66,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
 
   const content = loadContent(root, { siteUrl: options.siteUrl });
   lap("content");
-  const [pagesBundle, islands] = await Promise.all([bundlePages(root), bundleIslands(root)]);
+  const [pagesBundle, islands, apiCode] = await Promise.all([bundlePages(root), bundleIslands(root), compileEndpoints(root)]);
   const stylesheet = bundleStyles(root);
   lap("bundle");
   const definitions = pagesBundle.site.collections ?? [];
@@ -77,7 +81,11 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   if (missing.length && options.strict) throw sitegenError("MissingTranslations", { count: missing.length, list: formatMissing(missing) });
   const assetFiles = [{ file: stylesheet.file, code: stylesheet.code }, ...islands.files];
   const feeds = feedFiles({ site: content.site, definitions, collections, routes: plan.routes, dictionaries: content.dictionaries });
-  const written = await writeOutput({ outDir: options.outDir, root, site: content.site, routes: plan.routes, pages: rendered, assets: assetFiles, files: feeds, precompress: options.precompress === true });
+  // site.yaml's own submissions settings: SUBMISSIONS_DB and SUBMISSIONS_RATE_LIMIT are for one run, and
+  // the run that uses them is `sitegen start`'s, not this build's.
+  const submissions = loadSiteConfig(root, { siteUrl: content.site.siteUrl }, {}).submissions;
+  const serverFiles = serverBundleFiles({ site: content.site, submissions, dictionaries: content.dictionaries, apiCode });
+  const written = await writeOutput({ outDir: options.outDir, root, site: content.site, routes: plan.routes, pages: rendered, assets: assetFiles, files: feeds, serverFiles, precompress: options.precompress === true });
   lap("write");
 
   return {

@@ -20,6 +20,8 @@ export interface OutputInput {
   assets: { file: string; code: Uint8Array }[];
   /** Other generated files (the feeds). */
   files: { file: string; data: string }[];
+  /** What `sitegen start` reads (server-bundle.ts): written as they are, never compressed, never served. */
+  serverFiles: { file: string; data: string }[];
   /** Also write .br and .gz copies of every text file (for servers that send precompressed files). */
   precompress: boolean;
 }
@@ -35,8 +37,9 @@ const TEXT_FILE = /\.(html|css|js|mjs|svg|xml|txt|json|webmanifest)$/;
 
 /**
  * Stage 5. Everything the output folder holds: the pages (minified), the hashed assets, the feeds, the
- * files of public/ as they are, sitemap.xml, robots.txt and the host files (_headers, _redirects), written into a
- * staging folder and swapped in at the end, so a failure leaves the previous output untouched.
+ * files of public/ as they are, sitemap.xml, robots.txt, the host files (_headers, _redirects) and
+ * _sitegen/ for `sitegen start`, written into a staging folder and swapped in at the end, so a failure
+ * leaves the previous output untouched.
  */
 export async function writeOutput(input: OutputInput): Promise<WrittenOutput> {
   const staging = new StagingFolder(input.outDir);
@@ -58,6 +61,7 @@ export async function writeOutput(input: OutputInput): Promise<WrittenOutput> {
     const host = hostFiles(input.site);
     staging.write("_headers", host.headers);
     if (host.redirects) staging.write("_redirects", host.redirects);
+    for (const { file, data } of input.serverFiles) staging.write(file, data);
     staging.commit();
     return { pages, files: staging.files, bytes: staging.bytes };
   } catch (error) {

@@ -1,0 +1,82 @@
+/**
+ * What `sitegen start` needs besides the pages, written by every build into the output's `_sitegen/`
+ * folder, so that a production install can serve a `dist/` on its own, without content/ or src/:
+ * - `_sitegen/site.json`: the site's configuration as the build used it (address, locales, endpoints, facts;
+ *   the submissions settings as site.yaml has them, the environment's overrides being applied by `start`)
+ *   and each locale's text, which the endpoints answer with;
+ * - `_sitegen/api.cjs`: the site's endpoints module, compiled (endpoints.ts), when the site has one.
+ * The folder is never served: request-path.ts hides every path with a segment starting with "_".
+ * This module owns the format: it makes the files and reads them back.
+ */
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { submissionSettings, type SiteConfig } from "./config.ts";
+import type { Dictionary } from "./content.ts";
+import { sitegenError } from "./errors.ts";
+
+export const SERVER_DIR = "_sitegen";
+const SITE_FILE = `${SERVER_DIR}/site.json`;
+const API_FILE = `${SERVER_DIR}/api.cjs`;
+/** Raised when the file's shape changes, so an older `dist/` is rebuilt rather than misread. */
+const FORMAT = 1;
+
+interface SiteFile {
+  format: number;
+  site: SiteConfig;
+  messages: Record<string, Record<string, string>>;
+  endpoints: boolean;
+}
+
+export interface ServerBundleInput {
+  /** The configuration the pages were built with (SITE_URL or --site-url applied). */
+  site: SiteConfig;
+  /** site.yaml's own submissions settings, without the environment's overrides of the building machine. */
+  submissions: SiteConfig["submissions"];
+  dictionaries: Record<string, Dictionary>;
+  /** The compiled endpoints module, if the site has one. */
+  apiCode: string | undefined;
+}
+
+/** The files to write into the output, path relative to it → content. */
+export function serverBundleFiles(input: ServerBundleInput): { file: string; data: string }[] {
+  const content: SiteFile = {
+    format: FORMAT,
+    site: { ...input.site, submissions: input.submissions },
+    messages: Object.fromEntries(Object.entries(input.dictionaries).map(([locale, dictionary]) => [locale, Object.fromEntries(dictionary)])),
+    endpoints: input.apiCode !== undefined,
+  };
+  const files = [{ file: SITE_FILE, data: JSON.stringify(content) }];
+  if (input.apiCode !== undefined) files.push({ file: API_FILE, data: input.apiCode });
+  return files;
+}
+
+export interface ServerBundle {
+  /** The build's configuration, with SUBMISSIONS_DB and SUBMISSIONS_RATE_LIMIT of this run applied. */
+  site: SiteConfig;
+  messages: Record<string, Dictionary>;
+  /** The compiled endpoints module, or undefined when the site has none. */
+  apiFile: string | undefined;
+}
+
+/** Reads what the build recorded in `outDir`; a missing or foreign folder is a catalogued error naming it. */
+export function readServerBundle(outDir: string, env: NodeJS.ProcessEnv = process.env): ServerBundle {
+  if (!statSync(outDir, { throwIfNoEntry: false })?.isDirectory()) throw sitegenError("DistMissing", { dir: outDir });
+  const notBuilt = (problem: string) => sitegenError("DistNotSitegenBuild", { dir: outDir, problem });
+  const siteFile = join(outDir, SITE_FILE);
+  if (!existsSync(siteFile)) throw notBuilt(`it has no ${SITE_FILE}.`);
+  let content: Partial<SiteFile>;
+  try {
+    content = JSON.parse(readFileSync(siteFile, "utf8")) as Partial<SiteFile>;
+  } catch (error) {
+    throw notBuilt(`${SITE_FILE} cannot be read: ${(error as Error).message}`);
+  }
+  if (content?.format !== FORMAT) throw notBuilt(`${SITE_FILE} is in format ${String(content?.format)}, and this sitegen reads format ${FORMAT}.`);
+  if (!Array.isArray(content.site?.locales) || !content.messages) throw notBuilt(`${SITE_FILE} lacks the locales or their text.`);
+  const apiFile = content.endpoints ? join(outDir, API_FILE) : undefined;
+  if (apiFile && !existsSync(apiFile)) throw notBuilt(`it has no ${API_FILE}, which its ${SITE_FILE} lists.`);
+  return {
+    site: { ...content.site, submissions: submissionSettings(content.site.submissions, env) },
+    messages: Object.fromEntries(Object.entries(content.messages).map(([locale, text]) => [locale, new Map(Object.entries(text))])),
+    apiFile,
+  };
+}

@@ -1,0 +1,101 @@
+/**
+ * `sitegen start`: the production server. It serves a `dist/` that `sitegen build` already made, with the
+ * site's endpoints, for a virtual machine or a container: it builds nothing, watches nothing, reloads
+ * nothing, and needs nothing of the project but that folder and the production dependencies (what it
+ * reads is in dist/_sitegen/, see server-bundle.ts).
+ */
+import type { SiteConfig } from "./config.ts";
+import { loadBuiltEndpoints, type Endpoints } from "./endpoints.ts";
+import { formatError, sitegenError } from "./errors.ts";
+import { drainServer } from "./drain.ts";
+import { logRequests } from "./request-log.ts";
+import { readServerBundle } from "./server-bundle.ts";
+import { createSiteServer, listen } from "./server.ts";
+
+export interface StartOptions {
+  /** The project folder: the endpoints' SQLite file is resolved from it (submissions.database). */
+  root: string;
+  outDir: string;
+  port: number;
+  host: string;
+  /** Send Strict-Transport-Security: only true behind HTTPS (a proxy or platform that ends TLS). */
+  hsts: boolean;
+  /** How long requests in flight may take to finish after SIGTERM before their connections are cut. */
+  shutdownTimeoutMs: number;
+}
+
+export const DEFAULT_PORT = 4321;
+export const HEALTH_PATH = "/healthz";
+/**
+ * This host only: includeSubDomains would force HTTPS on every other host of the domain, which this
+ * server knows nothing about, and preload is a decision for the domain's owner.
+ */
+export const HSTS_VALUE = "max-age=31536000";
+
+/** --port, else PORT (which container platforms set), else 4321. A PORT that is no port is an error, not ignored. */
+export function startPort(flag: number | undefined, env: NodeJS.ProcessEnv = process.env): number {
+  if (flag !== undefined) return flag;
+  const value = env.PORT?.trim();
+  if (!value) return DEFAULT_PORT;
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n > 65535) throw sitegenError("PortInvalid", { value: env.PORT ?? "", source: "PORT" });
+  return n;
+}
+
+/** --hsts, or HSTS=1 (or true, yes, on) in the environment, for platforms where the command is fixed. */
+export function hstsWanted(flag: boolean, env: NodeJS.ProcessEnv = process.env): boolean {
+  return flag || /^(1|true|yes|on)$/i.test(env.HSTS?.trim() ?? "");
+}
+
+/** A lifecycle line, in the same JSON-lines stream as the request log. */
+function logEvent(event: string, fields: Record<string, unknown> = {}): void {
+  process.stdout.write(`${JSON.stringify({ time: new Date().toISOString(), event, ...fields })}\n`);
+}
+
+export async function startServer(options: StartOptions): Promise<void> {
+  const bundle = readServerBundle(options.outDir);
+  const site: SiteConfig = bundle.site;
+  const api: Endpoints = bundle.apiFile ? await loadBuiltEndpoints(bundle.apiFile, options.root, site, bundle.messages) : { handlers: {}, close() {} };
+  let draining = false;
+  const server = createSiteServer({
+    outDir: options.outDir,
+    site,
+    api: api.handlers,
+    headers: options.hsts ? { "Strict-Transport-Security": HSTS_VALUE } : {},
+    health: { path: HEALTH_PATH, ok: () => !draining },
+  });
+  logRequests(server.server, { trustProxy: site.submissions.trustProxy });
+
+  let port: number;
+  try {
+    port = await listen(server.server, options.port, options.host, "start");
+  } catch (error) {
+    await api.close();
+    throw error;
+  }
+  const shownHost = options.host.includes(":") ? `[${options.host}]` : options.host;
+  logEvent("listening", { url: `http://${shownHost}:${port}/`, dist: options.outDir, endpoints: Object.keys(api.handlers), hsts: options.hsts });
+
+  let drain: ReturnType<typeof drainServer> | undefined;
+  const stop = async (signal: NodeJS.Signals) => {
+    // A second signal while draining: stop waiting for the requests still in flight.
+    if (drain) return drain.cutNow();
+    draining = true;
+    logEvent("stopping", { signal, graceMs: options.shutdownTimeoutMs });
+    drain = drainServer(server.server, options.shutdownTimeoutMs);
+    const cut = await drain.done;
+    let code = 0;
+    try {
+      await api.close();
+    } catch (error) {
+      console.error(`Closing the endpoints failed.\n${formatError(error)}`);
+      code = 1;
+    }
+    logEvent("stopped", { cutConnections: cut });
+    process.exit(code);
+  };
+  process.on("SIGTERM", stop);
+  process.on("SIGINT", stop);
+  // The CLI's promise stays pending: the process ends in stop().
+  await new Promise(() => {});
+}
