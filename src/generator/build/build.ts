@@ -66,7 +66,13 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
 
   const content = loadContent(root, { siteUrl: options.siteUrl });
   lap("content");
-  const [pagesBundle, islands, apiCode] = await Promise.all([bundlePages(root), bundleIslands(root), compileEndpoints(root)]);
+  // The three compile at once; when several fail (pages import islands to render them, so an island's
+  // syntax error breaks both), the island's error is the one reported, whatever finished first.
+  const [islandsResult, pagesResult, apiResult] = await Promise.allSettled([bundleIslands(root), bundlePages(root), compileEndpoints(root)]);
+  for (const result of [islandsResult, pagesResult, apiResult]) if (result.status === "rejected") throw result.reason;
+  const islands = (islandsResult as PromiseFulfilledResult<Awaited<ReturnType<typeof bundleIslands>>>).value;
+  const pagesBundle = (pagesResult as PromiseFulfilledResult<Awaited<ReturnType<typeof bundlePages>>>).value;
+  const apiCode = (apiResult as PromiseFulfilledResult<Awaited<ReturnType<typeof compileEndpoints>>>).value;
   const stylesheet = bundleStyles(root);
   lap("bundle");
   const definitions = pagesBundle.site.collections ?? [];
