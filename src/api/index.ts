@@ -17,7 +17,8 @@ export { createFormHandler, MAX_BODY_BYTES } from "./forms.ts";
 export { createDetectLanguageHandler, detectLanguage } from "./detect-language.ts";
 export { RateLimiter } from "./rate-limit.ts";
 export type { SubmissionSink, SubmissionStore } from "./store.ts";
-export { openStore } from "./stores.ts";
+// For `sitegen submissions`, which reads what the endpoints stored through the same store.
+export { openStore, storeKind, sqliteFile } from "./stores.ts";
 
 export interface ApiOptions {
   site: SiteConfig;

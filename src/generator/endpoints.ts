@@ -20,7 +20,20 @@ export interface Endpoints {
   close(): void | Promise<void>;
 }
 
-type ApiModule = { createApiHandlers?: (options: unknown) => Endpoints };
+/** What the site's endpoints module exports: its handlers, and the store the commands read. */
+export interface ApiModule {
+  createApiHandlers?: (options: unknown) => Endpoints | Promise<Endpoints>;
+  openStore?: (settings: { database?: string }, env: Readonly<Record<string, string | undefined>>, root: string) => CommandStore;
+  storeKind?: (env: Readonly<Record<string, string | undefined>>) => "postgres" | "sqlite";
+  sqliteFile?: (settings: { database?: string }, root: string) => string;
+}
+
+/** The part of the site's store that `sitegen submissions` uses. */
+export interface CommandStore {
+  ready(): Promise<void>;
+  list(type: string): Promise<unknown[]>;
+  close(): Promise<void>;
+}
 
 /**
  * The site's endpoints module (src/api/index.ts) compiled for Node as one CommonJS file, its packages left
@@ -45,14 +58,20 @@ export async function compileEndpoints(root: string): Promise<string | undefined
  * answer in the visitor's language with the site's own words.
  */
 export async function loadEndpoints(root: string, site: SiteConfig, messages: Record<string, Dictionary>): Promise<Endpoints> {
+  const module = await loadApiModule(root);
+  if (!module) return { handlers: {}, close() {} };
+  return instantiate(module, PROJECT_FILES.api, { site, root, messages });
+}
+
+/** The site's endpoints module compiled from its sources and loaded (undefined when the site has none). */
+export async function loadApiModule(root: string): Promise<ApiModule | undefined> {
   const code = await compileEndpoints(root);
-  if (code === undefined) return { handlers: {}, close() {} };
+  if (code === undefined) return undefined;
   const dir = join(cacheFolder(root), "api");
   mkdirSync(dir, { recursive: true });
   const file = join(dir, `api-${createHash("sha1").update(code).digest("hex").slice(0, 12)}.cjs`);
   if (!existsSync(file)) writeAtomically(file, code);
-  const module = createRequire(join(root, "package.json"))(file) as ApiModule;
-  return instantiate(module, PROJECT_FILES.api, { site, root, messages });
+  return createRequire(join(root, "package.json"))(file) as ApiModule;
 }
 
 /**

@@ -1,16 +1,27 @@
 /**
  * The submissions store for a command (`sitegen submissions`, and the servers' start-up), opened and
- * migrated, with its failures shown as catalogued errors. src/api stays free of the generator, so its
- * StoreError is told apart here by name and code rather than by class: the endpoints module is bundled on
- * its own (src/generator/endpoints.ts) and brings its own copy of that class.
+ * migrated, with its failures shown as catalogued errors. The store is the site's own: its endpoints
+ * module (src/api/index.ts, loaded by convention, endpoints.ts) exports openStore. src/api stays free of
+ * the generator, so its StoreError is told apart here by name and code rather than by class.
  */
-import { openStore, type Environment } from "../api/stores.ts";
-import type { SubmissionStore } from "../api/store.ts";
 import type { SiteConfig } from "./config.ts";
 import { sitegenError } from "./errors.ts";
+import { PROJECT_FILES } from "./project.ts";
+import type { ApiModule, CommandStore } from "./endpoints.ts";
 
-export async function openStoreForCommand(root: string, site: SiteConfig, env: Environment): Promise<SubmissionStore> {
-  let store: SubmissionStore | undefined;
+export type Environment = Readonly<Record<string, string | undefined>>;
+
+/** The site's endpoints module, which must export openStore, storeKind and sqliteFile for the commands. */
+export function storeModule(module: ApiModule | undefined): Required<Pick<ApiModule, "openStore" | "storeKind" | "sqliteFile">> {
+  if (!module?.openStore || !module.storeKind || !module.sqliteFile) {
+    throw sitegenError("ApiModuleInvalid", { file: PROJECT_FILES.api, problem: "it does not export openStore, storeKind and sqliteFile, which sitegen submissions reads the stored submissions through." });
+  }
+  return { openStore: module.openStore, storeKind: module.storeKind, sqliteFile: module.sqliteFile };
+}
+
+export async function openStoreForCommand(root: string, site: SiteConfig, env: Environment, module: ApiModule | undefined): Promise<CommandStore> {
+  const { openStore } = storeModule(module);
+  let store: CommandStore | undefined;
   try {
     store = openStore(site.submissions, env, root);
     await store.ready();

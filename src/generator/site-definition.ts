@@ -81,7 +81,7 @@ export interface CollectionEntry {
   readingMinutes: number;
   /** The entry's image for Open Graph and JSON-LD (an address on the site), when it has one. */
   image?: string;
-  /** The entry's page, prefix included ("/en/insights/ai-governance"), when a route shows entries. */
+  /** The entry's page, prefix included ("/de/insights/ki-governance"), when a route shows entries. */
   path?: string;
 }
 

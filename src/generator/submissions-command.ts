@@ -1,9 +1,9 @@
 import { existsSync } from "node:fs";
 import { relative } from "node:path";
-import { sqliteFile, storeKind, type Environment } from "../api/stores.ts";
 import { loadSiteConfig } from "./config.ts";
 import { sitegenError } from "./errors.ts";
-import { openStoreForCommand } from "./open-store.ts";
+import { openStoreForCommand, storeModule, type Environment } from "./open-store.ts";
+import { loadApiModule } from "./endpoints.ts";
 
 export const SUBMISSION_TYPES = ["newsletter", "contact"] as const;
 export const SUBMISSION_FORMATS = ["csv", "json"] as const;
@@ -61,6 +61,8 @@ export async function printSubmissions(root: string, opts: { type?: string; form
   const types = type ? [type as SubmissionType] : [...SUBMISSION_TYPES];
 
   const site = loadSiteConfig(root);
+  const api = await loadApiModule(root);
+  const { storeKind, sqliteFile } = storeModule(api);
   if (storeKind(env) === "sqlite") {
     // Listing creates no database: that is the first submission's job.
     const file = sqliteFile(site.submissions, root);
@@ -71,7 +73,7 @@ export async function printSubmissions(root: string, opts: { type?: string; form
   }
 
   // Opening migrates a file of an older layout in place, as the endpoints would on their next submission.
-  const store = await openStoreForCommand(root, site, env);
+  const store = await openStoreForCommand(root, site, env, api);
   try {
     const data = {} as Record<SubmissionType, Row[]>;
     for (const t of types) data[t] = (await store.list(t)) as unknown as Row[];

@@ -11,7 +11,7 @@ export interface PlannedPage {
   /** The address it answers at; for not-found and error pages, the locale's home (they have none of their own). */
   path: string;
   locale: string;
-  /** The file under the output folder: flat ("about.html", "en/about.html", "404.html"). */
+  /** The file under the output folder: flat ("about.html", "de/about.html", "404.html"). */
   file: string;
   route?: Route;
   component: SpecialPageDefinition["page"];

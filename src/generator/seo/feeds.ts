@@ -9,7 +9,7 @@ export interface FeedInput {
   lang: string;
   title: string;
   description: string;
-  /** The listing's address in this locale ("/en/insights"): the feeds live beside it. */
+  /** The listing's address in this locale ("/de/insights"): the feeds live beside it. */
   listPath: string;
   /** Newest first; the feed takes the first `limit`. */
   entries: CollectionEntry[];
@@ -53,7 +53,7 @@ export function buildFeeds(input: FeedInput): { rss: string; atom: string } {
 
 /**
  * Every feed file of the build: for each collection with a feed, in each locale where its listing exists,
- * rss.xml and atom.xml beside the listing ("insights/rss.xml", "en/insights/atom.xml").
+ * rss.xml and atom.xml beside the listing ("insights/rss.xml", "de/insights/atom.xml").
  */
 export function feedFiles(input: {
   site: SiteConfig;
