@@ -1,4 +1,4 @@
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, symlinkSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { parse, type HTMLElement } from "node-html-parser";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -68,4 +68,17 @@ export async function sitePlan() {
   const collections = loadCollections({ root: ROOT, siteUrl: config.siteUrl, locales, dictionaries, definitions: site.collections ?? [], drafts: false });
   const all = planPages(site, config, collections).routes;
   return { routes: all.filter((r) => !r.id.includes(":")), articles: all.filter((r) => r.id.includes(":")), locales, config, site, collections };
+}
+
+/**
+ * Gives a test project the site's endpoints module (src/api, through which `sitegen submissions` opens
+ * the store) and the repository's packages, so the CLI's commands can run in it.
+ */
+export function addEndpoints(root: string): void {
+  cpSync(join(ROOT, "src", "api"), join(root, "src", "api"), { recursive: true });
+  mkdirSync(join(root, "node_modules"), { recursive: true });
+  for (const name of readdirSync(join(ROOT, "node_modules"))) {
+    if (name !== ".cache") symlinkSync(join(ROOT, "node_modules", name), join(root, "node_modules", name), "dir");
+  }
+  writeFileSync(join(root, "package.json"), "{}\n");
 }

@@ -2,8 +2,8 @@
  * The stores the shared suite (tests/unit/stores.test.ts) runs against, each able to give a fresh database,
  * a database in an older layout holding known rows, and raw SQL on it to check what the store did.
  */
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
-import { ROOT } from "./helpers.ts";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { addEndpoints } from "./helpers.ts";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import Database from "better-sqlite3";
@@ -67,13 +67,7 @@ function project(database: string): string {
       `submissions: { database: ${JSON.stringify(database)}, rateLimitPerMinute: 5, trustProxy: false, minFillSeconds: 2 }`,
     ].join("\n"),
   );
-  // The site's endpoints module, through which `sitegen submissions` opens the store, and its packages.
-  cpSync(join(ROOT, "src", "api"), join(root, "src", "api"), { recursive: true });
-  mkdirSync(join(root, "node_modules"));
-  for (const name of readdirSync(join(ROOT, "node_modules"))) {
-    if (name !== ".cache") symlinkSync(join(ROOT, "node_modules", name), join(root, "node_modules", name), "dir");
-  }
-  writeFileSync(join(root, "package.json"), "{}\n");
+  addEndpoints(root);
   return root;
 }
 

@@ -7,6 +7,7 @@ import { loadSiteConfig, type SiteConfig } from "../../src/generator/config.ts";
 import { loadLocaleContent } from "../../src/generator/content.ts";
 import { SitegenError } from "../../src/generator/errors.ts";
 import { printSubmissions, csvField } from "../../src/generator/submissions-command.ts";
+import { addEndpoints } from "../helpers.ts";
 import { createApiHandlers, type ApiHandler } from "../../src/api/index.ts";
 import { API_MESSAGE_KEYS, MAX_BODY_BYTES } from "../../src/api/forms.ts";
 import { RateLimiter } from "../../src/api/rate-limit.ts";
@@ -1009,6 +1010,7 @@ describe("sitegen submissions", () => {
         "submissions: { database: .data/submissions.db, rateLimitPerMinute: 100, trustProxy: false, minFillSeconds: 2 }",
       ].join("\n"),
     );
+    addEndpoints(root);
     return root;
   }
 
