@@ -79,7 +79,7 @@ export function CtaBand() {
           <h2 id="cta-title">{t("cta.heading")}</h2>
           <p>{t("cta.body")}</p>
         </div>
-        <a className="btn btn-accent" href={href("contact")}>
+        <a className="btn btn-primary" href={href("contact")}>
           {t("cta.button")}
         </a>
       </div>

@@ -20,7 +20,7 @@ export default function HomePage() {
           </h1>
           <p className="lead">{t("hero.subtitle")}</p>
           <div className="actions">
-            <a className="btn btn-accent" href={href("contact")}>
+            <a className="btn btn-primary" href={href("contact")}>
               {t("hero.cta")}
               <ArrowRight size={18} />
             </a>
