@@ -62,11 +62,13 @@ function nameOf(address, defaultPrefix, prefixes) {
 }
 
 const { child, url } = await startServer();
+// Whatever happens below, even an error thrown where no try can catch it, the server goes with this process.
+process.on("exit", () => child.kill("SIGTERM"));
 let failed = false;
 try {
   const prefixes = fg.sync("*.html", { cwd: DIST }).map((f) => `/${f.replace(/\.html$/, "")}`).filter((p) => /^\/[a-z]{2}$/.test(p));
   const files = fg.sync("**/*.html", { cwd: DIST }).sort();
-  const pages = files.map(addressOf).filter((a) => a.includes(only));
+  const pages = files.map((file) => ({ file, address: addressOf(file) })).filter((p) => p.address.includes(only));
   rmSync(OUT, { recursive: true, force: true });
   mkdirSync(OUT, { recursive: true });
   const browser = await chromium.launch({
@@ -83,10 +85,14 @@ try {
       localStorage.setItem("language", prefix ? prefix.slice(1) : "pt");
     }, prefixes);
     const page = await context.newPage();
-    for (const address of pages) {
-      await page.goto(url + address, { waitUntil: "load" });
-      const file = join(OUT, `${nameOf(address, "pt", prefixes)}-${width}.png`);
-      await page.screenshot({ path: file, fullPage: true });
+    for (const { file, address } of pages) {
+      const response = await page.goto(url + address, { waitUntil: "load" });
+      if (response?.status() === 404 && !address.endsWith("/this-page-does-not-exist")) {
+        // A page the server keeps for its own use (the error page): shown from its file, at its address.
+        await page.route(url + address, (route) => route.fulfill({ path: join(DIST, file), contentType: "text/html; charset=utf-8" }));
+        await page.goto(url + address, { waitUntil: "load" });
+      }
+      await page.screenshot({ path: join(OUT, `${nameOf(address, "pt", prefixes)}-${width}.png`), fullPage: true });
     }
     await context.close();
     console.log(`${pages.length} pages at ${width} px`);
