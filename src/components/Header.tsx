@@ -1,6 +1,6 @@
 import { Globe, Menu } from "./icons.tsx";
 import { usePage } from "./page-context.tsx";
-import { SERVICE_LINES, ROUTED_SECTORS } from "../pages/sections.ts";
+import { SERVICE_LINES, ROUTED_SECTORS, UNROUTED_SECTORS } from "../pages/sections.ts";
 
 /**
  * Site header. The menu is a native popover: on small screens the button opens it with no JavaScript, and
@@ -59,6 +59,11 @@ export function Header() {
                     <a href={href(`industries.${slug}`)} aria-current={current(`industries.${slug}`)}>
                       {t(`industries.${sector}.name`)}
                     </a>
+                  </li>
+                ))}
+                {UNROUTED_SECTORS.map((sector) => (
+                  <li key={sector}>
+                    <a href={`${href("industries")}#${sector}`}>{t(`industries.${sector}.name`)}</a>
                   </li>
                 ))}
               </ul>

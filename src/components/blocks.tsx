@@ -69,6 +69,19 @@ export function ArrowLink({ href, children, className }: { href: string; childre
   );
 }
 
+/**
+ * A card's title as the link to what the card presents: the link reads as its destination ("AI Advisory"),
+ * never as a label pasted before it, and the whole card answers the pointer (components.css).
+ */
+export function CardLink({ href, children }: { href: string; children: ReactNode }) {
+  return (
+    <a className="card-link" href={href}>
+      {children}
+      <ArrowRight size={18} />
+    </a>
+  );
+}
+
 /** The closing call to action to discuss an AI transformation, on most pages. */
 export function CtaBand() {
   const { t, href } = usePage();
@@ -79,8 +92,9 @@ export function CtaBand() {
           <h2 id="cta-title">{t("cta.heading")}</h2>
           <p>{t("cta.body")}</p>
         </div>
-        <a className="btn btn-accent" href={href("contact")}>
+        <a className="btn btn-primary" href={href("contact")}>
           {t("cta.button")}
+          <ArrowRight size={18} />
         </a>
       </div>
     </section>

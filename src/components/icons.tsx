@@ -28,6 +28,7 @@ import LucideGlobe from "lucide-react/icons/globe";
 import LucideMenu from "lucide-react/icons/menu";
 import LucideArrowRight from "lucide-react/icons/arrow-right";
 import LucideClock from "lucide-react/icons/clock";
+import LucidePhone from "lucide-react/icons/phone";
 
 export interface IconProps {
   /** Width and height in pixels (lucide's default: 24). */
@@ -73,9 +74,10 @@ const Globe = icon(LucideGlobe as LucideComponent);
 const Menu = icon(LucideMenu as LucideComponent);
 const ArrowRight = icon(LucideArrowRight as LucideComponent);
 const Clock = icon(LucideClock as LucideComponent);
+const Phone = icon(LucidePhone as LucideComponent);
 
 /** The icons used by components and pages, by their lucide name. */
-export { Mail, MapPin, Globe, Menu, ArrowRight, Clock };
+export { Mail, MapPin, Globe, Menu, ArrowRight, Clock, Phone };
 
 export const technologyIcons: Record<string, Icon> = {
   agentFrameworks: Bot,

@@ -1,13 +1,16 @@
 import { usePage } from "./page-context.tsx";
 import { useNumbered } from "./blocks.tsx";
 
-/** Challenges, solutions and use cases of a sector share one card layout; the heading level follows the page. */
+/**
+ * Challenges, solutions and use cases of a sector share one card layout; the heading level follows the page.
+ * Threes sit in rows of three, anything else in pairs, so that no row is left with a lone card.
+ */
 export function TitledItems({ prefix, item, level = 3 }: { prefix: string; item: string; level?: 3 | 4 }) {
   const { t } = usePage();
   const items = useNumbered(prefix, item);
   const Heading = level === 3 ? "h3" : "h4";
   return (
-    <ul className="card-grid cols-3">
+    <ul className={`card-grid ${items.length % 3 === 0 ? "cols-3" : "cols-2"}`}>
       {items.map((i) => (
         <li key={i} className="card">
           <Heading>{t(`${prefix}.${item}${i}.title`)}</Heading>

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from "react";
+import { useRef, useState } from "react";
 import { islandMount } from "./runtime/island.ts";
 import { firstTouchTracker, LOOKS_LIKE_EMAIL, submitJson } from "./runtime/form-submit.ts";
 import { HiddenFormFields } from "./runtime/form-fields.tsx";
@@ -41,9 +41,11 @@ function validate(values: Record<Field, string>, t: ContactFormProps["text"]["er
 }
 
 /**
- * The contact form (spec §3/§4/§8). Without JavaScript it is a plain form posting to the endpoint. Hydrated,
- * it checks the fields first (an error summary linking to each field, and a message beside it), sends
- * JSON, and reports through a toast. Nothing typed is cleared unless the message was sent.
+ * The contact form (spec §3/§4/§8). Without JavaScript it is a plain form posting to the endpoint, which
+ * validates it and answers with a localised page; `noValidate` from the first byte keeps the browser's own
+ * bubble, in the browser's language, out of the way. Hydrated, it checks the fields first: each message
+ * beside its field, once, and a summary that links to the fields by their labels. It sends JSON and reports
+ * the result through a toast kept clear of the button. Nothing typed is cleared unless the message was sent.
  */
 export default function ContactForm({ endpoint, locale, text }: ContactFormProps) {
   const [busy, setBusy] = useState(false);
@@ -51,10 +53,6 @@ export default function ContactForm({ endpoint, locale, text }: ContactFormProps
   const formRef = useRef<HTMLFormElement>(null);
   const summaryRef = useRef<HTMLDivElement>(null);
   const touched = useRef(firstTouchTracker());
-
-  useEffect(() => {
-    if (formRef.current) formRef.current.noValidate = true;
-  }, []);
 
   async function onSubmit(event: { preventDefault(): void }) {
     event.preventDefault();
@@ -71,16 +69,16 @@ export default function ContactForm({ endpoint, locale, text }: ContactFormProps
     setBusy(true);
     const result = await submitJson(endpoint, { ...values, locale, website: String(data.get("website") ?? ""), startedAt: touched.current.value() });
     setBusy(false);
+    // The submit button, the form's last element.
+    const origin = form.lastElementChild;
     if (result.ok) {
       form.reset();
-      toast({ type: "success", title: text.successTitle, description: text.successMessage, system: "alert" });
-      return;
-    }
-    if (result.errors && Object.keys(result.errors).length) {
+      toast({ type: "success", title: text.successTitle, description: text.successMessage, system: "alert", origin });
+    } else if (result.errors && Object.keys(result.errors).length) {
+      // The endpoint's field errors go beside their fields, like ours: not a second time in a toast.
       setErrors(result.errors as Partial<Record<Field, string>>);
       requestAnimationFrame(() => summaryRef.current?.focus());
-    }
-    toast({ type: "error", title: text.errorTitle, description: result.message ?? text.failure, system: "alert" });
+    } else toast({ type: "error", title: text.errorTitle, description: result.message ?? text.failure, system: "alert", origin });
   }
 
   const listed = FIELDS.filter((f) => errors[f]);
@@ -112,7 +110,7 @@ export default function ContactForm({ endpoint, locale, text }: ContactFormProps
   };
 
   return (
-    <form ref={formRef} className="contact-form" method="post" action={endpoint} onSubmit={onSubmit} onFocusCapture={() => touched.current.mark()} aria-busy={busy}>
+    <form ref={formRef} className="contact-form" method="post" action={endpoint} noValidate onSubmit={onSubmit} onFocusCapture={() => touched.current.mark()} aria-busy={busy}>
       <HiddenFormFields form="contact" locale={locale} />
       {listed.length > 0 && (
         <div className="error-summary" role="alert" tabIndex={-1} ref={summaryRef} aria-labelledby="contact-summary-title">
@@ -120,7 +118,7 @@ export default function ContactForm({ endpoint, locale, text }: ContactFormProps
           <ul>
             {listed.map((f) => (
               <li key={f}>
-                <a href={`#contact-${f}`}>{errors[f]}</a>
+                <a href={`#contact-${f}`}>{text.labels[f]}</a>
               </li>
             ))}
           </ul>

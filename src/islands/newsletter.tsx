@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from "react";
+import { useRef, useState } from "react";
 import { islandMount } from "./runtime/island.ts";
 import { firstTouchTracker, LOOKS_LIKE_EMAIL, submitJson } from "./runtime/form-submit.ts";
 import { HiddenFormFields } from "./runtime/form-fields.tsx";
@@ -27,17 +27,16 @@ type Status = "idle" | "submitting";
 /**
  * The footer newsletter form (spec §4/§5/§8). Server-rendered as a plain form that posts without
  * JavaScript; hydrated, it validates, sends JSON, and reports through toasts. On failure the address stays.
+ * Each message is shown once, in the spec's toast (title and message), placed clear of the form; the field
+ * is marked invalid for assistive technology and described by a hidden copy of the message.
+ * `noValidate` from the first byte: the browser's own bubble would speak the browser's language, not the
+ * page's, and the endpoint validates a form posted before this script runs (its localised error page).
  */
 export default function Newsletter({ endpoint, locale, text }: NewsletterProps) {
   const [status, setStatus] = useState<Status>("idle");
   const [error, setError] = useState("");
   const input = useRef<HTMLInputElement>(null);
   const touched = useRef(firstTouchTracker());
-  const formRef = useRef<HTMLFormElement>(null);
-  // Without JavaScript the browser's own validation helps; once hydrated, our messages (spec §5) take over.
-  useEffect(() => {
-    if (formRef.current) formRef.current.noValidate = true;
-  }, []);
 
   async function onSubmit(event: { preventDefault(): void; currentTarget: HTMLFormElement }) {
     event.preventDefault();
@@ -47,7 +46,7 @@ export default function Newsletter({ endpoint, locale, text }: NewsletterProps) 
     const problem = !email ? text.emptyEmail : !LOOKS_LIKE_EMAIL.test(email) ? text.invalidEmail : "";
     setError(problem);
     if (problem) {
-      toast({ type: "error", title: text.errorTitle, description: problem });
+      toast({ type: "error", title: text.errorTitle, description: problem, origin: form });
       input.current?.focus();
       return;
     }
@@ -57,17 +56,17 @@ export default function Newsletter({ endpoint, locale, text }: NewsletterProps) 
     setStatus("idle");
     if (result.ok) {
       form.reset();
-      toast({ type: "success", title: text.successTitle, description: text.successMessage });
+      toast({ type: "success", title: text.successTitle, description: text.successMessage, origin: form });
     } else {
       const fieldError = result.errors?.email;
       if (fieldError) setError(fieldError);
-      toast({ type: "error", title: text.errorTitle, description: fieldError ?? text.failure });
+      toast({ type: "error", title: text.errorTitle, description: fieldError ?? text.failure, origin: form });
     }
   }
 
   const busy = status === "submitting";
   return (
-    <form ref={formRef} className="newsletter-form" method="post" action={endpoint} onSubmit={onSubmit} onFocusCapture={() => touched.current.mark()} aria-busy={busy}>
+    <form className="newsletter-form" method="post" action={endpoint} noValidate onSubmit={onSubmit} onFocusCapture={() => touched.current.mark()} aria-busy={busy}>
       <HiddenFormFields form="newsletter" locale={locale} />
       <label htmlFor="newsletter-email">{text.emailLabel}</label>
       <div className="inline-field">
@@ -88,7 +87,7 @@ export default function Newsletter({ endpoint, locale, text }: NewsletterProps) 
         </button>
       </div>
       {error && (
-        <p id="newsletter-error" className="field-error">
+        <p id="newsletter-error" className="visually-hidden">
           {error}
         </p>
       )}

@@ -1,8 +1,12 @@
-import { Mail, MapPin, Clock } from "../components/icons.tsx";
+import { Mail, MapPin, Clock, Phone } from "../components/icons.tsx";
 import { usePage } from "../components/page-context.tsx";
 import { PageHero, useNumbered } from "../components/blocks.tsx";
 import { ContactFormSlot } from "../components/ContactFormSlot.tsx";
 
+/**
+ * The form beside the firm's details: e-mail, phone, address and response time, the facts of site.yaml
+ * (content/site.yaml holds no street address, so the address is the city, state and country).
+ */
 export default function ContactPage() {
   const { t, site } = usePage();
   const steps = useNumbered("contact.next", "step");
@@ -27,9 +31,19 @@ export default function ContactPage() {
             </div>
             <div>
               <dt>
+                <Phone size={18} /> {t("contact.phoneLabel")}
+              </dt>
+              <dd>
+                <a href={`tel:${site.phone.replace(/[^\d+]/g, "")}`}>{site.phone}</a>
+              </dd>
+            </div>
+            <div>
+              <dt>
                 <MapPin size={18} /> {t("contact.addressLabel")}
               </dt>
-              <dd>{t("footer.address")}</dd>
+              <dd>
+                <address>{t("contact.address")}</address>
+              </dd>
             </div>
             <div>
               <dt>

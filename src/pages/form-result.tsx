@@ -10,7 +10,7 @@ export default function FormResultPage({ result, title, message }: { result: str
   return (
     <PageHero eyebrow={t(result === "error" ? "contactForm.errorTitle" : "result.successHeading")} title={t(title)} lead={t(message)}>
       {result === "error" && <p className="lead">{t("result.back")}</p>}
-      <a className="btn btn-accent" href={href("home")}>
+      <a className="btn btn-primary" href={href("home")}>
         {t("result.home")}
       </a>
       <a className="btn btn-ghost" href={href("contact")}>

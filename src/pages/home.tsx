@@ -1,11 +1,11 @@
 import { ArrowRight } from "../components/icons.tsx";
 import { usePage } from "../components/page-context.tsx";
 import { PostCard } from "../components/PostCard.tsx";
-import { ArrowLink, CtaBand, Section, useNumbered } from "../components/blocks.tsx";
+import { ArrowLink, CardLink, CtaBand, Section, useNumbered } from "../components/blocks.tsx";
 import { sectorIcons, serviceLineIcons, technologyIcons } from "../components/icons.tsx";
 import { ALL_SECTORS, ROUTED_SECTORS, SERVICE_LINES } from "./sections.ts";
 
-const sectorSlug = Object.fromEntries(Object.entries(ROUTED_SECTORS).map(([slug, key]) => [key, slug]));
+const sectorSlug: Record<string, string> = Object.fromEntries(Object.entries(ROUTED_SECTORS).map(([slug, key]) => [key, slug]));
 
 export default function HomePage() {
   const { t, href, collection } = usePage();
@@ -20,7 +20,7 @@ export default function HomePage() {
           </h1>
           <p className="lead">{t("hero.subtitle")}</p>
           <div className="actions">
-            <a className="btn btn-accent" href={href("contact")}>
+            <a className="btn btn-primary" href={href("contact")}>
               {t("hero.cta")}
               <ArrowRight size={18} />
             </a>
@@ -42,11 +42,14 @@ export default function HomePage() {
             const Icon = serviceLineIcons[line];
             return (
               <li key={line} className="card">
-                <Icon className="card-icon" size={28} />
-                <p className="badge">{t(`services.${line}.badge`)}</p>
-                <h3>{t(`services.${line}.name`)}</h3>
+                <div className="card-head">
+                  <Icon className="card-icon" size={28} />
+                  <p className="badge">{t(`services.${line}.badge`)}</p>
+                </div>
+                <h3>
+                  <CardLink href={href(`services.${line}`)}>{t(`services.${line}.name`)}</CardLink>
+                </h3>
                 <p>{t(`services.${line}.summary`)}</p>
-                <ArrowLink href={href(`services.${line}`)}>{t("labels.exploreService", { name: t(`services.${line}.name`) })}</ArrowLink>
               </li>
             );
           })}
@@ -57,8 +60,8 @@ export default function HomePage() {
         <ul className="chip-grid">
           {Object.entries(technologyIcons).map(([key, Icon]) => (
             <li key={key} className="chip">
-              <Icon size={18} />
-              {t(`technologies.${key}.name`)}
+              <Icon size={20} />
+              <span>{t(`technologies.${key}.name`)}</span>
             </li>
           ))}
         </ul>
@@ -66,14 +69,18 @@ export default function HomePage() {
       </Section>
 
       <Section id="industries" title={t("home.industries.heading")} intro={t("home.industries.intro")}>
-        <ul className="card-grid cols-4 compact">
+        <ul className="card-grid cols-4">
           {ALL_SECTORS.map((sector) => {
             const Icon = sectorIcons[sector];
             const slug = sectorSlug[sector];
+            // Unrouted sectors link to their section of the overview.
+            const target = slug ? href(`industries.${slug}`) : `${href("industries")}#${sector}`;
             return (
               <li key={sector} className="card card-compact">
                 <Icon className="card-icon" size={24} />
-                <h3>{slug ? <a href={href(`industries.${slug}`)}>{t(`industries.${sector}.name`)}</a> : t(`industries.${sector}.name`)}</h3>
+                <h3>
+                  <CardLink href={target}>{t(`industries.${sector}.name`)}</CardLink>
+                </h3>
               </li>
             );
           })}

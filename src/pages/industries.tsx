@@ -1,5 +1,5 @@
 import { usePage } from "../components/page-context.tsx";
-import { ArrowLink, CtaBand, PageHero, Prose, Section } from "../components/blocks.tsx";
+import { CardLink, CtaBand, PageHero, Prose, Section } from "../components/blocks.tsx";
 import { Stats, TitledItems, UseCases } from "../components/industry-blocks.tsx";
 import { sectorIcons } from "../components/icons.tsx";
 import { ROUTED_SECTORS } from "./sections.ts";
@@ -38,9 +38,10 @@ export default function IndustriesPage() {
             return (
               <li key={slug} className="card">
                 <Icon className="card-icon" size={28} />
-                <h3>{t(`industries.${sector}.name`)}</h3>
+                <h3>
+                  <CardLink href={href(`industries.${slug}`)}>{t(`industries.${sector}.name`)}</CardLink>
+                </h3>
                 <p>{t(`industries.${sector}.summary`)}</p>
-                <ArrowLink href={href(`industries.${slug}`)}>{t("labels.explore", { name: t(`industries.${sector}.name`) })}</ArrowLink>
               </li>
             );
           })}

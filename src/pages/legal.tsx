@@ -1,14 +1,23 @@
 import { usePage } from "../components/page-context.tsx";
 import { Prose, useNumbered } from "../components/blocks.tsx";
 
+/**
+ * On a phone the table is wider than the screen: its frame scrolls sideways, says so in words and with
+ * shadows at the edge that still hides columns, and takes keyboard focus (a named region) so that the
+ * arrow keys scroll it.
+ */
 function CookieTable() {
   const { t } = usePage();
   const items = useNumbered("cookiePolicy", "item");
   const columns = ["name", "category", "purpose", "duration", "type"] as const;
   return (
-    <div className="table-wrap">
+    <>
+      <p className="table-hint">
+        {t("cookiePolicy.table.scrollHint")}
+      </p>
+    <div className="table-wrap" role="region" tabIndex={0} aria-labelledby="cookie-table-caption">
       <table>
-        <caption>{t("cookiePolicy.table.caption")}</caption>
+        <caption id="cookie-table-caption">{t("cookiePolicy.table.caption")}</caption>
         <thead>
           <tr>
             {columns.map((c) => (
@@ -35,6 +44,7 @@ function CookieTable() {
         </tbody>
       </table>
     </div>
+    </>
   );
 }
 

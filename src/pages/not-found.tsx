@@ -1,5 +1,5 @@
 import { usePage } from "../components/page-context.tsx";
-import { PageHero } from "../components/blocks.tsx";
+import { CardLink, PageHero, Section } from "../components/blocks.tsx";
 import { unprefixedPath } from "../generator/locales.ts";
 
 /**
@@ -21,6 +21,9 @@ function PathBreadcrumbs() {
   );
 }
 
+/** The main sections, each described by its own page's description, on a light band under the dark hero. */
+const SUGGESTIONS = ["services", "industries", "technologies", "about"] as const;
+
 export default function NotFoundPage() {
   const { t, href } = usePage();
   return (
@@ -34,6 +37,18 @@ export default function NotFoundPage() {
           {t("nav.contact")}
         </a>
       </PageHero>
+      <Section id="suggestions" title={t("notFound.suggestionsHeading")}>
+        <ul className="card-grid cols-4">
+          {SUGGESTIONS.map((id) => (
+            <li key={id} className="card">
+              <h3>
+                <CardLink href={href(id)}>{t(`nav.${id}`)}</CardLink>
+              </h3>
+              <p>{t(`meta.${id}.description`)}</p>
+            </li>
+          ))}
+        </ul>
+      </Section>
     </>
   );
 }

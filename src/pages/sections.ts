@@ -14,4 +14,6 @@ export const ROUTED_SECTORS = {
   education: "education",
   professional: "professional",
 } as const;
-export const ALL_SECTORS = [...Object.values(ROUTED_SECTORS), "manufacturing", "healthcare"] as const;
+/** Sectors with text but no route (spec §2): a section of the industries overview each, under this id. */
+export const UNROUTED_SECTORS = ["manufacturing", "healthcare"] as const;
+export const ALL_SECTORS = [...Object.values(ROUTED_SECTORS), ...UNROUTED_SECTORS] as const;

@@ -1,5 +1,5 @@
 import { usePage } from "../components/page-context.tsx";
-import { ArrowLink, CtaBand, PageHero, Prose, Section, useNumbered } from "../components/blocks.tsx";
+import { CardLink, CtaBand, PageHero, Prose, Section, useNumbered } from "../components/blocks.tsx";
 import { serviceLineIcons } from "../components/icons.tsx";
 import { SERVICE_LINES } from "./sections.ts";
 
@@ -9,9 +9,13 @@ function LineCard({ line }: { line: string }) {
   const Icon = serviceLineIcons[line];
   return (
     <li className="card">
-      <Icon className="card-icon" size={28} />
-      <p className="badge">{t(`services.${line}.badge`)}</p>
-      <h3>{t(`services.${line}.name`)}</h3>
+      <div className="card-head">
+        <Icon className="card-icon" size={28} />
+        <p className="badge">{t(`services.${line}.badge`)}</p>
+      </div>
+      <h3>
+        <CardLink href={href(`services.${line}`)}>{t(`services.${line}.name`)}</CardLink>
+      </h3>
       <p className="tagline">{t(`services.${line}.tagline`)}</p>
       <p>{t(`services.${line}.summary`)}</p>
       <ul className="check-list">
@@ -19,7 +23,6 @@ function LineCard({ line }: { line: string }) {
           <li key={i}>{t(`services.${line}.service${i}.title`)}</li>
         ))}
       </ul>
-      <ArrowLink href={href(`services.${line}`)}>{t("labels.exploreService", { name: t(`services.${line}.name`) })}</ArrowLink>
     </li>
   );
 }

@@ -161,6 +161,56 @@ test.describe("newsletter", () => {
     await expect(page.locator("[data-toaster] li").last()).toContainText("Por favor, insira um email válido.");
   });
 
+  test("an error is shown to the eye once, in the toast; the field is marked invalid and described for assistive technology (pt)", async ({ page }) => {
+    await page.goto("/about");
+    await hydrated(page, "newsletter");
+    const input = form(page).locator("input[type=email]");
+    await input.fill("sem-arroba");
+    await input.press("Enter");
+    const toast = page.locator("[data-toaster=main] li");
+    await expect(toast).toHaveCount(1);
+    await expect(toast.locator(".toast-title")).toHaveText("Erro");
+    const message = (await toast.locator(".toast-description").textContent())!;
+    await expect(input).toHaveAttribute("aria-invalid", "true");
+    await expect(input).toHaveAccessibleDescription(message);
+    // The description is for assistive technology only: on screen the words appear in the toast alone.
+    const description = page.locator(`#${await input.getAttribute("aria-describedby")}`);
+    expect(await description.evaluate((el) => el.getBoundingClientRect().width <= 1 && getComputedStyle(el).clipPath !== "none")).toBe(true);
+    await expect(form(page).getByText(message)).toHaveCount(1);
+    await input.fill("diretoria@empresa.com.br");
+    await expect(input).not.toHaveAttribute("aria-invalid", "true");
+    await expect(input).not.toHaveAttribute("aria-describedby");
+  });
+
+  for (const [width, height] of [[375, 800], [768, 1024], [1440, 900]] as const) {
+    test(`toasts never cover the form that raised them, so a retry click reaches the button (en, ${width} px)`, async ({ page }) => {
+      await page.setViewportSize({ width, height });
+      let answers = 0;
+      await page.route("**/api/newsletter", (route) => {
+        answers++;
+        return route.fulfill({ status: 503, contentType: "application/json", body: "{}" });
+      });
+      await page.goto("/en/about");
+      await hydrated(page, "newsletter");
+      const input = form(page).locator("input[type=email]");
+      const button = form(page).getByRole("button", { name: "Subscribe" });
+      await input.fill("board@company.com");
+      // The form at the bottom of the screen, where the stack starts, and three toasts, the most it holds.
+      await page.evaluate(() => document.querySelector("form.newsletter-form")!.scrollIntoView({ block: "end" }));
+      for (let i = 1; i <= 3; i++) {
+        await button.click({ timeout: 2000 });
+        await expect(page.locator("[data-toaster=main] li")).toHaveCount(i);
+      }
+      const overlap = await page.evaluate(() => {
+        const a = document.querySelector("[data-toaster=main]")!.getBoundingClientRect();
+        const b = document.querySelector("form.newsletter-form")!.getBoundingClientRect();
+        return a.top < b.bottom && b.top < a.bottom && a.left < b.right && b.left < a.right;
+      });
+      expect(overlap).toBe(false);
+      expect(answers).toBe(3);
+    });
+  }
+
   test("success shows the spec's toast and clears the field", async ({ page }) => {
     await page.goto("/en/technologies");
     await hydrated(page, "newsletter");
@@ -309,9 +359,28 @@ test.describe("contact form", () => {
     await page.getByRole("button", { name: "Send message" }).click();
     const summary = page.locator(".error-summary");
     await expect(summary).toBeFocused();
-    await expect(summary.getByRole("link")).toHaveCount(3);
+    // The summary names the fields; each message is shown once, beside its field, and describes it.
+    await expect(summary.getByRole("link")).toHaveText(["Last name", "Work email", "Message"]);
     await expect(page.locator("#contact-email")).toHaveAttribute("aria-invalid", "true");
+    await expect(page.locator("#contact-email")).toHaveAccessibleDescription("Enter a valid email address, such as name@company.com");
+    await expect(page.locator("#contact-email-error")).toBeVisible();
+    await expect(page.getByText("Enter a valid email address, such as name@company.com")).toHaveCount(1);
     await expect(page.locator("#contact-firstName")).toHaveValue("Mariana");
+    await summary.getByRole("link", { name: "Message" }).click();
+    await expect(page.locator("#contact-message")).toBeFocused();
+  });
+
+  test("the endpoint's field errors go beside the fields, not into a toast as well (pt)", async ({ page }) => {
+    await page.route("**/api/contact", (route) =>
+      route.fulfill({ status: 400, contentType: "application/json", body: JSON.stringify({ ok: false, message: "Alguns campos estão vazios ou incorretos.", errors: { email: "Este endereço não recebe e-mails." } }) }),
+    );
+    await page.goto("/contact");
+    await hydrated(page, "contact-form");
+    await fill(page, "pt");
+    await page.locator("form.contact-form button[type=submit]").click();
+    await expect(page.locator("#contact-email-error")).toHaveText("Este endereço não recebe e-mails.");
+    await expect(page.locator(".error-summary")).toBeFocused();
+    await expect(page.locator("[data-toaster] li")).toHaveCount(0);
   });
 
   test("success shows 'Mensagem Enviada!' in Portuguese", async ({ page }) => {
@@ -387,6 +456,15 @@ test.describe("contact form", () => {
 
 test.describe("without JavaScript", () => {
   test.use({ javaScriptEnabled: false });
+
+  test("before any script, the forms leave validation to the endpoint: no browser bubble in the browser's language, the site's own error page instead (pt)", async ({ page }) => {
+    await page.goto("/contact");
+    await expect(page.locator("form.contact-form")).toHaveAttribute("novalidate", "");
+    await expect(page.locator("form.newsletter-form")).toHaveAttribute("novalidate", "");
+    await page.locator("form.newsletter-form button[type=submit]").click();
+    await expect(page).toHaveURL(/\/forms\/error\?reason=invalid$/);
+    await expect(page.locator("h1")).toHaveText("Não foi possível concluir o envio");
+  });
 
   test("the newsletter form posts and lands on the localised success page", async ({ page }) => {
     await page.goto("/en/about");

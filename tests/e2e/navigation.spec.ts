@@ -144,6 +144,8 @@ test.describe("links swap the page in place", () => {
 test.describe("prefetching", () => {
   test("hovering a link fetches its page before the click, and content links near the viewport warm the cache; a click still asks the server (en)", async ({ page }) => {
     await seed(page, "en");
+    // A short window, so the service lines' cards start well below it (farther than the warming margin).
+    await page.setViewportSize({ width: 1280, height: 360 });
     const fetched: string[] = [];
     page.on("request", (r) => {
       if (r.resourceType() === "fetch") fetched.push(new URL(r.url()).pathname);

@@ -45,6 +45,20 @@ describe("content of this site", () => {
     expect(en.dictionary.get("meta.home.title")).toContain(site.brand);
   });
 
+  it("gives each action one label per language: every call to contact reads as the navigation's (issue 19)", () => {
+    for (const c of [pt, en]) {
+      expect([c.dictionary.get("hero.cta"), c.dictionary.get("cta.button")]).toEqual([c.dictionary.get("nav.contact"), c.dictionary.get("nav.contact")]);
+    }
+    expect(en.dictionary.get("nav.contact")).toBe("Contact Us");
+  });
+
+  it("keeps the firm's internal words out of the copy: no phase numbers, no 'agnostic', 'equipe' rather than 'time' in Portuguese (issue 19)", () => {
+    const text = (c: typeof pt) => [...c.dictionary.values()].join("\n");
+    for (const c of [pt, en]) expect(text(c)).not.toMatch(/\b(fase|phase) 2\b|\bagn[oó]stic/i);
+    expect(text(pt)).not.toMatch(/\btimes?\b/i);
+    expect(text(pt)).not.toMatch(/assertiv/i);
+  });
+
   it("carries the spec's exact messages (§8) in both languages", () => {
     expect(en.dictionary.get("newsletter.emptyEmail")).toBe("Please enter your email address");
     expect(pt.dictionary.get("newsletter.emptyEmail")).toBe("Por favor, insira um email válido.");

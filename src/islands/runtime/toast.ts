@@ -19,6 +19,8 @@ export interface ToastInput {
   type?: "success" | "error";
   duration?: number;
   system?: ToastSystem;
+  /** The control that raised it: the stack moves to the other end of the screen rather than cover it. */
+  origin?: Element | null;
 }
 
 interface LiveToast {
@@ -68,7 +70,6 @@ export function toast(input: ToastInput): void {
   const closeLabel = r.section.dataset.closeLabel ?? "Close";
   close.setAttribute("aria-label", closeLabel);
   close.dataset.tooltip = closeLabel;
-  close.innerHTML = '<svg width="14" height="14" viewBox="0 0 24 24" aria-hidden="true" fill="none" stroke="currentColor" stroke-width="2.5" stroke-linecap="round"><path d="M18 6 6 18M6 6l12 12"/></svg>';
   el.append(text, close);
   r.list.append(el);
   attachTooltip(close);
@@ -78,7 +79,23 @@ export function toast(input: ToastInput): void {
   close.addEventListener("click", () => dismiss(entry));
   swipeToDismiss(entry);
   while (toaster.live.length > SYSTEMS[system].max) dismiss(toaster.live[0]);
+  if (input.origin) keepClear(r.section, input.origin);
   if (!toaster.paused) start(entry);
+}
+
+/**
+ * A toast over the button that raised it blocks the retry, and hovering it to reach the button pauses its
+ * timer, so it never leaves: the stack takes the other end of the screen when its own end covers the control.
+ */
+function keepClear(section: HTMLElement, origin: Element): void {
+  const b = origin.getBoundingClientRect();
+  const covers = () => {
+    const a = section.getBoundingClientRect();
+    return a.top < b.bottom && b.top < a.bottom && a.left < b.right && b.left < a.right;
+  };
+  section.classList.remove("flip");
+  if (covers()) section.classList.add("flip");
+  if (covers()) section.classList.remove("flip");
 }
 
 function start(entry: LiveToast): void {
