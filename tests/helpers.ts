@@ -82,3 +82,27 @@ export function addEndpoints(root: string): void {
   }
   writeFileSync(join(root, "package.json"), "{}\n");
 }
+
+/**
+ * A minimal project whose forms store into `database` (under the project folder) with that rate limit,
+ * carrying the site's endpoints module: what `sitegen submissions` and the store tests need, and no site.
+ */
+export function submissionsProject(database: string, rateLimitPerMinute: number): string {
+  const root = mkdtempSync(join(tmpdir(), "sitegen-submissions-"));
+  mkdirSync(join(root, "content"));
+  writeFileSync(
+    join(root, "content", "site.yaml"),
+    [
+      "brand: Test",
+      "siteUrl: https://example.com",
+      "email: test@example.com",
+      "locales:",
+      "  - { code: pt, lang: pt-BR, ogLocale: pt_BR, prefix: '' }",
+      "  - { code: en, lang: en, ogLocale: en_US, prefix: /en }",
+      "endpoints: { newsletter: /api/newsletter, contact: /api/contact, detectLanguage: /api/detect-language }",
+      `submissions: { database: ${JSON.stringify(database)}, rateLimitPerMinute: ${rateLimitPerMinute}, trustProxy: false, minFillSeconds: 2 }`,
+    ].join("\n"),
+  );
+  addEndpoints(root);
+  return root;
+}

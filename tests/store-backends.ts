@@ -2,8 +2,8 @@
  * The stores the shared suite (tests/unit/stores.test.ts) runs against, each able to give a fresh database,
  * a database in an older layout holding known rows, and raw SQL on it to check what the store did.
  */
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import { addEndpoints } from "./helpers.ts";
+import { mkdirSync, mkdtempSync } from "node:fs";
+import { submissionsProject } from "./helpers.ts";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import Database from "better-sqlite3";
@@ -51,25 +51,7 @@ CREATE TABLE IF NOT EXISTS newsletter (id INTEGER PRIMARY KEY, email TEXT NOT NU
 CREATE TABLE IF NOT EXISTS contact (id INTEGER PRIMARY KEY, first_name TEXT NOT NULL, last_name TEXT NOT NULL, email TEXT NOT NULL, company TEXT, message TEXT NOT NULL, locale TEXT NOT NULL, created_at TEXT NOT NULL, suspect INTEGER NOT NULL DEFAULT 0);
 `;
 
-function project(database: string): string {
-  const root = mkdtempSync(join(tmpdir(), "sitegen-store-"));
-  mkdirSync(join(root, "content"));
-  writeFileSync(
-    join(root, "content", "site.yaml"),
-    [
-      "brand: Test",
-      "siteUrl: https://example.com",
-      "email: test@example.com",
-      "locales:",
-      "  - { code: pt, lang: pt-BR, ogLocale: pt_BR, prefix: '' }",
-      "  - { code: en, lang: en, ogLocale: en_US, prefix: /en }",
-      "endpoints: { newsletter: /api/newsletter, contact: /api/contact }",
-      `submissions: { database: ${JSON.stringify(database)}, rateLimitPerMinute: 5, trustProxy: false, minFillSeconds: 2 }`,
-    ].join("\n"),
-  );
-  addEndpoints(root);
-  return root;
-}
+const project = (database: string) => submissionsProject(database, 5);
 
 const settingsFor = (database: string) => ({ database, rateLimitPerMinute: 5, trustProxy: false, minFillSeconds: 2 });
 

@@ -1,8 +1,9 @@
 import { ArrowRight } from "../components/icons.tsx";
 import { usePage } from "../components/page-context.tsx";
 import { PostCard } from "../components/PostCard.tsx";
+import { ServiceLineHead } from "../components/ServiceLineHead.tsx";
 import { ArrowLink, CardLink, CtaBand, Section, useNumbered } from "../components/blocks.tsx";
-import { sectorIcons, serviceLineIcons, technologyIcons } from "../components/icons.tsx";
+import { sectorIcons, technologyIcons } from "../components/icons.tsx";
 import { ALL_SECTORS, ROUTED_SECTORS, SERVICE_LINES } from "./sections.ts";
 
 const sectorSlug: Record<string, string> = Object.fromEntries(Object.entries(ROUTED_SECTORS).map(([slug, key]) => [key, slug]));
@@ -38,21 +39,12 @@ export default function HomePage() {
 
       <Section id="services" title={t("home.services.heading")} intro={t("home.services.intro")}>
         <ul className="card-grid cols-3">
-          {SERVICE_LINES.map((line) => {
-            const Icon = serviceLineIcons[line];
-            return (
-              <li key={line} className="card">
-                <div className="card-head">
-                  <Icon className="card-icon" size={28} />
-                  <p className="badge">{t(`services.${line}.badge`)}</p>
-                </div>
-                <h3>
-                  <CardLink href={href(`services.${line}`)}>{t(`services.${line}.name`)}</CardLink>
-                </h3>
-                <p>{t(`services.${line}.summary`)}</p>
-              </li>
-            );
-          })}
+          {SERVICE_LINES.map((line) => (
+            <li key={line} className="card">
+              <ServiceLineHead line={line} />
+              <p>{t(`services.${line}.summary`)}</p>
+            </li>
+          ))}
         </ul>
       </Section>
 

@@ -1,21 +1,14 @@
 import { usePage } from "../components/page-context.tsx";
-import { CardLink, CtaBand, PageHero, Prose, Section, useNumbered } from "../components/blocks.tsx";
-import { serviceLineIcons } from "../components/icons.tsx";
+import { CtaBand, PageHero, Prose, Section, useNumbered } from "../components/blocks.tsx";
+import { ServiceLineHead } from "../components/ServiceLineHead.tsx";
 import { SERVICE_LINES } from "./sections.ts";
 
 function LineCard({ line }: { line: string }) {
-  const { t, href } = usePage();
+  const { t } = usePage();
   const services = useNumbered(`services.${line}`, "service");
-  const Icon = serviceLineIcons[line];
   return (
     <li className="card">
-      <div className="card-head">
-        <Icon className="card-icon" size={28} />
-        <p className="badge">{t(`services.${line}.badge`)}</p>
-      </div>
-      <h3>
-        <CardLink href={href(`services.${line}`)}>{t(`services.${line}.name`)}</CardLink>
-      </h3>
+      <ServiceLineHead line={line} />
       <p className="tagline">{t(`services.${line}.tagline`)}</p>
       <p>{t(`services.${line}.summary`)}</p>
       <ul className="check-list">

@@ -7,7 +7,7 @@ import { loadSiteConfig, type SiteConfig } from "../../src/generator/config.ts";
 import { loadLocaleContent } from "../../src/generator/content.ts";
 import { SitegenError } from "../../src/generator/errors.ts";
 import { printSubmissions, csvField } from "../../src/generator/submissions-command.ts";
-import { addEndpoints } from "../helpers.ts";
+import { submissionsProject } from "../helpers.ts";
 import { createApiHandlers, type ApiHandler } from "../../src/api/index.ts";
 import { API_MESSAGE_KEYS, MAX_BODY_BYTES } from "../../src/api/forms.ts";
 import { RateLimiter } from "../../src/api/rate-limit.ts";
@@ -994,25 +994,7 @@ describe("detect-language", () => {
 });
 
 describe("sitegen submissions", () => {
-  function project(): string {
-    const root = mkdtempSync(join(tmpdir(), "sitegen-submissions-"));
-    mkdirSync(join(root, "content"));
-    writeFileSync(
-      join(root, "content", "site.yaml"),
-      [
-        "brand: Test",
-        "siteUrl: https://example.com",
-        "email: test@example.com",
-        "locales:",
-        "  - { code: pt, lang: pt-BR, ogLocale: pt_BR, prefix: '' }",
-        "  - { code: en, lang: en, ogLocale: en_US, prefix: /en }",
-        "endpoints: { newsletter: /api/newsletter, contact: /api/contact, detectLanguage: /api/detect-language }",
-        "submissions: { database: .data/submissions.db, rateLimitPerMinute: 100, trustProxy: false, minFillSeconds: 2 }",
-      ].join("\n"),
-    );
-    addEndpoints(root);
-    return root;
-  }
+  const project = () => submissionsProject(".data/submissions.db", 100);
 
   async function capture(run: () => Promise<void>): Promise<{ out: string; err: string }> {
     const out: string[] = [];
