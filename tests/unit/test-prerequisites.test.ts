@@ -1,11 +1,15 @@
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { spawnSync } from "node:child_process";
-import { chmodSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 const SCRIPT = join(ROOT, "scripts", "test-prerequisites.mjs");
+const folders: string[] = [];
+afterAll(() => {
+  for (const folder of folders) rmSync(folder, { recursive: true, force: true });
+});
 
 /**
  * A machine made of one folder: PATH is only that folder, so the real java and apt-get are out of sight,
@@ -13,6 +17,7 @@ const SCRIPT = join(ROOT, "scripts", "test-prerequisites.mjs");
  */
 function machine(has: { java?: boolean; aptGet?: "works" | "fails" } = {}) {
   const bin = mkdtempSync(join(tmpdir(), "sitegen-prereq-"));
+  folders.push(bin);
   const log = join(bin, "apt-get.log");
   const executable = (name: string, text: string) => {
     writeFileSync(join(bin, name), text);
