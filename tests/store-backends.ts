@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync } from "node:fs";
 import { submissionsProject } from "./helpers.ts";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import Database from "better-sqlite3";
+import { openSqlite } from "../src/api/sqlite-driver.ts";
 import pg from "pg";
 import { migratePg } from "../src/api/pg-migrations.ts";
 import { openStore, type Environment } from "../src/api/stores.ts";
@@ -66,10 +66,10 @@ export function sqliteBackend(): Backend {
       settings: settingsFor(file),
       open: () => openStore(settingsFor(file), env, root),
       async query(sql) {
-        const db = new Database(file);
+        const db = openSqlite(file);
         try {
           const statement = db.prepare(sql);
-          return statement.reader ? (statement.all() as Record<string, unknown>[]) : (statement.run(), []);
+          return /^\s*(SELECT|PRAGMA|WITH)\b|\bRETURNING\b/i.test(sql) ? (statement.all() as Record<string, unknown>[]) : (statement.run(), []);
         } finally {
           db.close();
         }
@@ -88,7 +88,7 @@ export function sqliteBackend(): Backend {
       const p = place();
       const file = p.settings.database;
       mkdirSync(dirname(file), { recursive: true });
-      const db = new Database(file);
+      const db = openSqlite(file);
       db.exec(SQLITE_LAYOUT_BEFORE_MIGRATIONS);
       for (const r of OLDER_ROWS.newsletter) db.prepare("INSERT INTO newsletter (email, locale, created_at, suspect) VALUES (?, ?, ?, ?)").run(r.email, r.locale, r.created_at, r.suspect);
       for (const r of OLDER_ROWS.contact) {

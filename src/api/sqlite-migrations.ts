@@ -3,16 +3,16 @@
  * and recorded in `schema_migrations`; a file made before migrations were numbered (no such table) goes
  * through all of them, the first one taking it as it is. Never edit a migration that has shipped: add one.
  */
-import type Database from "better-sqlite3";
+import { immediate, type SqliteDatabase } from "./sqlite-driver.ts";
 import { emailKey } from "./store.ts";
 
 export interface SqliteMigration {
   version: number;
   name: string;
-  up(db: Database.Database): void;
+  up(db: SqliteDatabase): void;
 }
 
-function columnsOf(db: Database.Database, table: string): string[] {
+function columnsOf(db: SqliteDatabase, table: string): string[] {
   return (db.prepare(`PRAGMA table_info(${table})`).all() as { name: string }[]).map((c) => c.name);
 }
 
@@ -104,19 +104,19 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
  * older file). Each runs in an IMMEDIATE transaction and is checked again inside it, so two processes
  * opening one file at once apply it once.
  */
-export function migrateSqlite(db: Database.Database, upTo = Infinity, migrations: readonly SqliteMigration[] = SQLITE_MIGRATIONS): number[] {
+export function migrateSqlite(db: SqliteDatabase, upTo = Infinity, migrations: readonly SqliteMigration[] = SQLITE_MIGRATIONS): number[] {
   db.exec("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)");
   const isApplied = db.prepare("SELECT 1 FROM schema_migrations WHERE version = ?");
   const record = db.prepare("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)");
   const applied: number[] = [];
   for (const migration of migrations) {
     if (migration.version > upTo) break;
-    db.transaction(() => {
+    immediate(db, () => {
       if (isApplied.get(migration.version)) return;
       migration.up(db);
       record.run(migration.version, migration.name, new Date().toISOString());
       applied.push(migration.version);
-    }).immediate();
+    });
   }
   return applied;
 }

@@ -1,6 +1,6 @@
 import { closeSync, mkdirSync, openSync } from "node:fs";
 import { dirname } from "node:path";
-import Database from "better-sqlite3";
+import { immediate, openSqlite, type SqliteDatabase, type SqliteStatement } from "./sqlite-driver.ts";
 import { migrateSqlite } from "./sqlite-migrations.ts";
 import {
   deliveryOf,
@@ -18,8 +18,6 @@ import {
   type SubmissionStore,
   type SubmissionType,
 } from "./store.ts";
-
-const openDatabase = (...args: ConstructorParameters<typeof Database>): Database.Database => new Database(...args);
 
 /** Columns per table, in export order. */
 export const COLUMNS: Record<SubmissionType, string> = {
@@ -45,35 +43,35 @@ const iso = (ms: number) => new Date(ms).toISOString();
  * only, and erased rows are overwritten (secure_delete). Opening is retried on the next call if it failed
  * (say, the disk was full), so a passing problem does not need a restart.
  *
- * better-sqlite3 is synchronous: each method runs to the end in one turn of the event loop, so concurrent
+ * The driver (src/api/sqlite-driver.ts) is synchronous: each method runs to the end in one turn of the event loop, so concurrent
  * calls are serialised and a transaction never interleaves with another.
  */
 export class SqliteSubmissionStore implements SubmissionStore {
-  private db: Database.Database | undefined;
+  private db: SqliteDatabase | undefined;
   /** Prepared statements by their SQL, for the life of the connection. */
-  private readonly statements = new Map<string, Database.Statement>();
+  private readonly statements = new Map<string, SqliteStatement>();
 
   constructor(readonly file: string) {}
 
-  private open(): Database.Database {
+  private open(): SqliteDatabase {
     if (this.db) return this.db;
-    let db: Database.Database;
+    let db: SqliteDatabase;
     try {
       mkdirSync(dirname(this.file), { recursive: true, mode: 0o700 });
       // Create the file ourselves, owner-only; SQLite gives its -wal and -shm files the same mode.
       closeSync(openSync(this.file, "a", 0o600));
-      db = openDatabase(this.file);
+      db = openSqlite(this.file);
     } catch (error) {
       throw new StoreError("unreadable", `Could not open ${this.file}: ${(error as Error).message}`, this.file, { cause: error });
     }
     try {
-      db.pragma("journal_mode = WAL");
+      db.exec("PRAGMA journal_mode = WAL");
       // FULL: a transaction acknowledged to a visitor survives a power cut, not only a crash.
-      db.pragma("synchronous = FULL");
+      db.exec("PRAGMA synchronous = FULL");
       // Another process (sitegen submissions) may hold the write lock for a moment.
-      db.pragma("busy_timeout = 5000");
+      db.exec("PRAGMA busy_timeout = 5000");
       // An erased person's data is overwritten in the file, not only unlinked from it.
-      db.pragma("secure_delete = ON");
+      db.exec("PRAGMA secure_delete = ON");
       migrateSqlite(db);
     } catch (error) {
       db.close();
@@ -84,7 +82,7 @@ export class SqliteSubmissionStore implements SubmissionStore {
   }
 
   /** The statement for `sql` on the open database, prepared once. */
-  private sql(sql: string): Database.Statement {
+  private sql(sql: string): SqliteStatement {
     const db = this.open();
     let statement = this.statements.get(sql);
     if (!statement) this.statements.set(sql, (statement = db.prepare(sql)));
@@ -105,7 +103,7 @@ export class SqliteSubmissionStore implements SubmissionStore {
   async addNewsletter(entry: NewsletterEntry, outbox: readonly OutboxMessage[] = []): Promise<"added" | "exists"> {
     const db = this.open();
     const key = emailKey(entry.email);
-    return db.transaction((): "added" | "exists" => {
+    return immediate(db, (): "added" | "exists" => {
       const result = this.sql(
         "INSERT INTO newsletter (email, email_key, locale, created_at, suspect) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
       ).run(entry.email, key, entry.locale, entry.createdAt, entry.suspect ? 1 : 0);
@@ -116,17 +114,17 @@ export class SqliteSubmissionStore implements SubmissionStore {
       }
       this.enqueue("newsletter", result.lastInsertRowid, outbox, entry.createdAt);
       return "added";
-    }).immediate();
+    });
   }
 
   async addContact(entry: ContactEntry, outbox: readonly OutboxMessage[] = []): Promise<void> {
     const db = this.open();
-    db.transaction(() => {
+    immediate(db, () => {
       const result = this.sql(
         "INSERT INTO contact (first_name, last_name, email, email_key, company, message, locale, created_at, suspect) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
       ).run(entry.firstName, entry.lastName, entry.email, emailKey(entry.email), entry.company, entry.message, entry.locale, entry.createdAt, entry.suspect ? 1 : 0);
       this.enqueue("contact", result.lastInsertRowid, outbox, entry.createdAt);
-    }).immediate();
+    });
   }
 
   async list<T extends SubmissionType>(type: T): Promise<ListedRow<T>[]> {
@@ -177,22 +175,22 @@ export class SqliteSubmissionStore implements SubmissionStore {
   async deleteByEmail(email: string): Promise<RemovedRows> {
     const db = this.open();
     const key = emailKey(email);
-    return db.transaction(() => ({
+    return immediate(db, () => ({
       // The outbox first: its rows are found through the submissions.
       outbox: this.sql(`DELETE FROM outbox WHERE ${OUTBOX_OF_EMAIL}`).run(key, key).changes,
       newsletter: this.sql("DELETE FROM newsletter WHERE email_key = ?").run(key).changes,
       contact: this.sql("DELETE FROM contact WHERE email_key = ?").run(key).changes,
-    })).immediate();
+    }));
   }
 
   async purgeOlderThan(days: number, now: number): Promise<RemovedRows> {
     const cutoff = iso(now - retentionMs(days));
     const db = this.open();
-    return db.transaction(() => ({
+    return immediate(db, () => ({
       outbox: this.sql(`DELETE FROM outbox WHERE ${OUTBOX_BEFORE}`).run(cutoff, cutoff).changes,
       newsletter: this.sql("DELETE FROM newsletter WHERE created_at < ?").run(cutoff).changes,
       contact: this.sql("DELETE FROM contact WHERE created_at < ?").run(cutoff).changes,
-    })).immediate();
+    }));
   }
 
   async close(): Promise<void> {

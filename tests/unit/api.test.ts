@@ -2,7 +2,7 @@ import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import { mkdirSync, mkdtempSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import Database from "better-sqlite3";
+import { openSqlite, pragmaValue, type SqliteDatabase } from "../../src/api/sqlite-driver.ts";
 import { loadSiteConfig, type SiteConfig } from "../../src/generator/config.ts";
 import { loadLocaleContent } from "../../src/generator/content.ts";
 import { SitegenError } from "../../src/generator/errors.ts";
@@ -58,9 +58,9 @@ function setup(submissions: Partial<Submissions> = {}, endpoints: Partial<SiteCo
     },
     now: () => clock,
     rows(table: "newsletter" | "contact"): Record<string, unknown>[] {
-      let db: Database.Database;
+      let db: SqliteDatabase;
       try {
-        db = new Database(site.submissions.database, { readonly: true, fileMustExist: true });
+        db = openSqlite(site.submissions.database, { readonly: true });
       } catch {
         return [];
       }
@@ -885,8 +885,8 @@ describe("storage", () => {
   it("creates the database with its folder on first use, in WAL mode, readable by its owner only", async () => {
     const s = setup();
     expect((await call(s.newsletter, { email: "w@x.com" })).status).toBe(200);
-    const db = new Database(s.database, { readonly: true });
-    expect(db.pragma("journal_mode", { simple: true })).toBe("wal");
+    const db = openSqlite(s.database, { readonly: true });
+    expect(pragmaValue(db, "journal_mode")).toBe("wal");
     db.close();
     expect(statSync(s.database).mode & 0o777).toBe(0o600);
   });
@@ -1092,7 +1092,7 @@ describe("sitegen submissions", () => {
     const site = loadSiteConfig(root);
     const file = join(root, site.submissions!.database);
     mkdirSync(dirname(file), { recursive: true });
-    const old = new Database(file);
+    const old = openSqlite(file);
     old.exec("CREATE TABLE newsletter (id INTEGER PRIMARY KEY, email TEXT NOT NULL UNIQUE COLLATE NOCASE, locale TEXT NOT NULL, created_at TEXT NOT NULL);");
     old.prepare("INSERT INTO newsletter (email, locale, created_at) VALUES (?, ?, ?)").run("early@x.com", "pt", "2026-01-01T00:00:00.000Z");
     old.close();

@@ -19,7 +19,7 @@ import { builtinModules } from "node:module";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { build } from "esbuild";
-import Database from "better-sqlite3";
+import { openSqlite } from "../../src/api/sqlite-driver.ts";
 import { ROOT } from "../helpers.ts";
 import { copyArgs, execForm, parseDockerfile, type Stage } from "../dockerfile.ts";
 import { freePort, startProcess, type StartedServer } from "../start-process.ts";
@@ -194,7 +194,7 @@ describe.skipIf(!replay)("the Dockerfile's steps, replayed in fresh folders", ()
     process.kill(server.child.pid!, "SIGTERM");
     expect(await server.exited()).toBe(0);
     // Where site.yaml puts it, inside the image's data volume.
-    const db = new Database(join(app, ".data", "submissions.db"), { readonly: true });
+    const db = openSqlite(join(app, ".data", "submissions.db"), { readonly: true });
     try {
       expect((db.prepare("SELECT email FROM newsletter").all() as { email: string }[]).map((r) => r.email)).toEqual(["docker@example.com"]);
     } finally {

@@ -8,7 +8,7 @@ import { request } from "node:http";
 import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import Database from "better-sqlite3";
+import { openSqlite } from "../../src/api/sqlite-driver.ts";
 import { buildSite } from "../../src/generator/build/build.ts";
 import { createSiteServer } from "../../src/generator/server.ts";
 import { hstsWanted, startPort } from "../../src/generator/start.ts";
@@ -56,7 +56,7 @@ function send(port: number, path: string, init: { method?: string; headers?: Rec
 const JSON_POST = { "content-type": "application/json", accept: "application/json" };
 
 function rows(database: string, table: string): Record<string, unknown>[] {
-  const db = new Database(database, { readonly: true });
+  const db = openSqlite(database, { readonly: true });
   try {
     return db.prepare(`SELECT * FROM ${table} ORDER BY id`).all() as Record<string, unknown>[];
   } finally {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { mkdirSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import Database from "better-sqlite3";
+import { openSqlite } from "../../src/api/sqlite-driver.ts";
 import { createApiHandlers } from "../../src/api/index.ts";
 import { PG_MIGRATIONS } from "../../src/api/pg-migrations.ts";
 import { SQLITE_MIGRATIONS } from "../../src/api/sqlite-migrations.ts";
@@ -329,7 +329,7 @@ describe("SQLite files of the layout before migrations", () => {
     const dir = mkdtempSync(join(tmpdir(), "sitegen-sqlite-"));
     mkdirSync(join(dir, "data"));
     const file = join(dir, "data", "submissions.db");
-    const db = new Database(file);
+    const db = openSqlite(file);
     db.exec(SQLITE_LAYOUT_BEFORE_MIGRATIONS);
     const insert = db.prepare("INSERT INTO newsletter (email, locale, created_at, suspect) VALUES (?, ?, ?, ?)");
     insert.run("ÉLODIE@x.com", "pt", at(0), 1);
