@@ -13,7 +13,7 @@ import { openStore, type Environment } from "../src/api/stores.ts";
 import type { SubmissionStore } from "../src/api/store.ts";
 import { startPgCluster, type PgCluster } from "./pg-cluster.ts";
 import { Miniflare } from "miniflare";
-import { D1SubmissionStore, type D1Database } from "../src/api/d1-store.ts";
+import { D1SubmissionStore, type D1Database, type D1PreparedStatement } from "../src/api/d1-store.ts";
 
 /** One database to test: how to select it, open its store, and look inside. */
 export interface Place {
@@ -166,6 +166,34 @@ export function postgresBackend(): Backend {
   };
 }
 
+/**
+ * The D1 binding with at most `max` calls in flight between Node and workerd. The store still receives every
+ * call at once; only Miniflare's loopback transport waits, as its connections reset under a thousand
+ * simultaneous requests on a loaded machine (inside workerd, a binding has no such transport).
+ */
+function throughGate(db: D1Database, max: number): D1Database {
+  let running = 0;
+  const waiting: (() => void)[] = [];
+  const gate = async <T>(call: () => Promise<T>): Promise<T> => {
+    if (running >= max) await new Promise<void>((resolve) => waiting.push(resolve));
+    running++;
+    try {
+      return await call();
+    } finally {
+      running--;
+      waiting.shift()?.();
+    }
+  };
+  type Gated = D1PreparedStatement & { inner: D1PreparedStatement };
+  const wrap = (inner: D1PreparedStatement): Gated => ({
+    inner,
+    bind: (...values) => wrap(inner.bind(...values)),
+    all: () => gate(() => inner.all()),
+    run: () => gate(() => inner.run()),
+  }) as Gated;
+  return { prepare: (sql) => wrap(db.prepare(sql)), batch: (statements) => gate(() => db.batch(statements.map((s) => (s as Gated).inner))) };
+}
+
 /** D1 databases one Miniflare holds, one per fresh place: Miniflare fixes its bindings when it starts. */
 const D1_PLACES = 16;
 
@@ -192,7 +220,8 @@ export function d1Backend(): Backend {
       if (!miniflare) throw new Error("Miniflare did not start (see the first failure)");
       if (used >= D1_PLACES) throw new Error(`more than ${D1_PLACES} fresh D1 databases asked for: raise D1_PLACES`);
       const db = (await miniflare.getD1Database(`DB${used++}`)) as unknown as D1Database;
-      const open = () => new D1SubmissionStore(db);
+      const gated = throughGate(db, 16);
+      const open = () => new D1SubmissionStore(gated);
       return {
         env: {},
         root: project(".data/unused.db"),

@@ -106,6 +106,16 @@ describe("sitegen build --target cloudflare", () => {
     expect(await d1Query(folder, "SELECT email FROM newsletter WHERE email = 'vitima@exemplo.com.br'")).toEqual([]);
   });
 
+  it("answers CORS for the site's own origin only, for its pages served by another host", async () => {
+    const preflight = (origin: string) => fetch(url("/api/contact"), { method: "OPTIONS", headers: { origin, "access-control-request-method": "POST", "access-control-request-headers": "content-type" } });
+    const own = await preflight(SITE.siteUrl);
+    expect([own.status, own.headers.get("access-control-allow-origin"), own.headers.get("access-control-allow-methods")]).toEqual([204, SITE.siteUrl, "POST"]);
+    const other = await preflight("https://attacker.example");
+    expect([other.status, other.headers.get("access-control-allow-origin")]).toEqual([403, null]);
+    const signup = await post("/api/newsletter", JSON.stringify({ email: "cors@exemplo.com.br" }), json("203.0.113.6", { origin: SITE.siteUrl, "sec-fetch-site": "cross-site" }));
+    expect([signup.status, signup.headers.get("access-control-allow-origin")]).toEqual([200, SITE.siteUrl]);
+  });
+
   it("rate-limits by CF-Connecting-IP, whatever address header the client adds", async () => {
     const statuses: number[] = [];
     for (let i = 0; i < SITE.submissions.rateLimitPerMinute + 1; i++) {

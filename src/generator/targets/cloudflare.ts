@@ -60,9 +60,16 @@ export function cloudflareSettings(site: SiteConfig): CloudflareSettings {
   return { project, database: text("database", `${project}-submissions`)!, databaseId: text("databaseId", undefined) };
 }
 
-/** The endpoints served by this site's worker: the paths on this site (absolute URLs are another host's). */
-function localEndpoints(site: SiteConfig): string[] {
-  return [...new Set(Object.values(site.endpoints).filter((path) => path.startsWith("/") && !path.startsWith("//")))].sort();
+/**
+ * The paths the worker answers: each endpoint's path, an absolute URL's included (the deployment at that
+ * origin serves it, for pages served by a host with no functions), as src/api/handlers.ts mounts them.
+ */
+function endpointPaths(site: SiteConfig): string[] {
+  const paths = Object.values(site.endpoints).map((endpoint) => {
+    if (endpoint.startsWith("/")) return endpoint.startsWith("//") ? undefined : endpoint;
+    return /^https?:\/\//i.test(endpoint) ? new URL(endpoint).pathname : undefined;
+  });
+  return [...new Set(paths.filter((path): path is string => path !== undefined))].sort();
 }
 
 /** The site's worker module bundled for workerd, its options inlined. */
@@ -113,8 +120,8 @@ export function wranglerConfig(settings: CloudflareSettings, outputDir: string):
 }
 
 export async function cloudflareTarget(input: TargetInput): Promise<TargetOutput> {
-  const include = localEndpoints(input.site);
-  // A site whose endpoints are all elsewhere (or none) is static files alone: no worker to run.
+  const include = endpointPaths(input.site);
+  // A site without endpoints is static files alone: no worker to run.
   const outputFiles =
     include.length === 0
       ? []
