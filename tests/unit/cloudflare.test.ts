@@ -42,6 +42,8 @@ describe("sitegen build --target cloudflare", () => {
   it("writes the worker, the routes that send only the endpoints to it, and the wrangler configuration beside the output", () => {
     expect(existsSync(join(dist, "_worker.js"))).toBe(true);
     expect(existsSync(join(dist, "_sitegen"))).toBe(false);
+    expect(existsSync(join(dist, "_redirects"))).toBe(false);
+    expect(existsSync(join(dist, "en", "404.html"))).toBe(true);
     expect(JSON.parse(readFileSync(join(dist, "_routes.json"), "utf8"))).toEqual({ version: 1, include: ["/api/contact", "/api/detect-language", "/api/newsletter"], exclude: [] });
     const worker = readFileSync(join(dist, "_worker.js"), "utf8");
     expect(worker).not.toMatch(/from\s*["']node:|require\(["']node:/);
@@ -136,6 +138,10 @@ describe("sitegen build --target cloudflare", () => {
     expect(await page.text()).toContain('action="/api/contact"');
     const asset = (await fetch(url("/en/contact")).then((r) => r.text())).match(/href="(\/assets\/[^"]+\.css)"/)![1];
     expect((await fetch(url(asset))).headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+    // Not-found pages without _redirects: Pages answers the nearest 404.html, with status 404.
+    const missing = await fetch(url("/en/no-such-page"));
+    expect(missing.status).toBe(404);
+    expect(await missing.text()).toContain('<html lang="en"');
     const api = await fetch(url("/api/newsletter"));
     expect(api.status).toBe(405);
     expect(api.headers.get("content-security-policy")).toBe(csp);

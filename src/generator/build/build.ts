@@ -106,6 +106,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     assets: assetFiles,
     files: [...feeds, ...target.outputFiles],
     serverFiles: target.serverBundle ? serverFiles : [],
+    redirects: target.redirects,
     precompress: options.precompress === true,
   });
   for (const { file, data } of target.besideOutput) writeFileSync(join(dirname(options.outDir), file), data);

@@ -9,7 +9,7 @@
  * - the wrangler configuration, beside the output folder (the project root for the default `dist`): wrangler
  *   reads a Pages project's configuration from the folder it runs in, where `pages_build_output_dir` names
  *   the output; inside the output it would be uploaded and served as a file.
- * No `_sitegen/` folder: it is for `sitegen start`, and Pages would serve it.
+ * No `_sitegen/` folder: it is for `sitegen start`, and Pages would serve it; no `_redirects` (below).
  */
 import { build } from "esbuild";
 import { existsSync } from "node:fs";
@@ -132,6 +132,8 @@ export async function cloudflareTarget(input: TargetInput): Promise<TargetOutput
   return {
     outputFiles,
     serverBundle: false,
+    // Pages serves the nearest 404.html by itself, and reports a 404 rule of _redirects as invalid on every run.
+    redirects: false,
     besideOutput: [{ file: WRANGLER_FILE, data: wranglerConfig(cloudflareSettings(input.site), basename(input.outDir)) }],
   };
 }

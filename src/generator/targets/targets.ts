@@ -19,12 +19,14 @@ export interface TargetOutput {
   outputFiles: { file: string; data: string }[];
   /** Whether the output keeps `_sitegen/`, what `sitegen start` reads (server-bundle.ts). */
   serverBundle: boolean;
+  /** Whether the output keeps `_redirects` (Netlify's rules for the not-found pages of each locale). */
+  redirects: boolean;
   /** Files written beside the output folder (the project root for the default `dist`), once the build succeeded. */
   besideOutput: { file: string; data: string }[];
 }
 
 export const TARGETS = {
-  node: async (): Promise<TargetOutput> => ({ outputFiles: [], serverBundle: true, besideOutput: [] }),
+  node: async (): Promise<TargetOutput> => ({ outputFiles: [], serverBundle: true, redirects: true, besideOutput: [] }),
   cloudflare: cloudflareTarget,
 } satisfies Record<string, (input: TargetInput) => Promise<TargetOutput>>;
 
