@@ -15,13 +15,15 @@ import { d1Query, startPagesDev, type PagesDev } from "../wrangler.ts";
  */
 test.describe.configure({ mode: "serial" });
 
-const folder = mkdtempSync(join(tmpdir(), "sitegen-cloudflare-e2e-"));
+// Made in beforeAll, not when the file loads: Playwright loads it in more processes than the one that runs it.
+let folder = "";
 let pages: PagesDev | undefined;
 const SITE = loadSiteConfig(ROOT, {}, {});
 const text = (locale: string, key: string) => loadLocaleContent(ROOT, locale, SITE).dictionary.get(key)!;
 
 test.beforeAll(async () => {
   test.setTimeout(240_000);
+  folder = mkdtempSync(join(tmpdir(), "sitegen-cloudflare-e2e-"));
   const build = spawnSync(process.execPath, [join(ROOT, "bin", "sitegen.js"), "build", "--target", "cloudflare", "--out", join(folder, "dist")], { cwd: ROOT, encoding: "utf8", timeout: 180_000 });
   if (build.status !== 0) throw new Error(`sitegen build --target cloudflare failed:\n${build.stdout}\n${build.stderr}`);
   pages = await startPagesDev(folder);
@@ -29,7 +31,7 @@ test.beforeAll(async () => {
 
 test.afterAll(async () => {
   await pages?.stop();
-  rmSync(folder, { recursive: true, force: true });
+  if (folder) rmSync(folder, { recursive: true, force: true });
 });
 
 /** The cookie choice already made, so the banner covers nothing. */

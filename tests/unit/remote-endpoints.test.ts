@@ -1,5 +1,5 @@
-import { beforeAll, describe, expect, it } from "vitest";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createApiHandlers } from "../../src/api/index.ts";
@@ -20,6 +20,16 @@ const PAGES = "https://www.vetorai.com.br";
 const API = "https://forms.vetorai.example";
 const ENDPOINTS = { newsletter: `${API}/api/newsletter`, contact: `${API}/api/contact`, detectLanguage: `${API}/api/detect-language` };
 const BASE = loadSiteConfig(ROOT, {}, {});
+/** Folders this file makes, removed at the end. */
+const made: string[] = [];
+const temporary = (prefix: string) => {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  made.push(dir);
+  return dir;
+};
+afterAll(() => {
+  for (const dir of made) rmSync(dir, { recursive: true, force: true });
+});
 const MESSAGES = { pt: loadLocaleContent(ROOT, "pt", BASE).dictionary, en: loadLocaleContent(ROOT, "en", BASE).dictionary };
 
 describe("a build whose endpoints are on another origin", () => {
@@ -27,6 +37,7 @@ describe("a build whose endpoints are on another origin", () => {
   let dist: string;
   beforeAll(async () => {
     project = projectCopy();
+    made.push(project);
     const file = join(project, "content", "site.yaml");
     writeFileSync(
       file,
@@ -35,7 +46,7 @@ describe("a build whose endpoints are on another origin", () => {
         .replace("contact: /api/contact", `contact: ${ENDPOINTS.contact}`)
         .replace("detectLanguage: /api/detect-language", `detectLanguage: ${ENDPOINTS.detectLanguage}`),
     );
-    dist = join(mkdtempSync(join(tmpdir(), "sitegen-remote-")), "dist");
+    dist = join(temporary("sitegen-remote-"), "dist");
     await buildSite({ root: project, outDir: dist });
   });
 
@@ -67,8 +78,9 @@ describe("a build whose endpoints are on another origin", () => {
 
 describe("endpoints serving pages on another origin", () => {
   const site: SiteConfig = { ...BASE, siteUrl: PAGES, endpoints: ENDPOINTS, submissions: { ...BASE.submissions, rateLimitPerMinute: 100 } };
-  const root = mkdtempSync(join(tmpdir(), "sitegen-remote-api-"));
+  const root = temporary("sitegen-remote-api-");
   const api = createApiHandlers({ site: { ...site, submissions: { ...site.submissions, database: join(root, "submissions.db") } }, root, messages: MESSAGES, env: {} });
+  afterAll(() => api.close());
   const call = (path: string, init: RequestInit & { headers?: Record<string, string> }) => api.handlers[path](new Request(`${API}${path}`, init));
 
   it("mounts the handlers at the paths of the absolute URLs", () => {
@@ -124,7 +136,7 @@ describe("endpoints serving pages on another origin", () => {
 
 describe("endpoints beside their pages", () => {
   it("add no CORS header and redirect to a path, as before", async () => {
-    const root = mkdtempSync(join(tmpdir(), "sitegen-local-api-"));
+    const root = temporary("sitegen-local-api-");
     const api = createApiHandlers({ site: { ...BASE, submissions: { ...BASE.submissions, database: join(root, "s.db") } }, root, messages: MESSAGES, env: {} });
     const response = await api.handlers["/api/newsletter"](
       new Request("http://127.0.0.1:4321/api/newsletter", { method: "POST", headers: { origin: "http://127.0.0.1:4321", "content-type": "application/x-www-form-urlencoded" }, body: "email=a%40exemplo.com.br" }),
