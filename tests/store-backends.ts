@@ -12,6 +12,8 @@ import { migratePg } from "../src/api/pg-migrations.ts";
 import { openStore, type Environment } from "../src/api/stores.ts";
 import type { SubmissionStore } from "../src/api/store.ts";
 import { startPgCluster, type PgCluster } from "./pg-cluster.ts";
+import { Miniflare } from "miniflare";
+import { D1SubmissionStore, type D1Database, type D1PreparedStatement } from "../src/api/d1-store.ts";
 
 /** One database to test: how to select it, open its store, and look inside. */
 export interface Place {
@@ -20,6 +22,8 @@ export interface Place {
   root: string;
   settings: { database: string; rateLimitPerMinute: number; trustProxy: boolean; minFillSeconds: number };
   open(): SubmissionStore;
+  /** Set when the endpoints cannot open this store from `env` (D1 is a binding): the store to give them. */
+  handlersStore?(): SubmissionStore;
   query(sql: string): Promise<Record<string, unknown>[]>;
 }
 
@@ -28,10 +32,12 @@ export interface Backend {
   /** Several processes may share the store, so its rate limit must live in it. */
   shared: boolean;
   start(): Promise<void>;
-  stop(): void;
+  stop(): void | Promise<void>;
   fresh(): Promise<Place>;
-  /** A database in the layout of the store's previous release, holding OLDER_ROWS. */
-  older(): Promise<Place>;
+  /** A database in the layout of the store's previous release, holding OLDER_ROWS; absent for a store with no earlier release. */
+  older?(): Promise<Place>;
+  /** Whether `sitegen submissions` can read it from the command line (D1 is read with wrangler instead). */
+  command: boolean;
 }
 
 /** Rows as the previous layout held them: what a migration must keep. */
@@ -79,6 +85,7 @@ export function sqliteBackend(): Backend {
   return {
     name: "SQLite",
     shared: false,
+    command: true,
     async start() {},
     stop() {},
     async fresh() {
@@ -128,6 +135,7 @@ export function postgresBackend(): Backend {
   return {
     name: "PostgreSQL",
     shared: true,
+    command: true,
     async start() {
       cluster = await startPgCluster();
     },
@@ -154,6 +162,76 @@ export function postgresBackend(): Backend {
         await pool.end();
       }
       return p;
+    },
+  };
+}
+
+/**
+ * The D1 binding with at most `max` calls in flight between Node and workerd. The store still receives every
+ * call at once; only Miniflare's loopback transport waits, as its connections reset under a thousand
+ * simultaneous requests on a loaded machine (inside workerd, a binding has no such transport).
+ */
+function throughGate(db: D1Database, max: number): D1Database {
+  let running = 0;
+  const waiting: (() => void)[] = [];
+  const gate = async <T>(call: () => Promise<T>): Promise<T> => {
+    if (running >= max) await new Promise<void>((resolve) => waiting.push(resolve));
+    running++;
+    try {
+      return await call();
+    } finally {
+      running--;
+      waiting.shift()?.();
+    }
+  };
+  type Gated = D1PreparedStatement & { inner: D1PreparedStatement };
+  const wrap = (inner: D1PreparedStatement): Gated => ({
+    inner,
+    bind: (...values) => wrap(inner.bind(...values)),
+    all: () => gate(() => inner.all()),
+    run: () => gate(() => inner.run()),
+  }) as Gated;
+  return { prepare: (sql) => wrap(db.prepare(sql)), batch: (statements) => gate(() => db.batch(statements.map((s) => (s as Gated).inner))) };
+}
+
+/** D1 databases one Miniflare holds, one per fresh place: Miniflare fixes its bindings when it starts. */
+const D1_PLACES = 16;
+
+/**
+ * D1 as Cloudflare's local runtime has it: Miniflare (wrangler's own, with its workerd) and its D1 bindings,
+ * reached from Node through Miniflare's proxy, as wrangler's getPlatformProxy does.
+ */
+export function d1Backend(): Backend {
+  let miniflare: Miniflare | undefined;
+  let used = 0;
+  return {
+    name: "D1",
+    shared: false,
+    command: false,
+    async start() {
+      const bindings = Array.from({ length: D1_PLACES }, (_, i) => `DB${i}`);
+      miniflare = new Miniflare({ modules: true, script: "export default { fetch: () => new Response(null, { status: 404 }) };", d1Databases: bindings });
+      await miniflare.ready;
+    },
+    async stop() {
+      await miniflare?.dispose();
+    },
+    async fresh() {
+      if (!miniflare) throw new Error("Miniflare did not start (see the first failure)");
+      if (used >= D1_PLACES) throw new Error(`more than ${D1_PLACES} fresh D1 databases asked for: raise D1_PLACES`);
+      const db = (await miniflare.getD1Database(`DB${used++}`)) as unknown as D1Database;
+      const gated = throughGate(db, 16);
+      const open = () => new D1SubmissionStore(gated);
+      return {
+        env: {},
+        root: project(".data/unused.db"),
+        settings: settingsFor(".data/unused.db"),
+        open,
+        handlersStore: open,
+        async query(sql) {
+          return (await db.prepare(sql).all()).results;
+        },
+      };
     },
   };
 }

@@ -29,7 +29,7 @@ import {
   type Messages,
 } from "./http.ts";
 import { parseBody } from "./body.ts";
-import { isCrossSite } from "./origin.ts";
+import { isCrossSite, pagesOrigin } from "./origin.ts";
 import { MAX_BODY_BYTES, validateContact, validateNewsletter, type FieldProblem, type FieldReader } from "./validate.ts";
 import { RateLimiter, type Limiter, type RateLimitResult } from "./rate-limit.ts";
 import type { OutboxMessage, SubmissionSink } from "./store.ts";
@@ -60,6 +60,12 @@ export interface FormHandlerOptions {
   invalidLimiter?: Limiter;
   /** Origins whose pages may post here besides the endpoint's own host: the origin of site.yaml's siteUrl. */
   allowedOrigins?: ReadonlySet<string>;
+  /**
+   * The origin of the site's pages when they are served elsewhere (site.yaml's endpoints are absolute URLs on
+   * another origin than siteUrl's): a plain form post's 303 goes back there. Undefined when the pages are
+   * served beside the endpoints.
+   */
+  remotePages?: string;
   /** Submissions sent sooner than this after `startedAt` are stored marked `suspect`. */
   minFillMs: number;
   /** Take the client from the first X-Forwarded-For address (only behind a proxy you run). */
@@ -143,6 +149,7 @@ export function createFormHandler(options: FormHandlerOptions): ApiHandler {
   const limit = options.maxBodyBytes ?? MAX_BODY_BYTES;
   const invalidLimiter = options.invalidLimiter ?? new RateLimiter({ limit: limiter.limit * INVALID_PER_ACCEPTED, windowMs: limiter.windowMs });
   const allowedOrigins = options.allowedOrigins ?? new Set<string>();
+  const remotePages = options.remotePages;
   const outboxKinds = options.outbox ?? [];
   const failureKey = kind === "newsletter" ? "newsletter.failure" : "contactForm.failure";
   const successKeys = kind === "newsletter" ? ["newsletter.successTitle", "newsletter.successMessage"] : ["contactForm.successTitle", "contactForm.successMessage"];
@@ -172,6 +179,8 @@ export function createFormHandler(options: FormHandlerOptions): ApiHandler {
 
   return async function handleForm(request: Request): Promise<Response> {
     const json = wantsJson(request);
+    // The result pages are the site's: on this origin, or on the pages' own when a page elsewhere posted here.
+    const pages = pagesOrigin(request, allowedOrigins, remotePages);
     // The body's locale field (below), else the page the form was on, else the browser's languages, else pt.
     let locale: ApiLocale =
       localeFromReferer(request, localePrefix) ?? localeFromAcceptLanguage(request.headers.get("accept-language")) ?? "pt";
@@ -181,11 +190,11 @@ export function createFormHandler(options: FormHandlerOptions): ApiHandler {
     const fail = (status: number, reason: FailureReason, text: string, extra: { errors?: Record<string, string>; headers?: Record<string, string> } = {}) =>
       json
         ? jsonResponse(status, { ok: false, message: text, ...(extra.errors ? { errors: extra.errors } : {}) }, { ...NO_STORE, ...extra.headers })
-        : seeOther(`${resultPath(localePrefix[locale], "error")}?reason=${reason}`, { ...NO_STORE, ...extra.headers });
+        : seeOther(`${pages}${resultPath(localePrefix[locale], "error")}?reason=${reason}`, { ...NO_STORE, ...extra.headers });
     const succeed = () =>
       json
         ? jsonResponse(200, { ok: true, title: t(successKeys[0]), message: t(successKeys[1]) }, NO_STORE)
-        : seeOther(resultPath(localePrefix[locale], `${kind}-success`), NO_STORE);
+        : seeOther(`${pages}${resultPath(localePrefix[locale], `${kind}-success`)}`, NO_STORE);
     /** Protocol errors keep their status even for form posts: no page of ours sends them. */
     const refuse = (status: number, text: string, headers: Record<string, string> = {}) =>
       json ? jsonResponse(status, { ok: false, message: text }, { ...NO_STORE, ...headers }) : textResponse(status, `${text}\n`, { ...NO_STORE, ...headers });

@@ -58,3 +58,22 @@ export function isCrossSite(request: Request, allowedOrigins: ReadonlySet<string
   if (allowedOrigins.has(from.origin)) return false;
   return !ownHosts(request, trustProxy).includes(from.host);
 }
+
+/**
+ * Where a plain form post's answer sends the browser: "" (a path on the endpoint's own origin, where the
+ * pages usually are), or the origin of the site's pages when they are served elsewhere (GitHub Pages, S3)
+ * and post here. A page of the site's own origins that posted from another origin says so in Origin;
+ * without that header (an old browser), `remotePages` (set when site.yaml's endpoints are on another
+ * origin than siteUrl) decides.
+ */
+export function pagesOrigin(request: Request, allowedOrigins: ReadonlySet<string>, remotePages: string | undefined): string {
+  let own: string | undefined;
+  try {
+    own = new URL(request.url).origin;
+  } catch {
+    // A handler always gets an absolute URL.
+  }
+  const origin = request.headers.get("origin")?.trim();
+  if (origin) return origin !== own && allowedOrigins.has(origin) ? origin : "";
+  return remotePages && remotePages !== own ? remotePages : "";
+}

@@ -1,16 +1,29 @@
 /**
- * The SQLite store's schema, as numbered migrations. Each is applied once, in order, in its own transaction,
- * and recorded in `schema_migrations`; a file made before migrations were numbered (no such table) goes
- * through all of them, the first one taking it as it is. Never edit a migration that has shipped: add one.
+ * The SQLite store's schema, as numbered migrations, shared by the SQLite file (src/api/sqlite-driver.ts) and D1
+ * (Cloudflare's SQLite, src/api/d1-store.ts). Each is applied once, in order, in its own transaction, and
+ * recorded in `schema_migrations`; a file made before migrations were numbered (no such table) goes through
+ * all of them, the first one taking it as it is. Never edit a migration that has shipped: add one.
+ *
+ * A migration is a list of steps: SQL statements, which any SQLite runs, and functions, which carry over
+ * the rows of a file made by an earlier release and need the file's driver. D1 runs the statements only: a D1
+ * database is created by the D1 store, whose first use applies every migration to empty tables, so no row
+ * ever needs carrying over there. A migration added later must therefore be statements alone
+ * (tests/unit/stores.test.ts checks it).
  */
-import { immediate, type SqliteDatabase } from "./sqlite-driver.ts";
+import type { SqliteDatabase } from "./sqlite-driver.ts";
 import { emailKey } from "./store.ts";
+
+/** One SQL statement, or a data carry-over that only a file of an earlier release needs. */
+export type SqliteStep = string | ((db: SqliteDatabase) => void);
 
 export interface SqliteMigration {
   version: number;
   name: string;
-  up(db: SqliteDatabase): void;
+  steps: readonly SqliteStep[];
 }
+
+/** The migrations that D1 may run: those before D1 existed, whose carry-over steps it skips, and every later one (statements only). */
+export const LAST_MIGRATION_WITH_CARRY_OVER = 3;
 
 function columnsOf(db: SqliteDatabase, table: string): string[] {
   return (db.prepare(`PRAGMA table_info(${table})`).all() as { name: string }[]).map((c) => c.name);
@@ -20,17 +33,16 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
   {
     version: 1,
     name: "newsletter and contact",
-    up(db) {
+    steps: [
       // The layout every earlier release created, so their files are taken over without a change.
-      db.exec(`
-        CREATE TABLE IF NOT EXISTS newsletter (
+      `CREATE TABLE IF NOT EXISTS newsletter (
           id INTEGER PRIMARY KEY,
           email TEXT NOT NULL UNIQUE COLLATE NOCASE,
           locale TEXT NOT NULL,
           created_at TEXT NOT NULL,
           suspect INTEGER NOT NULL DEFAULT 0
-        );
-        CREATE TABLE IF NOT EXISTS contact (
+        )`,
+      `CREATE TABLE IF NOT EXISTS contact (
           id INTEGER PRIMARY KEY,
           first_name TEXT NOT NULL,
           last_name TEXT NOT NULL,
@@ -40,47 +52,44 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
           locale TEXT NOT NULL,
           created_at TEXT NOT NULL,
           suspect INTEGER NOT NULL DEFAULT 0
-        );
-      `);
+        )`,
       // Files from before the suspect mark existed get it (SQLite adds a column with a default in place).
-      for (const table of ["newsletter", "contact"]) {
-        if (!columnsOf(db, table).includes("suspect")) db.exec(`ALTER TABLE ${table} ADD COLUMN suspect INTEGER NOT NULL DEFAULT 0`);
-      }
-    },
+      (db) => {
+        for (const table of ["newsletter", "contact"]) {
+          if (!columnsOf(db, table).includes("suspect")) db.exec(`ALTER TABLE ${table} ADD COLUMN suspect INTEGER NOT NULL DEFAULT 0`);
+        }
+      },
+    ],
   },
   {
     version: 2,
     name: "addresses compared lower-cased; indexes for the data-subject queries",
-    up(db) {
+    steps: [
       // COLLATE NOCASE folds ASCII only ("É" and "é" differ), so the lower-cased form is computed by the
       // store (emailKey) and kept beside the address as typed.
-      db.function("sitegen_email_key", { deterministic: true }, (email: unknown) => emailKey(String(email)));
-      db.exec(`
-        ALTER TABLE newsletter ADD COLUMN email_key TEXT;
-        ALTER TABLE contact ADD COLUMN email_key TEXT;
-        UPDATE newsletter SET email_key = sitegen_email_key(email);
-        UPDATE contact SET email_key = sitegen_email_key(email);
-      `);
+      "ALTER TABLE newsletter ADD COLUMN email_key TEXT",
+      "ALTER TABLE contact ADD COLUMN email_key TEXT",
+      (db) => {
+        db.function("sitegen_email_key", { deterministic: true }, (email: unknown) => emailKey(String(email)));
+        db.exec("UPDATE newsletter SET email_key = sitegen_email_key(email); UPDATE contact SET email_key = sitegen_email_key(email);");
+      },
       // Two subscriptions that only Unicode case told apart are one subscriber under the new rule: the
       // earliest stays, unmarked if either was sent by a person at a human pace.
-      db.exec(`
-        UPDATE newsletter SET suspect = 0 WHERE suspect = 1
-          AND EXISTS (SELECT 1 FROM newsletter other WHERE other.email_key = newsletter.email_key AND other.suspect = 0);
-        DELETE FROM newsletter
-          WHERE EXISTS (SELECT 1 FROM newsletter earlier WHERE earlier.email_key = newsletter.email_key AND earlier.id < newsletter.id);
-        CREATE UNIQUE INDEX newsletter_email_key ON newsletter (email_key);
-        CREATE INDEX contact_email_key ON contact (email_key);
-        CREATE INDEX newsletter_created_at ON newsletter (created_at);
-        CREATE INDEX contact_created_at ON contact (created_at);
-      `);
-    },
+      `UPDATE newsletter SET suspect = 0 WHERE suspect = 1
+          AND EXISTS (SELECT 1 FROM newsletter other WHERE other.email_key = newsletter.email_key AND other.suspect = 0)`,
+      `DELETE FROM newsletter
+          WHERE EXISTS (SELECT 1 FROM newsletter earlier WHERE earlier.email_key = newsletter.email_key AND earlier.id < newsletter.id)`,
+      "CREATE UNIQUE INDEX newsletter_email_key ON newsletter (email_key)",
+      "CREATE INDEX contact_email_key ON contact (email_key)",
+      "CREATE INDEX newsletter_created_at ON newsletter (created_at)",
+      "CREATE INDEX contact_created_at ON contact (created_at)",
+    ],
   },
   {
     version: 3,
     name: "outbox",
-    up(db) {
-      db.exec(`
-        CREATE TABLE outbox (
+    steps: [
+      `CREATE TABLE outbox (
           id INTEGER PRIMARY KEY,
           kind TEXT NOT NULL,
           submission_type TEXT NOT NULL CHECK (submission_type IN ('newsletter', 'contact')),
@@ -91,32 +100,16 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
           last_error TEXT,
           delivered_at TEXT,
           created_at TEXT NOT NULL
-        );
-        CREATE INDEX outbox_due ON outbox (next_attempt_at) WHERE delivered_at IS NULL;
-        CREATE INDEX outbox_submission ON outbox (submission_type, submission_id);
-      `);
-    },
+        )`,
+      "CREATE INDEX outbox_due ON outbox (next_attempt_at) WHERE delivered_at IS NULL",
+      "CREATE INDEX outbox_submission ON outbox (submission_type, submission_id)",
+    ],
   },
 ];
 
-/**
- * Applies the migrations not yet recorded, up to `upTo` (all by default; a test stops earlier to make an
- * older file). Each runs in an IMMEDIATE transaction and is checked again inside it, so two processes
- * opening one file at once apply it once.
- */
-export function migrateSqlite(db: SqliteDatabase, upTo = Infinity, migrations: readonly SqliteMigration[] = SQLITE_MIGRATIONS): number[] {
-  db.exec("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)");
-  const isApplied = db.prepare("SELECT 1 FROM schema_migrations WHERE version = ?");
-  const record = db.prepare("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)");
-  const applied: number[] = [];
-  for (const migration of migrations) {
-    if (migration.version > upTo) break;
-    immediate(db, () => {
-      if (isApplied.get(migration.version)) return;
-      migration.up(db);
-      record.run(migration.version, migration.name, new Date().toISOString());
-      applied.push(migration.version);
-    });
-  }
-  return applied;
+export const SCHEMA_MIGRATIONS_TABLE = "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)";
+
+/** A migration's SQL statements alone: what D1 runs (see the top of this file). */
+export function statementsOf(migration: SqliteMigration): string[] {
+  return migration.steps.filter((step): step is string => typeof step === "string");
 }

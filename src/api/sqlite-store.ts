@@ -1,7 +1,7 @@
 import { closeSync, mkdirSync, openSync } from "node:fs";
 import { dirname } from "node:path";
 import { immediate, openSqlite, type SqliteDatabase, type SqliteStatement } from "./sqlite-driver.ts";
-import { migrateSqlite } from "./sqlite-migrations.ts";
+import { migrateSqlite } from "./sqlite-migrate.ts";
 import {
   deliveryOf,
   emailKey,

@@ -6,6 +6,7 @@ import { buildSite } from "./build/build.ts";
 import { buildSummary } from "./build/report.ts";
 import { formatError } from "./errors.ts";
 import { findProjectRoot } from "./project.ts";
+import { TARGET_NAMES, type TargetName } from "./targets/targets.ts";
 
 /** sitegen's own version: the nearest package.json named "sitegen" above this module (its sources, or its compiled copy). */
 function version(): string {
@@ -54,9 +55,10 @@ export function createProgram(root: string): Command {
     .option("--site-url <url>", "base address for canonical URLs, hreflang and the sitemap (default: SITE_URL or content/site.yaml)")
     .option("--strict", "fail when a translation is missing instead of warning", false)
     .option("--precompress", "also write .br and .gz copies of every text file, for servers that send precompressed files (nginx brotli_static/gzip_static)", false)
+    .addOption(new Option("--target <host>", "where the output is deployed: node (sitegen start, static hosts) or cloudflare (Pages, with the endpoints as its worker)").choices(TARGET_NAMES).default("node"))
     .addOption(new Option("--json", "print the figures as one JSON line (for sitegen bench)").hideHelp())
-    .action(async (opts: { out: string; siteUrl?: string; strict: boolean; precompress: boolean; json?: boolean }) => {
-      const result = await buildSite({ root, outDir: resolve(opts.out), siteUrl: opts.siteUrl, strict: opts.strict, precompress: opts.precompress });
+    .action(async (opts: { out: string; siteUrl?: string; strict: boolean; precompress: boolean; target: TargetName; json?: boolean }) => {
+      const result = await buildSite({ root, outDir: resolve(opts.out), siteUrl: opts.siteUrl, strict: opts.strict, precompress: opts.precompress, target: opts.target });
       if (opts.json) {
         const maxRssMb = process.resourceUsage().maxRSS / 1024;
         return console.log(JSON.stringify({ buildMs: result.totalMs, pages: result.pages.length, timings: result.timings, maxRssMb }));

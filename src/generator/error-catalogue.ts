@@ -150,6 +150,17 @@ export const ERRORS = {
     (p) => `${p.file} requires "${p.module}", which is installed neither beside it nor in ${p.root}.`,
     (p) => `Install the production dependencies where sitegen start runs (npm ci --omit=dev in ${p.root}); "${p.module}" must be in package.json's dependencies, not devDependencies.`,
   ),
+  WorkerModuleMissing: entry<{ file: string }>(
+    "No Cloudflare worker module",
+    (p) => `${p.file} does not exist: sitegen build --target cloudflare bundles it as the Pages worker that runs the site's endpoints.`,
+    (p) => `Create ${p.file} exporting createPagesWorker({ site, messages, headers }), which returns { fetch(request, env) }, or build without --target cloudflare.`,
+  ),
+  WorkerBundleInvalid: entry<{ file: string; problem: string }>(
+    "The Cloudflare worker cannot be bundled",
+    (p) => `${p.file}: ${p.problem}`,
+    () =>
+      "The worker runs in Cloudflare's runtime without Node: import only web-standard code from it (no node: modules, no packages that need them), and export createPagesWorker from it.",
+  ),
   SubmissionsFormatInvalid: entry<{ value: string; valid: readonly string[] }>(
     "Unknown output format",
     (p) => `--format ${p.value}: "${p.value}" is not an output format.`,

@@ -21,6 +21,8 @@ export const PROJECT_FILES = {
   styles: "src/styles",
   /** The form and detection endpoints `sitegen serve` mounts, when present. */
   api: "src/api/index.ts",
+  /** The Cloudflare Pages worker (`sitegen build --target cloudflare`): exports createPagesWorker({ site, messages, headers }). */
+  cloudflareWorker: "src/api/cloudflare.ts",
 } as const;
 
 /**

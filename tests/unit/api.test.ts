@@ -923,9 +923,11 @@ describe("storage", () => {
 });
 
 describe("endpoints", () => {
-  it("mounts only the endpoints that are paths on this site", () => {
+  it("mounts paths as they are and absolute http(s) URLs at their paths (that deployment answers them), nothing else", () => {
     const s = setup({}, { newsletter: "https://forms.example.com/newsletter", contact: "//evil.example/contact", detectLanguage: "/lang" });
-    expect(Object.keys(s.api.handlers)).toEqual(["/lang"]);
+    expect(Object.keys(s.api.handlers).sort()).toEqual(["/lang", "/newsletter"]);
+    const other = setup({}, { newsletter: "ftp://forms.example.com/n", contact: "mailto:a@b.c", detectLanguage: "lang" });
+    expect(Object.keys(other.api.handlers)).toEqual([]);
     const d = setup();
     expect(Object.keys(d.api.handlers).sort()).toEqual(["/api/contact", "/api/detect-language", "/api/newsletter"]);
   });
@@ -943,7 +945,8 @@ describe("detect-language", () => {
     expect(r.status).toBe(200);
     expect(r.headers.get("content-type")).toBe("application/json; charset=utf-8");
     expect(r.headers.get("cache-control")).toBe("private, max-age=300");
-    expect(r.headers.get("vary")).toBe("Accept-Language, CF-IPCountry");
+    // Origin too: a page of the site on another origin gets a CORS header that others do not.
+    expect(r.headers.get("vary")).toBe("Accept-Language, CF-IPCountry, Origin");
     expect(await r.json()).toEqual({ language: "pt" });
     expect((await ask({}, "HEAD")).status).toBe(200);
   });

@@ -13,6 +13,7 @@ import { loadLocaleContent } from "../../src/generator/content.ts";
 import { loadBuiltEndpoints, loadEndpoints } from "../../src/generator/endpoints.ts";
 import { readServerBundle, serverBundleFiles } from "../../src/generator/server-bundle.ts";
 import { startPort } from "../../src/generator/start.ts";
+import { cloudflareTarget } from "../../src/generator/targets/cloudflare.ts";
 import { printSubmissions } from "../../src/generator/submissions-command.ts";
 import { ROOT, projectCopy } from "../helpers.ts";
 
@@ -136,6 +137,17 @@ describe("site code", () => {
     const project = projectCopy();
     writeFileSync(join(project, "src", "api", "index.ts"), "export const handlers = {};\n");
     await expectError("ApiModuleInvalid", () => loadEndpoints(project, loadSiteConfig(project), {}), "src/api/index.ts: it does not export a function createApiHandlers.");
+  });
+});
+
+describe("sitegen build --target cloudflare", () => {
+  it("WorkerModuleMissing and WorkerBundleInvalid name src/api/cloudflare.ts, and what in it cannot run in workerd", async () => {
+    const project = projectCopy();
+    const target = () => cloudflareTarget({ root: project, outDir: join(project, "dist"), site: loadSiteConfig(project), dictionaries: {} });
+    writeFileSync(join(project, "src", "api", "cloudflare.ts"), 'import { readFileSync } from "node:fs";\nexport const createPagesWorker = () => ({ fetch: () => new Response(readFileSync("x", "utf8")) });\n');
+    await expectError("WorkerBundleInvalid", target, /^src\/api\/cloudflare\.ts: src\/api\/cloudflare\.ts:1: Could not resolve "node:fs"/, /without Node/);
+    rmSync(join(project, "src", "api", "cloudflare.ts"));
+    await expectError("WorkerModuleMissing", target, /^src\/api\/cloudflare\.ts does not exist: sitegen build --target cloudflare bundles it/, /createPagesWorker/);
   });
 });
 

@@ -13,6 +13,9 @@ import { feedFiles } from "../seo/feeds.ts";
 import { renderPages } from "./render-pages.ts";
 import { writeOutput } from "./write-output.ts";
 import { formatMissing, missingTranslations, type MissingKey } from "./report.ts";
+import { writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { TARGETS, type TargetName } from "../targets/targets.ts";
 
 export interface BuildOptions extends ConfigOverrides {
   root: string;
@@ -23,6 +26,8 @@ export interface BuildOptions extends ConfigOverrides {
   precompress?: boolean;
   /** Build entries marked `draft: true` too (sitegen serve does, sitegen build never). */
   drafts?: boolean;
+  /** Where the output is deployed (targets/targets.ts): `node` by default. */
+  target?: TargetName;
 }
 
 export interface BuildResult {
@@ -50,7 +55,7 @@ export interface BuildResult {
  * 3. plan-pages: every page of every locale, with its address and file;
  * 4. render-pages: each page to an HTML document;
  * 5. write-output: minified pages, assets, sitemap, robots.txt, host files and what `sitegen start` needs
- *    (server-bundle.ts), swapped in at the end;
+ *    (server-bundle.ts), or what the deploy target needs instead (targets/), swapped in at the end;
  * 6. report (report.ts): the missing translations here, the summary in the CLI.
  */
 export async function buildSite(options: BuildOptions): Promise<BuildResult> {
@@ -91,7 +96,20 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   // the run that uses them is `sitegen start`'s, not this build's.
   const submissions = loadSiteConfig(root, { siteUrl: content.site.siteUrl }, {}).submissions;
   const serverFiles = serverBundleFiles({ site: content.site, submissions, dictionaries: content.dictionaries, apiCode });
-  const written = await writeOutput({ outDir: options.outDir, root, site: content.site, routes: plan.routes, pages: rendered, assets: assetFiles, files: feeds, serverFiles, precompress: options.precompress === true });
+  const target = await TARGETS[options.target ?? "node"]({ root, outDir: options.outDir, site: { ...content.site, submissions }, dictionaries: content.dictionaries });
+  const written = await writeOutput({
+    outDir: options.outDir,
+    root,
+    site: content.site,
+    routes: plan.routes,
+    pages: rendered,
+    assets: assetFiles,
+    files: [...feeds, ...target.outputFiles],
+    serverFiles: target.serverBundle ? serverFiles : [],
+    redirects: target.redirects,
+    precompress: options.precompress === true,
+  });
+  for (const { file, data } of target.besideOutput) writeFileSync(join(dirname(options.outDir), file), data);
   lap("write");
 
   return {

@@ -24,6 +24,8 @@ export interface OutputInput {
   serverFiles: { file: string; data: string }[];
   /** Also write .br and .gz copies of every text file (for servers that send precompressed files). */
   precompress: boolean;
+  /** Write _redirects (Netlify's not-found rules); false for a host that refuses them. */
+  redirects?: boolean;
 }
 
 export interface WrittenOutput {
@@ -60,7 +62,7 @@ export async function writeOutput(input: OutputInput): Promise<WrittenOutput> {
     write("robots.txt", buildRobots(input.site));
     const host = hostFiles(input.site);
     staging.write("_headers", host.headers);
-    if (host.redirects) staging.write("_redirects", host.redirects);
+    if (host.redirects && input.redirects !== false) staging.write("_redirects", host.redirects);
     for (const { file, data } of input.serverFiles) staging.write(file, data);
     staging.commit();
     return { pages, files: staging.files, bytes: staging.bytes };

@@ -1,0 +1,139 @@
+/**
+ * `sitegen build --target cloudflare`: the output made deployable to Cloudflare Pages as it is.
+ * - `_worker.js`: the site's Pages worker module (PROJECT_FILES.cloudflareWorker) bundled by esbuild for
+ *   workerd, with the build's configuration, text and security headers inlined. Pages' advanced mode (one
+ *   `_worker.js` in the output) rather than a `functions/` folder: the output stays one self-contained
+ *   folder that `wrangler pages dev <dir>` and `wrangler pages deploy <dir>` take as it is, with no
+ *   compile step of Pages' own, and the site's module routes its endpoints itself.
+ * - `_routes.json`: only the endpoints' paths reach the worker; Pages serves every other file with `_headers`.
+ * - the wrangler configuration, beside the output folder (the project root for the default `dist`): wrangler
+ *   reads a Pages project's configuration from the folder it runs in, where `pages_build_output_dir` names
+ *   the output; inside the output it would be uploaded and served as a file.
+ * No `_sitegen/` folder: it is for `sitegen start`, and Pages would serve it; no `_redirects` (below).
+ */
+import { build } from "esbuild";
+import { existsSync } from "node:fs";
+import { basename, join } from "node:path";
+import type { SiteConfig } from "../config.ts";
+import type { Dictionary } from "../content.ts";
+import { sitegenError } from "../errors.ts";
+import { PROJECT_FILES } from "../project.ts";
+import { securityHeaders } from "../security-headers.ts";
+import type { TargetInput, TargetOutput } from "./targets.ts";
+
+/**
+ * The runtime date the worker is written for. wrangler defaults to today, which the workerd of the pinned
+ * wrangler (4.86.0) refuses past 2026-05-03; this date is one it accepts, and nothing here needs a later one.
+ */
+export const COMPATIBILITY_DATE = "2026-04-01";
+/** The D1 binding the worker stores submissions through. */
+export const D1_BINDING = "SUBMISSIONS";
+export const WRANGLER_FILE = "wrangler.jsonc";
+
+/** What site.yaml's `cloudflare` section may set; every field has a default drawn from the site's address. */
+export interface CloudflareSettings {
+  /** The Pages project's name (its *.pages.dev address). */
+  project: string;
+  /** The D1 database's name, as `wrangler d1 create` was given it. */
+  database: string;
+  /** The D1 database's id, as `wrangler d1 create` printed it; only a deployment needs it. */
+  databaseId?: string;
+}
+
+/** "https://www.example.com.br" → "example-com-br": a name Cloudflare accepts (lower-case letters, digits, hyphens). */
+function nameFromUrl(siteUrl: string): string {
+  const host = new URL(siteUrl).hostname.replace(/^www\./, "");
+  return host.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 58) || "site";
+}
+
+export function cloudflareSettings(site: SiteConfig): CloudflareSettings {
+  const raw = (site.cloudflare ?? {}) as Record<string, unknown>;
+  const text = (field: string, fallback: string | undefined) => {
+    const value = raw[field];
+    if (value === undefined) return fallback;
+    if (typeof value !== "string" || !/^[a-z0-9][a-z0-9-]*$/i.test(value)) {
+      throw sitegenError("ConfigInvalid", { file: PROJECT_FILES.config, field: `cloudflare.${field}`, problem: "must be letters, digits and hyphens." });
+    }
+    return value;
+  };
+  const project = text("project", nameFromUrl(site.siteUrl))!;
+  return { project, database: text("database", `${project}-submissions`)!, databaseId: text("databaseId", undefined) };
+}
+
+/**
+ * The paths the worker answers: each endpoint's path, an absolute URL's included (the deployment at that
+ * origin serves it, for pages served by a host with no functions), as src/api/handlers.ts mounts them.
+ */
+function endpointPaths(site: SiteConfig): string[] {
+  const paths = Object.values(site.endpoints).map((endpoint) => {
+    if (endpoint.startsWith("/")) return endpoint.startsWith("//") ? undefined : endpoint;
+    return /^https?:\/\//i.test(endpoint) ? new URL(endpoint).pathname : undefined;
+  });
+  return [...new Set(paths.filter((path): path is string => path !== undefined))].sort();
+}
+
+/** The site's worker module bundled for workerd, its options inlined. */
+async function bundleWorker(root: string, site: SiteConfig, dictionaries: Record<string, Dictionary>): Promise<string> {
+  const file = PROJECT_FILES.cloudflareWorker;
+  if (!existsSync(join(root, file))) throw sitegenError("WorkerModuleMissing", { file });
+  const options = {
+    site,
+    messages: Object.fromEntries(Object.entries(dictionaries).map(([locale, dictionary]) => [locale, Object.fromEntries(dictionary)])),
+    headers: securityHeaders(site),
+  };
+  const entry = `import { createPagesWorker } from ${JSON.stringify(`./${file}`)};\nexport default createPagesWorker(${JSON.stringify(options)});\n`;
+  try {
+    const result = await build({
+      stdin: { contents: entry, resolveDir: root, sourcefile: "_worker.entry.js", loader: "js" },
+      absWorkingDir: root,
+      bundle: true,
+      format: "esm",
+      // No Node: a `node:` import fails here, by name, rather than in workerd (no nodejs_compat flag is set).
+      platform: "browser",
+      conditions: ["workerd", "worker", "browser"],
+      target: "es2022",
+      minifySyntax: true,
+      legalComments: "none",
+      write: false,
+      logLevel: "silent",
+    });
+    return result.outputFiles[0].text;
+  } catch (error) {
+    const first = (error as { errors?: { text: string; location?: { file: string; line: number } | null }[] }).errors?.[0];
+    const where = first?.location ? `${first.location.file}:${first.location.line}: ` : "";
+    throw sitegenError("WorkerBundleInvalid", { file, problem: first ? `${where}${first.text}` : String(error) }, { cause: error });
+  }
+}
+
+/** The wrangler configuration (JSON with comments, which wrangler reads as wrangler.jsonc). */
+export function wranglerConfig(settings: CloudflareSettings, outputDir: string): string {
+  const config = {
+    name: settings.project,
+    pages_build_output_dir: `./${outputDir}`,
+    compatibility_date: COMPATIBILITY_DATE,
+    d1_databases: [
+      // Without a databaseId in site.yaml the binding works locally only (wrangler keeps that database in .wrangler/).
+      { binding: D1_BINDING, database_name: settings.database, ...(settings.databaseId ? { database_id: settings.databaseId } : {}) },
+    ],
+  };
+  return `// Written by \`sitegen build --target cloudflare\` from content/site.yaml (its \`cloudflare\` section): edit that, not this file.\n${JSON.stringify(config, null, 2)}\n`;
+}
+
+export async function cloudflareTarget(input: TargetInput): Promise<TargetOutput> {
+  const include = endpointPaths(input.site);
+  // A site without endpoints is static files alone: no worker to run.
+  const outputFiles =
+    include.length === 0
+      ? []
+      : [
+          { file: "_worker.js", data: await bundleWorker(input.root, input.site, input.dictionaries) },
+          { file: "_routes.json", data: `${JSON.stringify({ version: 1, include, exclude: [] }, null, 2)}\n` },
+        ];
+  return {
+    outputFiles,
+    serverBundle: false,
+    // Pages serves the nearest 404.html by itself, and reports a 404 rule of _redirects as invalid on every run.
+    redirects: false,
+    besideOutput: [{ file: WRANGLER_FILE, data: wranglerConfig(cloudflareSettings(input.site), basename(input.outDir)) }],
+  };
+}
