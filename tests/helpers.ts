@@ -17,6 +17,12 @@ export function projectCopy(): string {
     if (name !== ".cache") symlinkSync(join(ROOT, "node_modules", name), join(dir, "node_modules", name), "dir");
   }
   symlinkSync(join(ROOT, "package.json"), join(dir, "package.json"));
+  // The processed images are shared: their cache is keyed by content, so a copy never reads another's
+  // image by mistake, and the covers are encoded once for all the tests rather than once per copy.
+  const images = join(ROOT, "node_modules", ".cache", "sitegen", "images");
+  mkdirSync(images, { recursive: true });
+  mkdirSync(join(dir, "node_modules", ".cache", "sitegen"), { recursive: true });
+  symlinkSync(images, join(dir, "node_modules", ".cache", "sitegen", "images"), "dir");
   return dir;
 }
 

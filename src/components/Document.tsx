@@ -55,7 +55,14 @@ export function Document({ head, page: data, children }: DocumentProps) {
         {head.ogLocaleAlternates.map((l) => (
           <meta key={l} property="og:locale:alternate" content={l} />
         ))}
-        <meta name="twitter:card" content="summary" />
+        {head.image && (
+          <>
+            <meta property="og:image" content={head.image.src} />
+            <meta property="og:image:width" content={String(head.image.width)} />
+            <meta property="og:image:height" content={String(head.image.height)} />
+          </>
+        )}
+        <meta name="twitter:card" content={head.image ? "summary_large_image" : "summary"} />
         <meta name="twitter:title" content={head.title} />
         <meta name="twitter:description" content={head.description} />
         <meta name="theme-color" content="#0b1f33" />

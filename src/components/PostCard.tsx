@@ -1,8 +1,16 @@
 import type { CollectionEntry } from "../generator/site-definition.ts";
 import { usePage } from "./page-context.tsx";
+import { Picture } from "./Picture.tsx";
 
-/** An article in a list (home, listing, related): its date, title linked to it, excerpt and reading time. */
-export function PostCard({ entry, headingLevel = 3 }: { entry: CollectionEntry; headingLevel?: 2 | 3 }) {
+/** A card's width: a third of the container from 64rem, half from 48rem, else the screen less the gutters. */
+const CARD_SIZES = "(min-width: 64rem) 23rem, (min-width: 48rem) 50vw, 100vw";
+
+/**
+ * An article in a list (home, listing, related): its cover (decoration: the title beside it says what it
+ * is about), date, title linked to it, excerpt and reading time. `priority` for the card whose cover is the
+ * page's main image above the fold (a listing's first), fetched first; every other cover loads lazily.
+ */
+export function PostCard({ entry, headingLevel = 3, priority = false }: { entry: CollectionEntry; headingLevel?: 2 | 3; priority?: boolean }) {
   const { t, formatDate } = usePage();
   const Heading = headingLevel === 2 ? "h2" : "h3";
   const id = `post-${entry.slug}`;
@@ -10,6 +18,7 @@ export function PostCard({ entry, headingLevel = 3 }: { entry: CollectionEntry; 
   return (
     <li className="card post">
       <article aria-labelledby={id}>
+        {entry.images?.cover && <Picture image={entry.images.cover} alt="" sizes={CARD_SIZES} className="post-cover" priority={priority} />}
         <p className="meta">
           <time dateTime={date}>{formatDate(date)}</time> · {t("insights.article.readingTime", { minutes: entry.readingMinutes })}
         </p>

@@ -4,7 +4,7 @@ import fg from "fast-glob";
 import { parseYaml } from "./yaml.ts";
 import { sitegenError } from "./errors.ts";
 import { PROJECT_FILES } from "./project.ts";
-import { countWords, createMarkdown, readingMinutes } from "./markdown.ts";
+import { countWords, createMarkdown, readingMinutes, type MarkdownEnv } from "./markdown.ts";
 import type { Dictionary } from "./content.ts";
 import type { CollectionDefinition, CollectionEntry, FieldRule } from "./site-definition.ts";
 
@@ -44,16 +44,18 @@ export function loadCollections(input: CollectionsInput): Collections {
   return out;
 }
 
-function readEntry(root: string, file: string, locale: string, definition: CollectionDefinition, dictionary: Dictionary, render: (md: string) => string): CollectionEntry {
+function readEntry(root: string, file: string, locale: string, definition: CollectionDefinition, dictionary: Dictionary, render: (md: string, env: MarkdownEnv) => string): CollectionEntry {
   const text = readFileSync(join(root, file), "utf8");
   const markdown = file.endsWith(".md");
   let fields: unknown;
   let body = "";
+  let firstLine = 0;
   if (markdown) {
     const match = /^---\r?\n([\s\S]*?)\r?\n---\r?\n?([\s\S]*)$/.exec(text);
     if (!match) throw sitegenError("EntryInvalid", { file, field: "(front matter)", problem: "the file must start with front matter between two lines of ---." });
     fields = parseYaml(file, match[1], 2);
     body = match[2];
+    firstLine = match[1].split("\n").length + 3;
   } else {
     fields = parseYaml(file, text);
   }
@@ -68,6 +70,8 @@ function readEntry(root: string, file: string, locale: string, definition: Colle
   }
   const data = validate(bodyIsMarkdown ? front : (fields as Record<string, unknown>), definition.schema, file, dictionary);
   const slug = basename(file).replace(/\.(md|ya?ml)$/, "");
+  const env: MarkdownEnv = { images: [], firstLine };
+  const html = body ? render(body, env) : "";
   return {
     collection: definition.name,
     locale,
@@ -75,7 +79,8 @@ function readEntry(root: string, file: string, locale: string, definition: Colle
     key: typeof data.translationKey === "string" ? data.translationKey : slug,
     file,
     data,
-    html: body ? render(body) : "",
+    html,
+    ...(env.images.length ? { bodyImages: env.images } : {}),
     readingMinutes: readingMinutes(countWords(body)),
   };
 }
@@ -95,6 +100,7 @@ function validate(fields: Record<string, unknown>, schema: Record<string, FieldR
     }
     switch (rule.type) {
       case "text":
+      case "image":
         if (typeof value !== "string") throw fail(field, `must be text, not ${JSON.stringify(value)}.`);
         break;
       case "boolean":

@@ -75,6 +75,26 @@ export const ERRORS = {
         ? "Start the file with its fields between two lines of --- (title, description, date...), then the text in Markdown."
         : `Fix \`${p.field}\` in the front matter; src/pages/routes.ts lists the collection's fields and what each must hold.`,
   ),
+  ImageMissing: entry<{ place: string; image: string; resolved: string }>(
+    "Image not found",
+    (p) => `${p.place}: the image "${p.image}" (${p.resolved}) does not exist.`,
+    () => "Write the image's path relative to the file that uses it (./chart.png beside an article; ../../images/insights/cover.webp for an image both languages share), or add the file there.",
+  ),
+  ImageNotLocal: entry<{ place: string; image: string; problem: string }>(
+    "Image is not a file of the project",
+    (p) => `${p.place}: "${p.image}" ${p.problem}`,
+    () => "Put the image in the project (beside the content, or under content/images/) and write its path relative to the file that uses it: the pages load images only from the site itself (its Content-Security-Policy allows no other origin).",
+  ),
+  ImageUnsupported: entry<{ place: string; image: string; format: string }>(
+    "Unsupported image format",
+    (p) => `${p.place}: "${p.image}" is a ${p.format} file; the image pipeline reads JPEG, PNG, WebP and AVIF.`,
+    () => "Convert the image to JPEG (photographs) or PNG (drawings, screenshots), for example with an image editor's export; the build makes the AVIF and WebP files itself.",
+  ),
+  ImageUnreadable: entry<{ place: string; image: string; text: string }>(
+    "Image cannot be read",
+    (p) => `${p.place}: "${p.image}" could not be decoded: ${p.text}`,
+    () => "The file is damaged or not the image its name says: open it in an image viewer, and export it again as JPEG or PNG.",
+  ),
   DuplicatePagePath: entry<{ path: string; first: string; second: string }>(
     "Two pages at one address",
     (p) => `${p.path} is the address of both ${p.first} and ${p.second}.`,

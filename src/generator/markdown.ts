@@ -1,14 +1,24 @@
 import MarkdownIt from "markdown-it";
 import anchor from "markdown-it-anchor";
 import footnote from "markdown-it-footnote";
+import type { ImageRef } from "./site-definition.ts";
+
+/** What a render collects: each image of the body, which the image stage turns into a `<picture>`. */
+export type MarkdownEnv = {
+  images: ImageRef[];
+  /** The file's line that holds the body's first line (after the front matter); 0 when unknown (a YAML entry's `body`). */
+  firstLine: number;
+};
 
 /**
  * Markdown → HTML for collection entries (markdown-it): CommonMark plus tables and footnotes; headings get
  * ids (accents folded: "Governança" → "governanca") and link to themselves, so a section can be shared;
  * links to other sites get rel="noopener"; raw HTML is never passed through (it is shown as text), so
- * content cannot inject a script or a style.
+ * content cannot inject a script or a style. Images are collected into `env.images` (source, alt text, line)
+ * and leave a placeholder comment, which no content can write (raw HTML being text): the build's image
+ * stage puts the image's `<picture>` there (imagePlaceholder).
  */
-export function createMarkdown(siteUrl: string): (source: string) => string {
+export function createMarkdown(siteUrl: string): (source: string, env?: MarkdownEnv) => string {
   const md = new MarkdownIt({ html: false, linkify: false, typographer: false });
   md.use(footnote);
   md.use(anchor, { level: [2, 3, 4], slugify: slugifyHeading, permalink: anchor.permalink.headerLink({ safariReaderFix: true }) });
@@ -19,8 +29,42 @@ export function createMarkdown(siteUrl: string): (source: string) => string {
     if (/^https?:\/\//i.test(href) && new URL(href).origin !== siteOrigin) tokens[idx].attrSet("rel", "noopener");
     return defaultLinkOpen(tokens, idx, options, env, self);
   };
-  return (source) => md.render(source);
+  // The line of each image: its paragraph's first line, plus the line breaks before it in the paragraph.
+  md.core.ruler.push("image_lines", (state) => {
+    for (const block of state.tokens) {
+      if (block.type !== "inline" || !block.map || !block.children) continue;
+      let line = block.map[0];
+      for (const child of block.children) {
+        if (child.type === "softbreak" || child.type === "hardbreak") line++;
+        else if (child.type === "image") child.meta = { ...child.meta, line };
+      }
+    }
+  });
+  md.renderer.rules.image = (tokens, idx, options, rendering, self) => {
+    const token = tokens[idx];
+    const env = rendering as Partial<MarkdownEnv> | undefined;
+    if (!env?.images) return self.renderToken(tokens, idx, options);
+    const raw = String(token.attrGet("src") ?? "");
+    let src = raw;
+    try {
+      src = decodeURI(raw);
+    } catch {
+      // A malformed escape stays as written; the image stage reports the file it cannot find.
+    }
+    const title = token.attrGet("title");
+    env.images.push({ src, alt: self.renderInlineAsText(token.children ?? [], options, rendering), ...(title ? { title: String(title) } : {}), ...(env.firstLine ? { line: env.firstLine + Number(token.meta?.line ?? 0) } : {}) });
+    return imagePlaceholder(env.images.length - 1);
+  };
+  return (source, env) => md.render(source, env);
 }
+
+/** Where the image stage puts the `<picture>` of the body's image number `index`. */
+export function imagePlaceholder(index: number): string {
+  return `<!--sitegen-image:${index}-->`;
+}
+
+/** Every placeholder of a rendered body, its number captured. */
+export const IMAGE_PLACEHOLDER = /<!--sitegen-image:(\d+)-->/g;
 
 /** A heading's id: lower case, accents folded, anything else a single hyphen ("Por que a LGPD já pede isso?" → "por-que-a-lgpd-ja-pede-isso"). */
 export function slugifyHeading(text: string): string {

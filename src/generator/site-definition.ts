@@ -47,7 +47,13 @@ export type FieldRule =
   /** The id of something the text describes: `${to}.${value}` (or `${to}.${value}.${key}`) is a text key. */
   | { type: "reference"; to: string; key?: string; required?: boolean }
   /** A list of such ids (tags: each `${to}.${id}` is a text key, its label). */
-  | { type: "references"; to: string; required?: boolean };
+  | { type: "references"; to: string; required?: boolean }
+  /**
+   * An image file, its path relative to the entry's file (`../../images/insights/cover.webp`): processed by
+   * the build's image stage (CollectionEntry.images). The first image field of a schema also gives the
+   * entry its Open Graph image.
+   */
+  | { type: "image"; required?: boolean };
 
 /**
  * A collection: content/<locale>/<name>/*.md (Markdown with YAML front matter) or *.yaml. Fields named
@@ -61,6 +67,8 @@ export interface CollectionDefinition {
   sortBy?: string;
   /** RSS 2.0 and Atom feeds per locale at `${listing path}/rss.xml` and `/atom.xml`: their title and description keys, and how many entries. */
   feed?: { title: string; description: string; limit: number; listRoute: string };
+  /** The `sizes` of the images in an entry's body: how wide the text column is drawn (default 100vw). */
+  bodyImageSizes?: string;
   /** Text keys of an author's name and job title, `{id}` standing for the entry's `author` field. */
   author?: { name: string; jobTitle: string; url?: string };
 }
@@ -81,8 +89,45 @@ export interface CollectionEntry {
   readingMinutes: number;
   /** The entry's image for Open Graph and JSON-LD (an address on the site), when it has one. */
   image?: string;
+  /** That image's address and size (for og:image:width and og:image:height). */
+  ogImage?: ImageFile;
+  /** The processed image of each image field that has a value, by field name (the build's image stage). */
+  images?: Record<string, ProcessedImage>;
+  /** The images the Markdown body refers to, in order: the image stage puts a `<picture>` in place of each. */
+  bodyImages?: ImageRef[];
   /** The entry's page, prefix included ("/de/insights/ki-governance"), when a route shows entries. */
   path?: string;
+}
+
+/** One file the image stage wrote: its address on the site and its size in pixels. */
+export interface ImageFile {
+  src: string;
+  width: number;
+  height: number;
+}
+
+/**
+ * A source image as the build ships it: AVIF and WebP at several widths (never wider than the source),
+ * each file named by its content's hash; a JPEG for browsers that take neither; and, for an entry's
+ * Open Graph image, a 1200×630 JPEG cropped from it. src/generator/images/ writes them.
+ */
+export interface ProcessedImage {
+  /** The source file, relative to the project folder. */
+  source: string;
+  avif: ImageFile[];
+  webp: ImageFile[];
+  /** What the `<img>` shows and its width and height (the aspect ratio that reserves the image's space). */
+  fallback: ImageFile;
+  og?: ImageFile;
+}
+
+/** An image that a Markdown body refers to (`![alt](./chart.png "title")`), and the line it is on. */
+export interface ImageRef {
+  src: string;
+  alt: string;
+  title?: string;
+  /** Line in the entry's file, front matter counted (absent for the `body` of a YAML entry). */
+  line?: number;
 }
 
 /** A page that is not a route of the site map: not indexed, not in the sitemap, no breadcrumbs. */
@@ -116,6 +161,12 @@ export interface SiteDefinition {
   error?: SpecialPageDefinition;
   unlisted?: UnlistedPageDefinition[];
   collections?: CollectionDefinition[];
+  /**
+   * Text keys whose value is an image file, its path relative to the YAML file that holds the key; `*`
+   * stands for one segment of the key ("leadership.*.photo"). Pages get the processed image with
+   * PageData.image(key).
+   */
+  imageKeys?: string[];
 }
 
 /** For src/pages/routes.ts: `export default defineSite({...})`, type-checked. */
@@ -159,6 +210,8 @@ export interface HeadData {
   preloads: string[];
   /** "article" for collection entries, else "website". */
   ogType: string;
+  /** The page's Open Graph image (an entry's), its full address and size. */
+  image?: ImageFile;
   /** An entry's dates and tags for Open Graph (article:published_time...). */
   article?: { publishedTime: string; modifiedTime?: string; tags: string[] };
   /** The feeds of this locale, announced in every page's head. */
@@ -201,6 +254,8 @@ export interface PageData {
   notFoundPaths: Record<string, string>;
   /** A collection's entries in this page's locale, newest first. */
   collection(name: string): CollectionEntry[];
+  /** The processed image a text key names (one of the site's `imageKeys`), when this locale's text has the key. */
+  image(key: string): ProcessedImage | undefined;
   /** On an entry's page: the entry. */
   entry?: CollectionEntry;
   /** On a listing's page: its entries, which page of how many, and the address of each page. */

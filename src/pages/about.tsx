@@ -1,12 +1,15 @@
 import { usePage } from "../components/page-context.tsx";
 import { CtaBand, Monogram, PageHero, Prose, Section, useNumbered } from "../components/blocks.tsx";
+import { Picture } from "../components/Picture.tsx";
 
+/** A person: their photo when the text gives one (`photo:`, see imageKeys in routes.ts), else their initials. */
 function Person({ prefix }: { prefix: string }) {
-  const { t } = usePage();
+  const { t, image } = usePage();
   const name = t(`${prefix}.name`);
+  const photo = image(`${prefix}.photo`);
   return (
     <li className="card person">
-      <Monogram name={name} />
+      {photo ? <Picture image={photo} alt={name} sizes="5rem" className="portrait" /> : <Monogram name={name} />}
       <h3>{name}</h3>
       <p className="role">{t(`${prefix}.title`)}</p>
       <p>{t(`${prefix}.bio`)}</p>

@@ -1,6 +1,7 @@
 import { usePage } from "../components/page-context.tsx";
 import { CtaBand } from "../components/blocks.tsx";
 import { PostCard } from "../components/PostCard.tsx";
+import { Picture } from "../components/Picture.tsx";
 import type { CollectionEntry } from "../generator/site-definition.ts";
 
 /**
@@ -39,6 +40,10 @@ export default function InsightPage() {
                 </>
               )}
             </p>
+            {/* The page's largest image above the fold: fetched first, never lazily. */}
+            {article.images?.cover && (
+              <Picture image={article.images.cover} alt={article.data.coverAlt ? String(article.data.coverAlt) : ""} sizes="(min-width: 76rem) 72rem, 100vw" priority className="article-cover" />
+            )}
           </div>
         </header>
         <div className="container article-body">

@@ -16,8 +16,9 @@ export default function InsightsPage() {
             {pages > 1 ? t("pagination.current", { page, pages }) : t("insights.listing.heading")}
           </h2>
           <ul className="card-grid cols-3 post-list">
-            {entries.map((entry) => (
-              <PostCard key={entry.key} entry={entry} />
+            {/* The first cover is the largest image above the fold on every screen: fetched first, not lazily. */}
+            {entries.map((entry, i) => (
+              <PostCard key={entry.key} entry={entry} priority={i === 0} />
             ))}
           </ul>
           {pages > 1 && (

@@ -53,7 +53,9 @@ export const FORM_RESULTS = {
 
 /**
  * The articles: content/<locale>/insights/*.md. Authors are the leadership of the about page
- * (`leadership.<id>`), tags the ids of tags.yaml.
+ * (`leadership.<id>`), tags the ids of tags.yaml. `cover` is an image file relative to the article
+ * (the covers both languages share are in content/images/insights/); `coverAlt` describes it when it
+ * shows something a reader needs, else the cover is decoration beside the title and its alt text is empty.
  */
 const insights: CollectionDefinition = {
   name: "insights",
@@ -64,10 +66,13 @@ const insights: CollectionDefinition = {
     updated: { type: "date" },
     author: { type: "reference", to: "leadership", key: "name", required: true },
     tags: { type: "references", to: "tags", required: true },
-    cover: { type: "text" },
+    cover: { type: "image" },
+    coverAlt: { type: "text" },
     draft: { type: "boolean" },
     translationKey: { type: "text" },
   },
+  // The article's text column: 46rem beside the aside from 64rem, the whole width less the gutters below.
+  bodyImageSizes: "(min-width: 64rem) 46rem, calc(100vw - 2rem)",
   feed: { title: "insights.feed.title", description: "insights.feed.description", limit: 20, listRoute: "insights" },
   author: { name: "leadership.{id}.name", jobTitle: "leadership.{id}.title", url: "about" },
 };
@@ -76,6 +81,9 @@ export default defineSite({
   document: Document,
   routes,
   collections: [insights],
+  // A person of the about page may have a photo (`photo:` beside `name:`, relative to the YAML file);
+  // without one the page shows their initials.
+  imageKeys: ["leadership.*.photo", "advisors.*.photo"],
   notFound: { page: page(NotFoundPage), meta: { title: "meta.not-found.title", description: "meta.not-found.description" } },
   error: { page: page(ErrorPage), props: { status: 500 }, meta: { title: "meta.error.title", description: "meta.error.description" } },
   unlisted: Object.entries(FORM_RESULTS).map(([result, keys]) => ({

@@ -216,14 +216,15 @@ describe("special pages and files", () => {
   it("reports pages per locale, sizes and every stage", () => {
     const ptArticles = articles.filter((a) => a.paths.pt).length;
     expect(result.pages.filter((p) => p.locale === "pt")).toHaveLength(routes.length + ptArticles + 5); // routes, articles, not-found, error, three form results
-    expect(Object.keys(result.timings)).toEqual(["content", "bundle", "collections", "plan", "render", "write"]);
+    expect(Object.keys(result.timings)).toEqual(["content", "bundle", "collections", "images", "plan", "render", "write"]);
     const summary = buildSummary({ ...result, outDir: out });
     const perLocale = (l: string) => routes.length + articles.filter((a) => a.paths[l]).length + 5;
     expect(summary).toMatch(new RegExp(`^Built ${result.pages.length} pages \\(pt ${perLocale("pt")}, en ${perLocale("en")}\\) into `));
     // The page named is the largest one, whichever page that is as the content grows.
     const largest = result.pages.reduce((a, b) => (b.html.length > a.html.length ? b : a));
     expect(summary).toMatch(new RegExp(`largest page ${largest.file.replace(/\./g, "\\.")}, [\\d.]+ KB \\([\\d.]+ KB brotli\\)`));
-    expect(summary).toMatch(/stages: content \d+ ms, bundle \d+ ms, collections \d+ ms, plan \d+ ms, render \d+ ms, write \d+ ms/);
+    expect(summary).toMatch(/stages: content \d+ ms, bundle \d+ ms, collections \d+ ms, images \d+ ms, plan \d+ ms, render \d+ ms, write \d+ ms/);
+    expect(summary).toMatch(new RegExp(`\n  images: ${result.images.count} sources, ${result.images.encoded} encoded, ${result.images.count - result.images.encoded} from the cache\n`));
   });
 
   it("has the flat layout hosts need", () => {

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -91,6 +91,30 @@ describe("site code", () => {
     await expectError("EntryInvalid", () => buildSite({ root: project, outDir: out() }), "content/pt/insights/sem-cabecalho.md, `(front matter)`: the file must start with front matter between two lines of ---.", /between two lines of ---/);
     writeFileSync(join(project, "content", "pt", "insights", "sem-cabecalho.md"), "---\ntitle: X\ndescription: Y\ndate: 2026-01-01\nauthor: cto\ntags: [strategy]\nsubtitle: Z\n---\nTexto.\n");
     await expectError("EntryInvalid", () => buildSite({ root: project, outDir: out() }), /^content\/pt\/insights\/sem-cabecalho\.md, `subtitle`: is not a field of this collection \(its fields: title, description/, /src\/pages\/routes\.ts lists the collection's fields/);
+  });
+
+  it("ImageMissing, ImageNotLocal, ImageUnsupported and ImageUnreadable name the file and the field or line that uses the image", async () => {
+    const project = projectCopy();
+    const article = "content/pt/insights/governanca-de-ia.md";
+    const original = readFileSync(join(project, article), "utf8");
+    const withCover = (cover: string) => writeFileSync(join(project, article), original.replace(/^cover: .*$/m, `cover: ${cover}`));
+    withCover("./capa.jpg");
+    await expectError("ImageMissing", () => buildSite({ root: project, outDir: out() }), `${article}, \`cover\`: the image "./capa.jpg" (content/pt/insights/capa.jpg) does not exist.`, /relative to the file that uses it/);
+    // In the Markdown: the line of the image, front matter counted.
+    writeFileSync(join(project, article), original.replace("\n\nA alternativa é", "\n\nVeja o quadro:\n![Quadro](./quadro.png)\n\nA alternativa é"));
+    const line = readFileSync(join(project, article), "utf8").split("\n").indexOf("![Quadro](./quadro.png)") + 1;
+    expect(line).toBeGreaterThan(10);
+    await expectError("ImageMissing", () => buildSite({ root: project, outDir: out() }), `${article}:${line}: the image "./quadro.png" (content/pt/insights/quadro.png) does not exist.`);
+    writeFileSync(join(project, article), original.replace("\n\nA alternativa é", "\n\n![Logo](https://cdn.example.com/logo.png)\n\nA alternativa é"));
+    await expectError("ImageNotLocal", () => buildSite({ root: project, outDir: out() }), /^content\/pt\/insights\/governanca-de-ia\.md:\d+: "https:\/\/cdn\.example\.com\/logo\.png" is an address on the web, not a file of the project\.$/, /Content-Security-Policy/);
+    withCover("../../../../etc/hostname");
+    await expectError("ImageNotLocal", () => buildSite({ root: project, outDir: out() }), /`cover`: "..\/..\/..\/..\/etc\/hostname" is outside the project folder/);
+    copyFileSync(join(ROOT, "tests/fixtures/images/animation.gif"), join(project, "content/pt/insights/animacao.gif"));
+    withCover("./animacao.gif");
+    await expectError("ImageUnsupported", () => buildSite({ root: project, outDir: out() }), `${article}, \`cover\`: "./animacao.gif" is a GIF file; the image pipeline reads JPEG, PNG, WebP and AVIF.`, /Convert the image to JPEG/);
+    writeFileSync(join(project, "content/pt/insights/capa.jpg"), "not a picture");
+    withCover("./capa.jpg");
+    await expectError("ImageUnreadable", () => buildSite({ root: project, outDir: out() }), /^content\/pt\/insights\/governanca-de-ia\.md, `cover`: "\.\/capa\.jpg" could not be decoded: /, /damaged/);
   });
 
   it("DuplicatePagePath names both pages", async () => {

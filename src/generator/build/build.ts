@@ -10,6 +10,7 @@ import { bundleStyles } from "./bundle-styles.ts";
 import { planPages } from "./plan-pages.ts";
 import { loadCollections } from "../collections.ts";
 import { feedFiles } from "../seo/feeds.ts";
+import { processImages } from "./images.ts";
 import { renderPages } from "./render-pages.ts";
 import { writeOutput } from "./write-output.ts";
 import { formatMissing, missingTranslations, type MissingKey } from "./report.ts";
@@ -42,6 +43,8 @@ export interface BuildResult {
   totalMs: number;
   files: number;
   bytes: number;
+  /** Source images processed, and how many were encoded (the others came from the cache). */
+  images: { count: number; encoded: number };
   /** The text of each locale, as loaded for this build (the server's endpoints answer with it). */
   dictionaries: Record<string, Dictionary>;
 }
@@ -50,7 +53,8 @@ export interface BuildResult {
  * `sitegen build`: six stages, each a module with data in and data out, run in order.
  * 1. load-content: site.yaml and each locale's text;
  * 2. bundle-pages, bundle-islands, bundle-styles: the site's code for Node and for browsers, its CSS;
- *    then the site's collections (collections.ts: Markdown and YAML entries, checked and paired);
+ *    then the site's collections (collections.ts: Markdown and YAML entries, checked and paired) and the
+ *    images they and the text refer to (images.ts: AVIF, WebP and JPEG files, cached between builds);
  *    and its endpoints module (endpoints.ts), for `sitegen start`;
  * 3. plan-pages: every page of every locale, with its address and file;
  * 4. render-pages: each page to an HTML document;
@@ -83,10 +87,12 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   const definitions = pagesBundle.site.collections ?? [];
   const collections = loadCollections({ root, siteUrl: content.site.siteUrl, locales: content.site.locales.map((l) => l.code), dictionaries: content.dictionaries, definitions, drafts: options.drafts === true });
   lap("collections");
+  const images = await processImages({ root, definitions, collections, contents: content.contents, imageKeys: pagesBundle.site.imageKeys ?? [] });
+  lap("images");
   const plan = planPages(pagesBundle.site, content.site, collections);
   lap("plan");
   const assets = { stylesheet: stylesheet.href, scripts: islands.scripts, preloads: islands.preloads, islands: islands.islands };
-  const rendered = renderPages(plan, plan.pages, pagesBundle, content.site, content.dictionaries, assets, collections);
+  const rendered = renderPages(plan, plan.pages, pagesBundle, content.site, content.dictionaries, assets, collections, images.byKey);
   lap("render");
   const missing = missingTranslations(content.contents, rendered);
   if (missing.length && options.strict) throw sitegenError("MissingTranslations", { count: missing.length, list: formatMissing(missing) });
@@ -103,7 +109,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     site: content.site,
     routes: plan.routes,
     pages: rendered,
-    assets: assetFiles,
+    assets: [...assetFiles, ...images.files],
     files: [...feeds, ...target.outputFiles],
     serverFiles: target.serverBundle ? serverFiles : [],
     redirects: target.redirects,
@@ -122,6 +128,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     totalMs: performance.now() - started,
     files: written.files,
     bytes: written.bytes,
+    images: { count: images.count, encoded: images.encoded },
     dictionaries: content.dictionaries,
   };
 }

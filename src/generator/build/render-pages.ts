@@ -1,6 +1,6 @@
 import type { SiteConfig } from "../config.ts";
 import type { Dictionary } from "../content.ts";
-import type { CollectionDefinition, HeadData, PageData, Route } from "../site-definition.ts";
+import type { CollectionDefinition, HeadData, PageData, ProcessedImage, Route } from "../site-definition.ts";
 import type { Collections } from "../collections.ts";
 import { createTranslator, type Translator } from "../i18n.ts";
 import { breadcrumbsFor } from "../breadcrumbs.ts";
@@ -31,8 +31,8 @@ export interface RenderedPage {
  * Stage 4. Each planned page → a whole HTML document: the data its components read (PageData), its head
  * (title, canonical, hreflang, Open Graph, JSON-LD), rendered by React through the site's document shell.
  */
-export function renderPages(plan: PagePlan, pages: PlannedPage[], bundle: PagesBundle, site: SiteConfig, dictionaries: Record<string, Dictionary>, assets: PageAssets, collections: Collections = {}): RenderedPage[] {
-  const context = pageContext(plan, site, collections, bundle.site.collections ?? []);
+export function renderPages(plan: PagePlan, pages: PlannedPage[], bundle: PagesBundle, site: SiteConfig, dictionaries: Record<string, Dictionary>, assets: PageAssets, collections: Collections = {}, images: Record<string, Map<string, ProcessedImage>> = {}): RenderedPage[] {
+  const context = { ...pageContext(plan, site, collections, bundle.site.collections ?? []), images };
   return pages.map((page) => {
     const missing = new Set<string>();
     const translator = createTranslator(page.locale, dictionaries[page.locale] ?? new Map(), (_locale, key) => missing.add(key));
@@ -59,6 +59,8 @@ interface BuildContext {
   dateFormats: Map<string, Intl.DateTimeFormat>;
   collections: Collections;
   definitions: CollectionDefinition[];
+  /** Locale → text key → its processed image (the image stage). */
+  images?: Record<string, Map<string, ProcessedImage>>;
 }
 
 function pageContext(plan: PagePlan, site: SiteConfig, collections: Collections, definitions: CollectionDefinition[]): BuildContext {
@@ -94,6 +96,7 @@ function pageData(page: PlannedPage, translator: Translator, site: SiteConfig, c
     islands,
     notFoundPaths: context.notFoundPaths,
     collection: (name) => context.collections[name]?.[locale] ?? [],
+    image: (key) => context.images?.[locale]?.get(key),
     entry: page.entry,
     listing: page.listing && {
       entries: page.listing.entries,
@@ -144,6 +147,7 @@ function headData(page: PlannedPage, data: PageData, site: SiteConfig, assets: P
     scripts: assets.scripts,
     preloads: assets.preloads,
     ogType: entry ? "article" : "website",
+    image: entry?.ogImage && { ...entry.ogImage, src: absoluteUrl(site, entry.ogImage.src) },
     article: entry && {
       publishedTime: String(entry.data.date ?? ""),
       modifiedTime: entry.data.updated ? String(entry.data.updated) : undefined,

@@ -49,6 +49,7 @@ export interface BuildSummaryInput {
   timings: Record<string, number>;
   totalMs: number;
   missing: MissingKey[];
+  images?: { count: number; encoded: number };
 }
 
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
@@ -67,6 +68,7 @@ export function buildSummary(input: BuildSummaryInput): string {
     `Built ${input.pages.length} pages (${[...perLocale].map(([l, n]) => `${l} ${n}`).join(", ")}) into ${input.outDir} in ${Math.round(input.totalMs)} ms`,
     `  HTML ${kb(html)}${largest ? `; largest page ${largest.file}, ${kb(Buffer.byteLength(largest.html))} (${kb(brotliSize(largest.html))} brotli)` : ""}`,
     ...input.assets.map((a) => `  ${a.file} ${kb(a.code.byteLength)} (${kb(brotliSize(a.code))} brotli)`),
+    ...(input.images?.count ? [`  images: ${input.images.count} sources, ${input.images.encoded} encoded, ${input.images.count - input.images.encoded} from the cache`] : []),
     `  ${input.files} files, ${kb(input.bytes)} written`,
     `  stages: ${Object.entries(input.timings).map(([stage, ms]) => `${stage} ${Math.round(ms)} ms`).join(", ")}`,
   ];

@@ -41,7 +41,7 @@ export function buildFeeds(input: FeedInput): { rss: string; atom: string } {
       link: url,
       title: String(entry.data.title),
       description: String(entry.data.description ?? ""),
-      content: entry.html,
+      content: absoluteImages(entry.html, site.siteUrl),
       date: new Date(`${String(entry.data.updated ?? entry.data.date)}T00:00:00Z`),
       published: new Date(`${String(entry.data.date)}T00:00:00Z`),
       ...(author ? { author: [{ name: author }] } : {}),
@@ -49,6 +49,14 @@ export function buildFeeds(input: FeedInput): { rss: string; atom: string } {
     });
   }
   return { rss: feed.rss2(), atom: feed.atom1() };
+}
+
+/**
+ * The body with its images' addresses made full (feed readers show the text away from the site, where
+ * "/assets/img/..." leads nowhere). Only the build writes src and srcset: content's raw HTML is text.
+ */
+function absoluteImages(html: string, siteUrl: string): string {
+  return html.replace(/ (src|srcset)="(\/[^"]*)"/g, (_, name: string, value: string) => ` ${name}="${value.replace(/(^|, )\//g, `$1${siteUrl}/`)}"`);
 }
 
 /**
