@@ -1,6 +1,6 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { readFileSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { buildSite } from "./build/build.ts";
 import { buildSummary } from "./build/report.ts";
@@ -54,14 +54,21 @@ export function createProgram(root: string): Command {
     .option("--site-url <url>", "base address for canonical URLs, hreflang and the sitemap (default: SITE_URL or content/site.yaml)")
     .option("--strict", "fail when a translation is missing instead of warning", false)
     .option("--precompress", "also write .br and .gz copies of every text file, for servers that send precompressed files (nginx brotli_static/gzip_static)", false)
+    .addOption(new Option("--target <host>", "where the endpoints will run: node (sitegen start) or netlify (Netlify Functions and netlify.toml)").choices(["node", "netlify"]).default("node"))
     .addOption(new Option("--json", "print the figures as one JSON line (for sitegen bench)").hideHelp())
-    .action(async (opts: { out: string; siteUrl?: string; strict: boolean; precompress: boolean; json?: boolean }) => {
+    .action(async (opts: { out: string; siteUrl?: string; strict: boolean; precompress: boolean; target: string; json?: boolean }) => {
       const result = await buildSite({ root, outDir: resolve(opts.out), siteUrl: opts.siteUrl, strict: opts.strict, precompress: opts.precompress });
+      // Another host's files, made from this build (targets/): the pages stay as they are.
+      const target =
+        opts.target === "netlify"
+          ? await (await import("./targets/netlify.ts")).writeNetlifyTarget({ root, outDir: result.outDir, site: result.site, dictionaries: result.dictionaries })
+          : undefined;
       if (opts.json) {
         const maxRssMb = process.resourceUsage().maxRSS / 1024;
         return console.log(JSON.stringify({ buildMs: result.totalMs, pages: result.pages.length, timings: result.timings, maxRssMb }));
       }
       console.log(buildSummary(result));
+      if (target) console.log(`Netlify: ${relative(root, target.functionDir)} answers ${target.paths.join(", ")}; ${relative(root, target.configFile)} publishes ${relative(root, result.outDir)}.`);
     });
 
   program

@@ -21,6 +21,8 @@ export const PROJECT_FILES = {
   styles: "src/styles",
   /** The form and detection endpoints `sitegen serve` mounts, when present. */
   api: "src/api/index.ts",
+  /** The endpoints as a Netlify Function, for `sitegen build --target netlify` (targets/netlify.ts). */
+  netlifyApi: "src/api/netlify.ts",
 } as const;
 
 /**

@@ -13,6 +13,7 @@ import { loadLocaleContent } from "../../src/generator/content.ts";
 import { loadBuiltEndpoints, loadEndpoints } from "../../src/generator/endpoints.ts";
 import { readServerBundle, serverBundleFiles } from "../../src/generator/server-bundle.ts";
 import { startPort } from "../../src/generator/start.ts";
+import { writeNetlifyTarget } from "../../src/generator/targets/netlify.ts";
 import { printSubmissions } from "../../src/generator/submissions-command.ts";
 import { ROOT, projectCopy } from "../helpers.ts";
 
@@ -136,6 +137,22 @@ describe("site code", () => {
     const project = projectCopy();
     writeFileSync(join(project, "src", "api", "index.ts"), "export const handlers = {};\n");
     await expectError("ApiModuleInvalid", () => loadEndpoints(project, loadSiteConfig(project), {}), "src/api/index.ts: it does not export a function createApiHandlers.");
+  });
+
+  it("NetlifyFunctionInvalid and NetlifyConfigExists name src/api/netlify.ts and netlify.toml", async () => {
+    const project = projectCopy();
+    const target = () => writeNetlifyTarget({ root: project, outDir: out(), site: loadSiteConfig(project), dictionaries: {} });
+    writeFileSync(join(project, "src", "api", "netlify.ts"), "export function createNetlifyFunction( {\n");
+    await expectError("NetlifyFunctionInvalid", target, /^src\/api\/netlify\.ts: Expected/, /exports createNetlifyFunction/);
+    rmSync(join(project, "src", "api", "netlify.ts"));
+    await expectError("NetlifyFunctionInvalid", target, "src/api/netlify.ts: it does not exist, and the Netlify Function is made from it.");
+    // A netlify.toml of the developer's own is never overwritten, from the CLI either.
+    writeFileSync(join(project, "netlify.toml"), '[build]\n  publish = "public"\n');
+    await expectError("NetlifyConfigExists", target, `${join(project, "netlify.toml")} exists and was not written by sitegen build --target netlify, so it is left as it is.`, /delete the file/);
+    const cli = spawnSync(process.execPath, [join(ROOT, "bin", "sitegen.js"), "build", "--target", "netlify"], { cwd: project, encoding: "utf8" });
+    expect(cli.status).toBe(1);
+    expect(cli.stderr).toContain(`NetlifyConfigExists: ${ERRORS.NetlifyConfigExists.title}`);
+    expect(readFileSync(join(project, "netlify.toml"), "utf8")).toBe('[build]\n  publish = "public"\n');
   });
 });
 
