@@ -26,9 +26,9 @@ export interface RunningNetlify {
 
 /**
  * The local Blobs server listens without naming a host (every interface, and no option changes it), so
- * while the runtime starts, a listen that names no host is given the loopback one.
+ * while `start` runs, a listen that names no host is given the loopback one.
  */
-async function onLoopback<T>(start: () => Promise<T>): Promise<T> {
+export async function onLoopback<T>(start: () => Promise<T>): Promise<T> {
   const listen = Server.prototype.listen;
   Server.prototype.listen = function (this: Server, ...args: unknown[]) {
     if (typeof args[0] === "number" && (args.length === 1 || typeof args[1] === "function")) args.splice(1, 0, "127.0.0.1");

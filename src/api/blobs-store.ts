@@ -114,12 +114,25 @@ export class BlobsSubmissionStore implements SubmissionStore {
     throw new Error(`Could not find a free id under ${prefix}/ in ${MAX_TRIES} tries.`);
   }
 
-  /** Reads, changes and writes back one blob unless another write came in between; false when the blob is gone. */
+  /** A blob with the ETag of that very content, for a compare-and-swap; undefined when it does not exist. */
+  private async readForUpdate<T>(key: string): Promise<{ data: T; etag: string } | undefined> {
+    const found = await this.blobs().getWithMetadata(key, { type: "json" });
+    if (!found) return undefined;
+    if (found.etag) return { data: found.data as T, etag: found.etag };
+    // The local Blobs server (netlify dev) sends no ETag with a read, only in listings: the ETag is taken
+    // from a listing first and the content read after it, so a write in between fails the swap.
+    const { blobs } = await this.blobs().list({ prefix: key });
+    const etag = blobs.find((b) => b.key === key)?.etag;
+    const data = (await this.blobs().get(key, { type: "json" })) as T | null;
+    return etag && data !== null ? { data, etag } : undefined;
+  }
+
+  /** Reads, changes and writes back one blob unless another write came in between; undefined when it is gone or unchanged. */
   private async update<T>(key: string, change: (value: T) => T | undefined): Promise<T | undefined> {
     for (let attempt = 0; attempt < MAX_TRIES; attempt++) {
-      const found = await this.blobs().getWithMetadata(key, { type: "json" });
-      if (!found?.etag) return undefined;
-      const next = change(found.data as T);
+      const found = await this.readForUpdate<T>(key);
+      if (!found) return undefined;
+      const next = change(found.data);
       if (next === undefined) return undefined;
       if ((await this.blobs().setJSON(key, next, { onlyIfMatch: found.etag })).modified) return next;
     }
@@ -227,10 +240,9 @@ export class BlobsSubmissionStore implements SubmissionStore {
       if (claimed.length >= limit) break;
       // The lease is a compare-and-swap: of two workers claiming one notification, one write wins.
       const key = outboxKey(candidate.id);
-      const found = await this.blobs().getWithMetadata(key, { type: "json" });
-      const current = found?.data as OutboxBlob | undefined;
-      if (!found?.etag || !current || current.delivered_at !== null || current.next_attempt_at > iso(now)) continue;
-      const leased = { ...current, next_attempt_at: iso(now + leaseMs) };
+      const found = await this.readForUpdate<OutboxBlob>(key);
+      if (!found || found.data.delivered_at !== null || found.data.next_attempt_at > iso(now)) continue;
+      const leased = { ...found.data, next_attempt_at: iso(now + leaseMs) };
       if ((await this.blobs().setJSON(key, leased, { onlyIfMatch: found.etag })).modified) claimed.push(outboxRow(leased));
     }
     return claimed.sort((a, b) => a.id - b.id);
