@@ -244,7 +244,7 @@ export function blobsBackend(): Backend {
   return {
     name: "Netlify Blobs",
     sql: false,
-    shared: false,
+    shared: true,
     serialisesConflicts: true,
     async start() {
       server = new BlobsServer({ directory: mkdtempSync(join(tmpdir(), "sitegen-blobs-")), token });

@@ -18,11 +18,12 @@
  *
  * What it cannot do as a database does: a submission and its notifications are separate writes, so the
  * notifications are checked before anything is written and the submission is removed again if one cannot be
- * queued (a crash between the two writes can leave a submission without its notification); listing reads
- * every blob, which suits a firm's leads, not millions of rows; and the rate limit stays in each function
- * instance's memory (set DATABASE_URL for a limit shared by every instance).
+ * queued (a crash between the two writes can leave a submission without its notification); and listing
+ * reads every blob, which suits a firm's leads, not millions of rows. The rate limit's counts live here too
+ * (blobs-rate-limit.ts), so it holds across function instances.
  */
 import { getStore, type Store } from "@netlify/blobs";
+import { BlobsRateLimiter, sha256 } from "./blobs-rate-limit.ts";
 import {
   deliveryOf,
   emailKey,
@@ -60,11 +61,6 @@ interface OutboxBlob extends OutboxRow {
 
 const iso = (ms: number) => new Date(ms).toISOString();
 const outboxKey = (id: number) => `outbox/${String(id).padStart(16, "0")}`;
-
-async function sha256(text: string): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
-  return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
-}
 
 function checkMessages(messages: readonly OutboxMessage[]): { kind: string; payload: unknown }[] {
   return messages.map((m) => {
@@ -175,6 +171,10 @@ export class BlobsSubmissionStore implements SubmissionStore {
 
   async ready(): Promise<void> {
     this.blobs();
+  }
+
+  rateLimiter(name: string, limit: number, windowMs: number): BlobsRateLimiter {
+    return new BlobsRateLimiter(() => this.blobs(), name, limit, windowMs);
   }
 
   async addNewsletter(entry: NewsletterEntry, outbox: readonly OutboxMessage[] = []): Promise<"added" | "exists"> {

@@ -4,19 +4,24 @@
  * in a worker thread as Netlify does and stores into its local Netlify Blobs server. The forms are posted
  * as the islands post them (JSON) and as a browser without JavaScript does (form-encoded, answered with a
  * 303), the rows are read back from the Blobs store, a post from another site is refused, and everything
- * is stopped.
+ * is stopped. Then the same function with DATABASE_URL set stores into a throwaway PostgreSQL cluster.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { existsSync, readFileSync } from "node:fs";
+import { request, type IncomingHttpHeaders } from "node:http";
 import { join } from "node:path";
 import { BlobsSubmissionStore } from "../../src/api/blobs-store.ts";
+import { openStore } from "../../src/api/stores.ts";
 import { main } from "../../src/generator/cli.ts";
 import { FUNCTIONS_DIR, FUNCTION_NAME } from "../../src/generator/targets/netlify.ts";
 import { projectCopy } from "../helpers.ts";
 import { startNetlifyDev, type RunningNetlify } from "../netlify-dev.ts";
+import { startPgCluster, type PgCluster } from "../pg-cluster.ts";
 
 let project: string;
+/** The runtime the posts go to. */
 let netlify: RunningNetlify;
+const started: RunningNetlify[] = [];
 const printed: string[] = [];
 
 /** The CLI as a developer runs it in the project folder; what it printed is kept. */
@@ -33,14 +38,27 @@ beforeAll(async () => {
   project = projectCopy();
   expect(await sitegen("build", "--target", "netlify", "--out", join(project, "dist"))).toBe(0);
   netlify = await startNetlifyDev(project);
+  started.push(netlify);
 }, 120_000);
 
 afterAll(async () => {
-  // Stopping twice is harmless: the last test stops it itself, this covers a failure before.
-  await netlify?.stop();
+  // Stopping twice is harmless: tests stop what they started, this covers a failure before.
+  for (const runtime of started) await runtime.stop();
 });
 
 const post = (path: string, init: { body: string; headers: Record<string, string> }) => fetch(`${netlify.url}${path}`, { method: "POST", redirect: "manual", ...init });
+/** A post from another loopback address (Linux routes all of 127.0.0.0/8 to lo), as another visitor. */
+function sendFrom(localAddress: string, path: string, body: string, headers: Record<string, string>): Promise<{ status: number; headers: IncomingHttpHeaders }> {
+  const { hostname, port } = new URL(netlify.url);
+  return new Promise((resolve, reject) => {
+    const req = request({ host: hostname, port, path, method: "POST", headers, localAddress, agent: false }, (res) => {
+      res.resume();
+      res.on("end", () => resolve({ status: res.statusCode!, headers: res.headers }));
+    });
+    req.on("error", reject);
+    req.end(body);
+  });
+}
 /** What a page of the site sends, as Chromium does: same-origin fetch metadata and the page's origin. */
 const fromOwnPage = () => ({ origin: netlify.url, "sec-fetch-site": "same-origin" });
 const json = (body: unknown) => ({ body: JSON.stringify(body), headers: { ...fromOwnPage(), "content-type": "application/json", accept: "application/json" } });
@@ -120,6 +138,38 @@ describe("sitegen build --target netlify", () => {
     expect(response.headers.get("allow")).toBe("POST");
   });
 
+  it("counts the rate limit in the Blobs store, across function instances, per visitor address from the context", async () => {
+    // Netlify's local runtime runs each request in a new worker, so a count kept in memory would start at
+    // zero every time. Each post also claims another address in the headers a client can set: the limit
+    // counts by context.ip (the socket's address, here 127.0.0.2) all the same.
+    const limit = 5;
+    const statuses: number[] = [];
+    let retryAfter: string | undefined;
+    // The window is a fixed minute: if one ends during the loop, the next admits `limit` more, never more.
+    for (let i = 0; i < 2 * limit + 1 && !statuses.includes(429); i++) {
+      const reply = await sendFrom("127.0.0.2", "/api/newsletter", JSON.stringify({ email: `visitor${i}@example.com`, locale: "en" }), {
+        ...fromOwnPage(),
+        "content-type": "application/json",
+        accept: "application/json",
+        "x-sitegen-remote-address": `203.0.113.${i}`,
+        "x-forwarded-for": `198.51.100.${i}`,
+      });
+      statuses.push(reply.status);
+      retryAfter ??= reply.headers["retry-after"] as string | undefined;
+    }
+    const accepted = statuses.filter((status) => status === 200).length;
+    expect(statuses.at(-1)).toBe(429);
+    expect(accepted).toBeGreaterThanOrEqual(limit);
+    expect(accepted).toBeLessThanOrEqual(2 * limit);
+    expect(Number(retryAfter)).toBeGreaterThanOrEqual(1);
+    expect(Number(retryAfter)).toBeLessThanOrEqual(60);
+    // Only what was accepted is stored; another visitor is not held back.
+    const stored = (await new BlobsSubmissionStore().list("newsletter")).filter((r) => r.email.startsWith("visitor"));
+    expect(stored).toHaveLength(accepted);
+    const other = await sendFrom("127.0.0.3", "/api/newsletter", JSON.stringify({ email: "someone-else@example.com" }), { ...fromOwnPage(), "content-type": "application/json", accept: "application/json" });
+    expect(other.status).toBe(200);
+  });
+
   it("stops: the site's address and the local Blobs server's answer nothing afterwards", async () => {
     const context = JSON.parse(Buffer.from(process.env.NETLIFY_BLOBS_CONTEXT ?? "", "base64").toString("utf8")) as { edgeURL: string };
     const blobsUrl = context.edgeURL.replace("localhost", "127.0.0.1");
@@ -130,4 +180,34 @@ describe("sitegen build --target netlify", () => {
     // The runtime gives back the environment it set.
     expect(process.env.NETLIFY_BLOBS_CONTEXT).toBeUndefined();
   });
+});
+
+describe("sitegen build --target netlify with DATABASE_URL", () => {
+  let cluster: PgCluster | undefined;
+  const previous = process.env.DATABASE_URL;
+
+  afterAll(async () => {
+    await netlify.stop();
+    if (previous === undefined) delete process.env.DATABASE_URL;
+    else process.env.DATABASE_URL = previous;
+    cluster?.stop();
+  });
+
+  it("stores into PostgreSQL instead of Blobs, through the pg bundled into the function", async () => {
+    cluster = await startPgCluster();
+    const url = await cluster.createDatabase();
+    // As a variable of the site's environment: the runtime's workers start with the process's environment.
+    process.env.DATABASE_URL = url;
+    netlify = await startNetlifyDev(project);
+    started.push(netlify);
+    const response = await post("/api/contact", json({ firstName: "Bia", lastName: "Lima", email: "bia@empresa.com.br", message: "Por PostgreSQL.", locale: "pt" }));
+    expect(response.status).toBe(200);
+    const store = openStore({}, { DATABASE_URL: url }, project);
+    try {
+      expect((await store.list("contact")).map((r) => [r.first_name, r.email, r.message])).toEqual([["Bia", "bia@empresa.com.br", "Por PostgreSQL."]]);
+    } finally {
+      await store.close();
+    }
+    expect((await new BlobsSubmissionStore().findByEmail("bia@empresa.com.br")).contact).toEqual([]);
+  }, 120_000);
 });

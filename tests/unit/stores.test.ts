@@ -296,7 +296,7 @@ for (const [backend, migrations] of BACKENDS) {
         const place = await backend.fresh();
         const site: SiteConfig = { ...SITE, submissions: { ...SITE.submissions, rateLimitPerMinute: 3 } };
         let clock = T0;
-        const instances = [0, 1].map(() => createApiHandlers({ site, root: ROOT, messages: MESSAGES, now: () => clock, env: place.env }));
+        const instances = [0, 1].map(() => createApiHandlers({ site, root: ROOT, messages: MESSAGES, now: () => clock, env: place.env, store: backend.sql ? undefined : open(place) }));
         opened.push(...instances);
         await Promise.all(instances.map((api) => api.ready()));
         const post = async (i: number, client: string, body: Record<string, unknown>) => {
