@@ -57,12 +57,11 @@ export function createProgram(root: string): Command {
     .addOption(new Option("--target <host>", "where the endpoints will run: node (sitegen start) or netlify (Netlify Functions and netlify.toml)").choices(["node", "netlify"]).default("node"))
     .addOption(new Option("--json", "print the figures as one JSON line (for sitegen bench)").hideHelp())
     .action(async (opts: { out: string; siteUrl?: string; strict: boolean; precompress: boolean; target: string; json?: boolean }) => {
-      const result = await buildSite({ root, outDir: resolve(opts.out), siteUrl: opts.siteUrl, strict: opts.strict, precompress: opts.precompress });
       // Another host's files, made from this build (targets/): the pages stay as they are.
-      const target =
-        opts.target === "netlify"
-          ? await (await import("./targets/netlify.ts")).writeNetlifyTarget({ root, outDir: result.outDir, site: result.site, dictionaries: result.dictionaries })
-          : undefined;
+      const netlify = opts.target === "netlify" ? await import("./targets/netlify.ts") : undefined;
+      netlify?.checkNetlifyConfig(root);
+      const result = await buildSite({ root, outDir: resolve(opts.out), siteUrl: opts.siteUrl, strict: opts.strict, precompress: opts.precompress });
+      const target = await netlify?.writeNetlifyTarget({ root, outDir: result.outDir, site: result.site, dictionaries: result.dictionaries });
       if (opts.json) {
         const maxRssMb = process.resourceUsage().maxRSS / 1024;
         return console.log(JSON.stringify({ buildMs: result.totalMs, pages: result.pages.length, timings: result.timings, maxRssMb }));

@@ -42,7 +42,9 @@ async function hydrated(page: Page, name: string) {
   await expect(island).toHaveAttribute("data-hydrated", "true");
 }
 
-const stored = async (type: "newsletter" | "contact", email: string) => (await new BlobsSubmissionStore().list(type)).filter((r) => r.email === email);
+async function stored<T extends "newsletter" | "contact">(type: T, email: string) {
+  return (await new BlobsSubmissionStore().list(type)).filter((r) => r.email === email);
+}
 
 test.describe("with JavaScript", () => {
   test.beforeEach(async ({ page }) => consentDecided(page));

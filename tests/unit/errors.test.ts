@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -152,6 +152,8 @@ describe("site code", () => {
     const cli = spawnSync(process.execPath, [join(ROOT, "bin", "sitegen.js"), "build", "--target", "netlify"], { cwd: project, encoding: "utf8" });
     expect(cli.status).toBe(1);
     expect(cli.stderr).toContain(`NetlifyConfigExists: ${ERRORS.NetlifyConfigExists.title}`);
+    // Asked before building: nothing was built in vain.
+    expect(existsSync(join(project, "dist"))).toBe(false);
     expect(readFileSync(join(project, "netlify.toml"), "utf8")).toBe('[build]\n  publish = "public"\n');
   });
 });

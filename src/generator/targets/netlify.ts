@@ -119,11 +119,17 @@ function writeFile(file: string, data: string): void {
   renameSync(temporary, file);
 }
 
+/** Refuses a netlify.toml that sitegen did not write; the CLI asks before building, so nothing is built in vain. */
+export function checkNetlifyConfig(root: string): void {
+  const configFile = join(root, NETLIFY_CONFIG);
+  if (existsSync(configFile) && !readFileSync(configFile, "utf8").startsWith(MARKER)) throw sitegenError("NetlifyConfigExists", { file: configFile });
+}
+
 /** Writes the function and netlify.toml for a build already in `outDir`. */
 export async function writeNetlifyTarget(input: NetlifyTargetInput): Promise<NetlifyTarget> {
   const { root, outDir, site, dictionaries } = input;
   const configFile = join(root, NETLIFY_CONFIG);
-  if (existsSync(configFile) && !readFileSync(configFile, "utf8").startsWith(MARKER)) throw sitegenError("NetlifyConfigExists", { file: configFile });
+  checkNetlifyConfig(root);
   // site.yaml's own submissions settings: SUBMISSIONS_RATE_LIMIT and SUBMISSIONS_DB are for one run on this machine.
   const submissions = loadSiteConfig(root, { siteUrl: site.siteUrl }, {}).submissions;
   const code = await bundleEndpoints(root, { ...site, submissions }, dictionaries);
