@@ -4,15 +4,18 @@
  * and no queries, so the layout does what a database would do with constraints:
  *
  * - `newsletter/<sha-256 of the lower-cased address>`: one blob per subscriber, written only if absent
- *   (`onlyIfNew`, a conditional write that Netlify applies atomically), so the address is de-duplicated on
- *   its lower-cased form whichever function instance takes the post; the first spelling and locale stay.
+ *   (`onlyIfNew`), so the address is de-duplicated on its lower-cased form whichever function instance
+ *   takes the post; the first spelling and locale stay.
  * - `contact/<id>` and `outbox/<id>`: one blob per submission and per notification, each created only if
  *   absent, so no concurrent write can overwrite another.
  * - Changes to an existing blob (a suspect mark cleared, a notification claimed, delivered or failed) are
  *   compare-and-swap writes (`onlyIfMatch` with the ETag read), retried a bounded number of times.
+ * All of it relies on Netlify's service applying a write's condition as part of the write; the local Blobs
+ * server of `netlify dev` checks and then writes, so there two racing writes can both pass.
  *
- * Ids are numbers, as the interface has them: the millisecond times a thousand plus a per-instance sequence
- * starting at a random offset, so they grow with time (oldest first) and two instances rarely draw the same;
+ * Ids are numbers, as the interface has them: the millisecond times a thousand plus a random number under a
+ * thousand, and always above the instance's last one, so they grow with time (oldest first) and two
+ * instances rarely draw the same;
  * a contact or outbox id that is already taken is seen by the create-only write and drawn again. A
  * notification names its submission by blob key, so a newsletter id shared by chance mixes nothing.
  *
