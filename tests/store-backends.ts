@@ -2,6 +2,9 @@
  * The stores the shared suite (tests/unit/stores.test.ts) runs against, each able to give a fresh database,
  * a database in an older layout holding known rows, and raw SQL on it to check what the store did.
  */
+import { randomBytes } from "node:crypto";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { mkdirSync, mkdtempSync } from "node:fs";
 import { submissionsProject } from "./helpers.ts";
 import { tmpdir } from "node:os";
@@ -14,23 +17,38 @@ import type { SubmissionStore } from "../src/api/store.ts";
 import { startPgCluster, type PgCluster } from "./pg-cluster.ts";
 import { Miniflare } from "miniflare";
 import { D1SubmissionStore, type D1Database, type D1PreparedStatement } from "../src/api/d1-store.ts";
+import { getStore } from "@netlify/blobs";
+import { BlobsServer } from "@netlify/blobs/server";
+import { BlobsSubmissionStore, BLOBS_STORE_NAME } from "../src/api/blobs-store.ts";
+import { onLoopback } from "./netlify-dev.ts";
 
 /** One database to test: how to select it, open its store, and look inside. */
 export interface Place {
+  /** Selects this database for openStore and sitegen submissions; undefined for a store they do not open (Blobs). */
   env: Environment;
   /** A project folder whose content/site.yaml stores into this database (for sitegen submissions). */
   root: string;
   settings: { database: string; rateLimitPerMinute: number; trustProxy: boolean; minFillSeconds: number };
   open(): SubmissionStore;
-  /** Set when the endpoints cannot open this store from `env` (D1 is a binding): the store to give them. */
-  handlersStore?(): SubmissionStore;
+  /** SQL on the database; SQL stores only. */
   query(sql: string): Promise<Record<string, unknown>[]>;
+  /** Rows stored in one table (one kind of blob), read without the store. */
+  count(table: "newsletter" | "contact" | "outbox"): Promise<number>;
 }
 
 export interface Backend {
   name: string;
+  /** A SQL database: numbered migrations, an older layout to migrate, `sitegen submissions` reading it. */
+  sql: boolean;
   /** Several processes may share the store, so its rate limit must live in it. */
   shared: boolean;
+  /**
+   * Of two writes that race for one row, the database lets exactly one win (transactions and unique keys;
+   * for Netlify Blobs, conditional writes). Netlify's local Blobs server does not: it checks the condition
+   * (If-None-Match, If-Match), then writes, with other requests served in between, so the tests of races
+   * cannot run against it alone (blobsBackend puts a queue of writes in front of it).
+   */
+  serialisesConflicts: boolean;
   start(): Promise<void>;
   stop(): void | Promise<void>;
   fresh(): Promise<Place>;
@@ -71,6 +89,9 @@ export function sqliteBackend(): Backend {
       root,
       settings: settingsFor(file),
       open: () => openStore(settingsFor(file), env, root),
+      async count(table) {
+        return Number((await this.query(`SELECT count(*) AS n FROM ${table}`))[0].n);
+      },
       async query(sql) {
         const db = openSqlite(file);
         try {
@@ -84,8 +105,10 @@ export function sqliteBackend(): Backend {
   };
   return {
     name: "SQLite",
+    sql: true,
     shared: false,
     command: true,
+    serialisesConflicts: true,
     async start() {},
     stop() {},
     async fresh() {
@@ -116,26 +139,30 @@ export function postgresBackend(): Backend {
     const url = await cluster.createDatabase();
     const root = project(".data/unused.db");
     const env: Environment = { DATABASE_URL: url };
+    const query = async (sql: string) => {
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      try {
+        return (await client.query(sql)).rows as Record<string, unknown>[];
+      } finally {
+        await client.end();
+      }
+    };
     return {
       env,
       root,
       settings: settingsFor(".data/unused.db"),
       open: () => openStore(settingsFor(".data/unused.db"), env, root),
-      async query(sql) {
-        const client = new pg.Client({ connectionString: url });
-        await client.connect();
-        try {
-          return (await client.query(sql)).rows;
-        } finally {
-          await client.end();
-        }
-      },
+      count: async (table) => Number((await query(`SELECT count(*) AS n FROM ${table}`))[0].n),
+      query,
     };
   };
   return {
     name: "PostgreSQL",
+    sql: true,
     shared: true,
     command: true,
+    serialisesConflicts: true,
     async start() {
       cluster = await startPgCluster();
     },
@@ -206,7 +233,9 @@ export function d1Backend(): Backend {
   let used = 0;
   return {
     name: "D1",
+    sql: true,
     shared: false,
+    serialisesConflicts: true,
     command: false,
     async start() {
       const bindings = Array.from({ length: D1_PLACES }, (_, i) => `DB${i}`);
@@ -227,11 +256,86 @@ export function d1Backend(): Backend {
         root: project(".data/unused.db"),
         settings: settingsFor(".data/unused.db"),
         open,
-        handlersStore: open,
+        async count(table) {
+          return Number((await db.prepare(`SELECT count(*) AS n FROM ${table}`).all()).results[0].n);
+        },
         async query(sql) {
           return (await db.prepare(sql).all()).results;
         },
       };
     },
+  };
+}
+
+/**
+ * In front of Netlify's local Blobs server, writes (PUT, DELETE) applied one at a time. That server checks a
+ * write's condition (If-None-Match, If-Match) and then writes, serving other requests in between, so two
+ * racing conditional writes can both pass; Netlify's service applies the condition as part of the write,
+ * which is what the store relies on and what this queue restores. Reads pass straight through.
+ */
+async function oneWriteAtATime(target: string): Promise<{ url: string; close(): void }> {
+  let queue: Promise<unknown> = Promise.resolve();
+  const server = createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const headers = Object.entries(req.headers).flatMap(([k, v]) => (typeof v === "string" ? [[k, v] as [string, string]] : []));
+    const forward = () => fetch(`${target}${req.url}`, { method: req.method, headers, body: chunks.length ? Buffer.concat(chunks) : undefined });
+    try {
+      const answer = req.method === "PUT" || req.method === "DELETE" ? ((queue = queue.then(forward, forward)) as Promise<Response>) : forward();
+      const response = await answer;
+      const body = Buffer.from(await response.arrayBuffer());
+      res.writeHead(response.status, [...response.headers].filter(([k]) => k !== "content-length" && k !== "transfer-encoding").flat()).end(body);
+    } catch (error) {
+      res.writeHead(502).end(String(error));
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => server.close() };
+}
+
+/**
+ * Netlify Blobs through its local server (`@netlify/blobs/server`, the one Netlify's local runtime runs),
+ * each place a site of its own. No SQL: no migrations nor older layout, and `sitegen submissions` does not
+ * read it (Netlify's CLI does).
+ */
+export function blobsBackend(): Backend {
+  let server: BlobsServer | undefined;
+  let front: { url: string; close(): void } | undefined;
+  const token = randomBytes(16).toString("hex");
+  let sites = 0;
+  const place = async (): Promise<Place> => {
+    if (!front) throw new Error("the local Blobs server did not start (see the first failure)");
+    const url = front.url;
+    const siteID = `site-${++sites}`;
+    const store = () => getStore({ name: BLOBS_STORE_NAME, siteID, token, edgeURL: url, uncachedEdgeURL: url, consistency: "strong" });
+    return {
+      env: {},
+      root: project(".data/unused.db"),
+      settings: settingsFor(".data/unused.db"),
+      open: () => new BlobsSubmissionStore(store()),
+      async count(table) {
+        return (await store().list({ prefix: `${table}/` })).blobs.length;
+      },
+      async query() {
+        throw new Error("Netlify Blobs has no SQL");
+      },
+    };
+  };
+  return {
+    name: "Netlify Blobs",
+    sql: false,
+    shared: true,
+    serialisesConflicts: true,
+    async start() {
+      server = new BlobsServer({ directory: mkdtempSync(join(tmpdir(), "sitegen-blobs-")), token });
+      const { port } = await onLoopback(() => server!.start());
+      front = await oneWriteAtATime(`http://127.0.0.1:${port}`);
+    },
+    stop() {
+      front?.close();
+      void server?.stop();
+    },
+    command: false,
+    fresh: place,
   };
 }

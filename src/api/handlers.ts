@@ -2,7 +2,8 @@
  * The built-in endpoints over a given store: newsletter, contact and language detection, at the paths
  * site.yaml configures. Web-standard only (no Node API, no store of its own), so the same code is mounted by
  * `sitegen serve` and `sitegen start` (through index.ts, which opens SQLite or PostgreSQL) and bundled into
- * the Cloudflare Pages worker (cloudflare.ts, over D1).
+ * the Cloudflare Pages worker (cloudflare.ts, over D1) and the Netlify Function (netlify.ts, over Netlify
+ * Blobs or PostgreSQL).
  */
 import type { SiteConfig } from "../generator/config.ts";
 import { withCors } from "./cors.ts";

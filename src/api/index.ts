@@ -1,7 +1,7 @@
 /**
  * The built-in endpoints `sitegen serve` and `sitegen start` mount (handlers.ts), over the store openStore
  * picks for Node: PostgreSQL with DATABASE_URL, else SQLite. The Cloudflare Pages worker mounts the same
- * handlers over D1 instead (cloudflare.ts).
+ * handlers over D1 instead (cloudflare.ts), the Netlify Function over Netlify Blobs or PostgreSQL (netlify.ts).
  */
 import type { SiteConfig } from "../generator/config.ts";
 import type { ApiHandler } from "./forms.ts";

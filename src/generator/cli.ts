@@ -1,6 +1,6 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { readFileSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { buildSite } from "./build/build.ts";
 import { buildSummary } from "./build/report.ts";
@@ -55,7 +55,7 @@ export function createProgram(root: string): Command {
     .option("--site-url <url>", "base address for canonical URLs, hreflang and the sitemap (default: SITE_URL or content/site.yaml)")
     .option("--strict", "fail when a translation is missing instead of warning", false)
     .option("--precompress", "also write .br and .gz copies of every text file, for servers that send precompressed files (nginx brotli_static/gzip_static)", false)
-    .addOption(new Option("--target <host>", "where the output is deployed: node (sitegen start, static hosts) or cloudflare (Pages, with the endpoints as its worker)").choices(TARGET_NAMES).default("node"))
+    .addOption(new Option("--target <host>", "where the output is deployed: node (sitegen start, static hosts), cloudflare (Pages, with the endpoints as its worker) or netlify (with the endpoints as a Netlify Function and netlify.toml)").choices(TARGET_NAMES).default("node"))
     .addOption(new Option("--json", "print the figures as one JSON line (for sitegen bench)").hideHelp())
     .action(async (opts: { out: string; siteUrl?: string; strict: boolean; precompress: boolean; target: TargetName; json?: boolean }) => {
       const result = await buildSite({ root, outDir: resolve(opts.out), siteUrl: opts.siteUrl, strict: opts.strict, precompress: opts.precompress, target: opts.target });
@@ -64,6 +64,7 @@ export function createProgram(root: string): Command {
         return console.log(JSON.stringify({ buildMs: result.totalMs, pages: result.pages.length, timings: result.timings, maxRssMb }));
       }
       console.log(buildSummary(result));
+      if (result.targetSummary) console.log(result.targetSummary);
     });
 
   program

@@ -181,6 +181,16 @@ export const ERRORS = {
     () =>
       "The worker runs in Cloudflare's runtime without Node: import only web-standard code from it (no node: modules, no packages that need them), and export createPagesWorker from it.",
   ),
+  NetlifyFunctionInvalid: entry<{ file: string; problem: string }>(
+    "Cannot make the Netlify Function",
+    (p) => `${p.file}: ${p.problem}`,
+    () => "sitegen build --target netlify bundles src/api/netlify.ts, which exports createNetlifyFunction({ site, messages }) returning { paths, handle } (see src/api/netlify.ts).",
+  ),
+  NetlifyConfigExists: entry<{ file: string }>(
+    "A netlify.toml sitegen did not write",
+    (p) => `${p.file} exists and was not written by sitegen build --target netlify, so it is left as it is.`,
+    () => "Move your settings elsewhere or delete the file, then build again: sitegen writes netlify.toml on each Netlify build, with the build command, the publish folder and the functions folder.",
+  ),
   SubmissionsFormatInvalid: entry<{ value: string; valid: readonly string[] }>(
     "Unknown output format",
     (p) => `--format ${p.value}: "${p.value}" is not an output format.`,

@@ -23,6 +23,8 @@ export const PROJECT_FILES = {
   api: "src/api/index.ts",
   /** The Cloudflare Pages worker (`sitegen build --target cloudflare`): exports createPagesWorker({ site, messages, headers }). */
   cloudflareWorker: "src/api/cloudflare.ts",
+  /** The endpoints as a Netlify Function, for `sitegen build --target netlify` (targets/netlify.ts). */
+  netlifyApi: "src/api/netlify.ts",
 } as const;
 
 /**

@@ -46,6 +46,10 @@ describe("the CLI", () => {
     expect(command.stderr).toMatch(/Did you mean build\?/);
     for (const name of ["build [options]", "serve [options]", "submissions [options]", "bench [options]"]) expect(command.stderr).toContain(name);
     expect(run(["serve", "--port", "abc"]).status).not.toBe(0);
+    // A host sitegen cannot build for is named with those it can, before anything is built.
+    const target = run(["build", "--target", "vercel", "--out", join(mkdtempSync(join(tmpdir(), "sitegen-target-")), "dist")]);
+    expect(target.status).not.toBe(0);
+    expect(target.stderr).toContain("option '--target <host>' argument 'vercel' is invalid. Allowed choices are node, netlify.");
   });
 });
 

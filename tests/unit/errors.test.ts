@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { spawnSync } from "node:child_process";
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -14,6 +14,7 @@ import { loadBuiltEndpoints, loadEndpoints } from "../../src/generator/endpoints
 import { readServerBundle, serverBundleFiles } from "../../src/generator/server-bundle.ts";
 import { startPort } from "../../src/generator/start.ts";
 import { cloudflareTarget } from "../../src/generator/targets/cloudflare.ts";
+import { netlifyTarget } from "../../src/generator/targets/netlify.ts";
 import { printSubmissions } from "../../src/generator/submissions-command.ts";
 import { ROOT, projectCopy } from "../helpers.ts";
 
@@ -161,6 +162,24 @@ describe("site code", () => {
     const project = projectCopy();
     writeFileSync(join(project, "src", "api", "index.ts"), "export const handlers = {};\n");
     await expectError("ApiModuleInvalid", () => loadEndpoints(project, loadSiteConfig(project), {}), "src/api/index.ts: it does not export a function createApiHandlers.");
+  });
+
+  it("NetlifyFunctionInvalid and NetlifyConfigExists name src/api/netlify.ts and netlify.toml", async () => {
+    const project = projectCopy();
+    const target = () => netlifyTarget({ root: project, outDir: out(), site: loadSiteConfig(project), dictionaries: {} });
+    writeFileSync(join(project, "src", "api", "netlify.ts"), "export function createNetlifyFunction( {\n");
+    await expectError("NetlifyFunctionInvalid", target, /^src\/api\/netlify\.ts: Expected/, /exports createNetlifyFunction/);
+    rmSync(join(project, "src", "api", "netlify.ts"));
+    await expectError("NetlifyFunctionInvalid", target, "src/api/netlify.ts: it does not exist, and the Netlify Function is made from it.");
+    // A netlify.toml of the developer's own is never overwritten, from the CLI either.
+    writeFileSync(join(project, "netlify.toml"), '[build]\n  publish = "public"\n');
+    await expectError("NetlifyConfigExists", target, `${join(project, "netlify.toml")} exists and was not written by sitegen build --target netlify, so it is left as it is.`, /delete the file/);
+    const cli = spawnSync(process.execPath, [join(ROOT, "bin", "sitegen.js"), "build", "--target", "netlify"], { cwd: project, encoding: "utf8" });
+    expect(cli.status).toBe(1);
+    expect(cli.stderr).toContain(`NetlifyConfigExists: ${ERRORS.NetlifyConfigExists.title}`);
+    // Asked before building: nothing was built in vain.
+    expect(existsSync(join(project, "dist"))).toBe(false);
+    expect(readFileSync(join(project, "netlify.toml"), "utf8")).toBe('[build]\n  publish = "public"\n');
   });
 });
 

@@ -16,7 +16,7 @@ import { writeOutput } from "./write-output.ts";
 import { formatMissing, missingTranslations, type MissingKey } from "./report.ts";
 import { writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { TARGETS, type TargetName } from "../targets/targets.ts";
+import { TARGETS, writeTargetFiles, type TargetName } from "../targets/targets.ts";
 
 export interface BuildOptions extends ConfigOverrides {
   root: string;
@@ -47,6 +47,8 @@ export interface BuildResult {
   images: { count: number; encoded: number };
   /** The text of each locale, as loaded for this build (the server's endpoints answer with it). */
   dictionaries: Record<string, Dictionary>;
+  /** What the deploy target made besides the output, for the summary (targets/). */
+  targetSummary?: string;
 }
 
 /**
@@ -115,11 +117,12 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     redirects: target.redirects,
     precompress: options.precompress === true,
   });
-  for (const { file, data } of target.besideOutput) writeFileSync(join(dirname(options.outDir), file), data);
+  writeTargetFiles(root, options.outDir, target);
   lap("write");
 
   return {
     outDir: options.outDir,
+    targetSummary: target.summary,
     site: content.site,
     pages: rendered.map(({ page }, i) => ({ file: page.file, locale: page.locale, path: page.label, html: written.pages[i].html })),
     assets: assetFiles,
