@@ -68,6 +68,8 @@ export interface FormHandlerOptions {
   localePrefix: Record<ApiLocale, string>;
   now: () => number;
   maxBodyBytes?: number;
+  /** Called after a submission with notifications was stored, so they go out now rather than at the next tick. */
+  onStored?: () => void;
 }
 
 const NO_STORE = { "Cache-Control": "no-store" };
@@ -255,6 +257,7 @@ export function createFormHandler(options: FormHandlerOptions): ApiHandler {
         logFailure(kind, "could not store", error);
         return unavailable();
       }
+      if (outboxKinds.length > 0) options.onStored?.();
       return succeed();
     } catch (error) {
       // A bug, not bad input: log it and answer without crashing the server.

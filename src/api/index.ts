@@ -10,7 +10,11 @@ import type { ApiLocale } from "./http.ts";
 import { siteOrigins } from "./origin.ts";
 import { RateLimiter } from "./rate-limit.ts";
 import { openStore, type Environment } from "./stores.ts";
-import type { SubmissionSink } from "./store.ts";
+import type { SubmissionSink, SubmissionStore } from "./store.ts";
+import { DeliveryWorker, type Backoff, type DeliveryReport } from "./delivery.ts";
+import { createDeliverers } from "./notify/deliverers.ts";
+import { notifySettings, outboxKinds, type NotificationsConfig } from "./notify/settings.ts";
+import { localeFromField } from "./http.ts";
 
 export type { ApiHandler, FormKind } from "./forms.ts";
 export { createFormHandler, MAX_BODY_BYTES } from "./forms.ts";
@@ -19,6 +23,7 @@ export { RateLimiter } from "./rate-limit.ts";
 export type { SubmissionSink, SubmissionStore } from "./store.ts";
 // For `sitegen submissions`, which reads what the endpoints stored through the same store.
 export { openStore, storeKind, sqliteFile } from "./stores.ts";
+export type { DeliveryReport } from "./delivery.ts";
 
 export interface ApiOptions {
   site: SiteConfig;
@@ -33,6 +38,30 @@ export interface ApiOptions {
   env?: Environment;
   /** Notifications queued in the outbox with each stored submission, per form (see FormHandlerOptions.outbox). */
   outbox?: Partial<Record<"newsletter" | "contact", readonly string[]>>;
+  /** For tests: the retry schedule of failed notifications, and how often the background looks for due ones. */
+  backoff?: Backoff;
+  deliveryIntervalMs?: number;
+}
+
+/** How often the background work looks for notifications that are due (a shared database may get them from other processes). */
+const DELIVERY_INTERVAL_MS = 5_000;
+const DAY_MS = 86_400_000;
+
+/** What `sitegen start` and `sitegen serve` run beside the endpoints, and `sitegen submissions retry` uses. */
+export interface ApiInstance {
+  handlers: Record<string, ApiHandler>;
+  /** Opens the store and applies its migrations now rather than at the first submission, so a server can fail at start. */
+  ready(): Promise<void>;
+  /**
+   * Starts the background work: with submissions.retentionDays, the purge of older rows (at once, then
+   * daily); then the outbox worker (at once, then at every interval and after each stored submission).
+   */
+  startBackground(): void;
+  /** Stops it; deliveries in flight may finish within `graceMs`, then are cut and left due for the next start. */
+  stopBackground(graceMs: number): Promise<void>;
+  /** Sends every notification not yet delivered, due or waiting out its backoff (`sitegen submissions retry`). */
+  retry(): Promise<DeliveryReport>;
+  close(): Promise<void>;
 }
 
 /** Mountable only when it is a path on this site (not an absolute or protocol-relative URL). */
@@ -41,16 +70,14 @@ function isLocalPath(path: unknown): path is string {
 }
 
 /** Endpoint path (from site.endpoints, only those starting with "/") → handler. */
-export function createApiHandlers(options: ApiOptions): {
-  handlers: Record<string, ApiHandler>;
-  /** Opens the store and applies its migrations now rather than at the first submission, so a server can fail at start. */
-  ready(): Promise<void>;
-  close(): Promise<void>;
-} {
+export function createApiHandlers(options: ApiOptions): ApiInstance {
   const { site, root, messages } = options;
   const now = options.now ?? Date.now;
+  const env = options.env ?? globalThis.process?.env ?? {};
   const settings = site.submissions ?? { database: ".data/submissions.db", rateLimitPerMinute: 5, trustProxy: false, minFillSeconds: 2 };
-  const store = options.store ?? openStore(settings, options.env ?? globalThis.process?.env ?? {}, root);
+  // Settings that cannot work fail here, before a server listens.
+  const notify = notifySettings(site.notifications as NotificationsConfig | undefined, env);
+  const store = options.store ?? openStore(settings, env, root);
   // One budget per client across both forms: the limit is on submissions, whichever form sends them. Only
   // accepted ones count; refused posts have their own, larger budget (see src/api/forms.ts). A store shared
   // by several processes keeps the counts itself, so the limit holds whichever process a post reaches.
@@ -62,6 +89,25 @@ export function createApiHandlers(options: ApiOptions): {
     pt: site.locales.find((l) => l.code === "pt")?.prefix ?? "",
     en: site.locales.find((l) => l.code === "en")?.prefix ?? "/en",
   };
+  const defaultLocale = site.locales.find((l) => l.prefix === "")?.code;
+  const firmLocale = localeFromField(notify.locale ?? defaultLocale) ?? "pt";
+  const { deliverers, close: closeDeliverers } = createDeliverers(notify, messages, firmLocale);
+  const full = isStore(store) ? store : undefined;
+  const worker = full
+    ? new DeliveryWorker({ store: full, deliverers, now, backoff: options.backoff, leaseMs: Math.max(300_000, notify.timeoutMs * 3) })
+    : undefined;
+  const outbox = options.outbox ?? { newsletter: outboxKinds(notify, "newsletter"), contact: outboxKinds(notify, "contact") };
+  const retentionDays = Number((settings as { retentionDays?: unknown }).retentionDays ?? 0);
+  let purgeTimer: ReturnType<typeof setInterval> | undefined;
+  const purge = async () => {
+    if (!full || !(retentionDays > 0)) return;
+    try {
+      await full.purgeOlderThan(retentionDays, now());
+    } catch (error) {
+      console.error(`sitegen: purging submissions older than ${retentionDays} days failed: ${(error as Error).message}`);
+    }
+  };
+
   const common = {
     messages,
     store,
@@ -72,12 +118,44 @@ export function createApiHandlers(options: ApiOptions): {
     trustProxy: settings.trustProxy === true,
     localePrefix,
     now,
+    onStored: () => worker?.kick(),
   };
 
   const handlers: Record<string, ApiHandler> = {};
   const { newsletter, contact, detectLanguage } = site.endpoints;
-  if (isLocalPath(newsletter)) handlers[newsletter] = createFormHandler({ ...common, kind: "newsletter", outbox: options.outbox?.newsletter });
-  if (isLocalPath(contact)) handlers[contact] = createFormHandler({ ...common, kind: "contact", outbox: options.outbox?.contact });
+  if (isLocalPath(newsletter)) handlers[newsletter] = createFormHandler({ ...common, kind: "newsletter", outbox: outbox.newsletter });
+  if (isLocalPath(contact)) handlers[contact] = createFormHandler({ ...common, kind: "contact", outbox: outbox.contact });
   if (isLocalPath(detectLanguage)) handlers[detectLanguage] = createDetectLanguageHandler(messages);
-  return { handlers, ready: async () => store.ready?.(), close: async () => store.close() };
+  return {
+    handlers,
+    ready: async () => store.ready?.(),
+    startBackground() {
+      const deliver = () => worker?.start(options.deliveryIntervalMs ?? DELIVERY_INTERVAL_MS);
+      if (!full || !(retentionDays > 0) || purgeTimer) return deliver();
+      purgeTimer = setInterval(() => void purge(), DAY_MS);
+      purgeTimer.unref?.();
+      // Purged first: nothing is sent about a submission that is past its retention period.
+      void purge().finally(deliver);
+    },
+    async stopBackground(graceMs) {
+      clearInterval(purgeTimer);
+      purgeTimer = undefined;
+      await worker?.stop(graceMs);
+    },
+    async retry() {
+      if (!worker) return { delivered: [], failed: [] };
+      return worker.retryAll();
+    },
+    async close() {
+      clearInterval(purgeTimer);
+      await worker?.stop(0);
+      closeDeliverers();
+      await store.close();
+    },
+  };
+}
+
+function isStore(store: SubmissionSink): store is SubmissionStore {
+  const s = store as Partial<SubmissionStore>;
+  return typeof s.claimOutbox === "function" && typeof s.markDelivered === "function" && typeof s.markFailed === "function" && typeof s.purgeOlderThan === "function";
 }

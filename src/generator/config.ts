@@ -17,7 +17,14 @@ export interface SiteConfig {
   /** The default locale (prefix "") first, then the others in site.yaml's order. */
   locales: LocaleConfig[];
   endpoints: Record<string, string>;
-  submissions: { database: string; rateLimitPerMinute: number; trustProxy: boolean; minFillSeconds: number };
+  submissions: {
+    database: string;
+    rateLimitPerMinute: number;
+    trustProxy: boolean;
+    minFillSeconds: number;
+    /** Submissions older than this many days are erased on start and daily; absent: kept until deleted. */
+    retentionDays?: number;
+  };
   [fact: string]: unknown;
 }
 
@@ -106,11 +113,17 @@ function readEndpoints(value: unknown, file: string): Record<string, string> {
  */
 export function submissionSettings(value: Partial<SiteConfig["submissions"]> | undefined, env: NodeJS.ProcessEnv = process.env): SiteConfig["submissions"] {
   const limit = Number(env.SUBMISSIONS_RATE_LIMIT ?? value?.rateLimitPerMinute ?? 5);
+  const retention = value?.retentionDays;
+  if (retention !== undefined && retention !== null && !(typeof retention === "number" && Number.isFinite(retention) && retention > 0)) {
+    // Zero would erase every submission at start: refused rather than guessed at.
+    throw sitegenError("ConfigInvalid", { file: PROJECT_FILES.config, field: "submissions.retentionDays", problem: `${JSON.stringify(retention)} is not a positive number of days (leave it out to keep submissions until they are deleted).` });
+  }
   return {
     database: env.SUBMISSIONS_DB ?? value?.database ?? ".data/submissions.db",
     rateLimitPerMinute: Number.isFinite(limit) && limit > 0 ? limit : 5,
     trustProxy: value?.trustProxy === true,
     minFillSeconds: Number(value?.minFillSeconds ?? 2),
+    ...(typeof retention === "number" ? { retentionDays: retention } : {}),
   };
 }
 
