@@ -102,7 +102,8 @@ export function createApiHandlers(options: ApiOptions): ApiInstance {
   const purge = async () => {
     if (!full || !(retentionDays > 0)) return;
     try {
-      await full.purgeOlderThan(retentionDays, now());
+      // Contact messages only: a newsletter subscription lasts until the person leaves or asks to be erased.
+      await full.purgeOlderThan(retentionDays, now(), ["contact"]);
     } catch (error) {
       console.error(`sitegen: purging submissions older than ${retentionDays} days failed: ${(error as Error).message}`);
     }

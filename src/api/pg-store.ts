@@ -30,9 +30,9 @@ const COLUMNS: Record<SubmissionType, string> = {
 const OUTBOX_OF_EMAIL = `(submission_type = 'newsletter' AND submission_id IN (SELECT id FROM newsletter WHERE email_key = $1))
   OR (submission_type = 'contact' AND submission_id IN (SELECT id FROM contact WHERE email_key = $1))`;
 
-/** The outbox rows of the submissions older than $1. */
-const OUTBOX_BEFORE = `(submission_type = 'newsletter' AND submission_id IN (SELECT id FROM newsletter WHERE created_at < $1))
-  OR (submission_type = 'contact' AND submission_id IN (SELECT id FROM contact WHERE created_at < $1))`;
+/** The outbox rows of the newsletter signups older than $1 and of the contact messages older than $2. */
+const OUTBOX_BEFORE = `(submission_type = 'newsletter' AND submission_id IN (SELECT id FROM newsletter WHERE created_at < $1::timestamptz))
+  OR (submission_type = 'contact' AND submission_id IN (SELECT id FROM contact WHERE created_at < $2::timestamptz))`;
 
 const iso = (value: unknown) => (value instanceof Date ? value.toISOString() : (value as string | null));
 
@@ -232,12 +232,14 @@ export class PgSubmissionStore implements SubmissionStore {
     }));
   }
 
-  async purgeOlderThan(days: number, now: number): Promise<RemovedRows> {
+  async purgeOlderThan(days: number, now: number, types: readonly SubmissionType[] = ["newsletter", "contact"]): Promise<RemovedRows> {
     const cutoff = new Date(now - retentionMs(days)).toISOString();
+    // -infinity: no row is older, so a table not named is left alone.
+    const before = (type: SubmissionType) => (types.includes(type) ? cutoff : "-infinity");
     return this.transaction(async (client) => ({
-      outbox: (await client.query(`DELETE FROM outbox WHERE ${OUTBOX_BEFORE}`, [cutoff])).rowCount ?? 0,
-      newsletter: (await client.query("DELETE FROM newsletter WHERE created_at < $1", [cutoff])).rowCount ?? 0,
-      contact: (await client.query("DELETE FROM contact WHERE created_at < $1", [cutoff])).rowCount ?? 0,
+      outbox: (await client.query(`DELETE FROM outbox WHERE ${OUTBOX_BEFORE}`, [before("newsletter"), before("contact")])).rowCount ?? 0,
+      newsletter: (await client.query("DELETE FROM newsletter WHERE created_at < $1", [before("newsletter")])).rowCount ?? 0,
+      contact: (await client.query("DELETE FROM contact WHERE created_at < $1", [before("contact")])).rowCount ?? 0,
     }));
   }
 

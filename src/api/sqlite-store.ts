@@ -31,7 +31,7 @@ export const COLUMNS: Record<SubmissionType, string> = {
 const OUTBOX_OF_EMAIL = `(submission_type = 'newsletter' AND submission_id IN (SELECT id FROM newsletter WHERE email_key = ?))
   OR (submission_type = 'contact' AND submission_id IN (SELECT id FROM contact WHERE email_key = ?))`;
 
-/** The outbox rows of the submissions older than a cutoff (bound twice). */
+/** The outbox rows of the newsletter signups older than one cutoff and of the contact messages older than another. */
 const OUTBOX_BEFORE = `(submission_type = 'newsletter' AND submission_id IN (SELECT id FROM newsletter WHERE created_at < ?))
   OR (submission_type = 'contact' AND submission_id IN (SELECT id FROM contact WHERE created_at < ?))`;
 
@@ -185,13 +185,15 @@ export class SqliteSubmissionStore implements SubmissionStore {
     })).immediate();
   }
 
-  async purgeOlderThan(days: number, now: number): Promise<RemovedRows> {
+  async purgeOlderThan(days: number, now: number, types: readonly SubmissionType[] = ["newsletter", "contact"]): Promise<RemovedRows> {
     const cutoff = iso(now - retentionMs(days));
     const db = this.open();
+    // A cutoff no row can be older than leaves a table alone.
+    const before = (type: SubmissionType) => (types.includes(type) ? cutoff : "");
     return db.transaction(() => ({
-      outbox: this.sql(`DELETE FROM outbox WHERE ${OUTBOX_BEFORE}`).run(cutoff, cutoff).changes,
-      newsletter: this.sql("DELETE FROM newsletter WHERE created_at < ?").run(cutoff).changes,
-      contact: this.sql("DELETE FROM contact WHERE created_at < ?").run(cutoff).changes,
+      outbox: this.sql(`DELETE FROM outbox WHERE ${OUTBOX_BEFORE}`).run(before("newsletter"), before("contact")).changes,
+      newsletter: this.sql("DELETE FROM newsletter WHERE created_at < ?").run(before("newsletter")).changes,
+      contact: this.sql("DELETE FROM contact WHERE created_at < ?").run(before("contact")).changes,
     })).immediate();
   }
 

@@ -142,8 +142,12 @@ export interface SubmissionStore {
   findByEmail(email: string): Promise<SubjectData>;
   /** Erases every row about `email` (any case), notifications included, in one transaction. */
   deleteByEmail(email: string): Promise<RemovedRows>;
-  /** Erases submissions stored more than `days` days before `now`, with their notifications. */
-  purgeOlderThan(days: number, now: number): Promise<RemovedRows>;
+  /**
+   * Erases submissions stored more than `days` days before `now`, with their notifications: of the tables
+   * `types` names, both by default (the site purges contact messages only: a subscription lasts until the
+   * person leaves).
+   */
+  purgeOlderThan(days: number, now: number, types?: readonly SubmissionType[]): Promise<RemovedRows>;
 
   /**
    * A rate limiter whose counts live in the store, for stores that several processes share (PostgreSQL);

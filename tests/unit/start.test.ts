@@ -316,23 +316,26 @@ describe("sitegen start and the leads' notifications", () => {
     }
   });
 
-  it("sends at start what an earlier run left in the outbox, and erases submissions older than submissions.retentionDays", async () => {
+  it("sends at start what an earlier run left in the outbox, and erases contact messages older than submissions.retentionDays", async () => {
     const hook = await startWebhook();
     try {
       const database = join(emptyFolder(), "submissions.db");
       const store = new SqliteSubmissionStore(database);
       const day = 86_400_000;
       const contact = (email: string, createdAt: string) => ({ firstName: "A", lastName: "B", email, company: null, message: "m", locale: "pt", createdAt });
-      // The site's site.yaml keeps submissions for 365 days.
-      await store.addContact(contact("old@example.com", new Date(Date.now() - 400 * day).toISOString()), [{ kind: "webhook", payload: { type: "contact", email: "old@example.com" } }]);
+      // The site's site.yaml keeps contact messages for 730 days.
+      await store.addContact(contact("old@example.com", new Date(Date.now() - 800 * day).toISOString()), [{ kind: "webhook", payload: { type: "contact", email: "old@example.com" } }]);
       await store.addContact(contact("left@example.com", new Date(Date.now() - 2 * day).toISOString()), [
         { kind: "webhook", payload: { type: "contact", ...contact("left@example.com", "2026-01-01T00:00:00.000Z") } },
       ]);
+      // A subscription lasts until the person leaves: the purge is for contact messages.
+      await store.addNewsletter({ email: "reader@example.com", locale: "pt", createdAt: new Date(Date.now() - 800 * day).toISOString() });
       await store.close();
 
       const server = await start(["--port", "0"], { SUBMISSIONS_DB: database, PORT: undefined, HSTS: undefined, NOTIFY_WEBHOOK_URL: hook.url });
       await until(() => hook.bodies.length === 1 && rows(database, "contact").length === 1, 10_000, "the delivery and the purge");
       expect(rows(database, "contact").map((r) => r.email)).toEqual(["left@example.com"]);
+      expect(rows(database, "newsletter").map((r) => r.email)).toEqual(["reader@example.com"]);
       expect(hook.bodies).toMatchObject([{ submission: { email: "left@example.com" } }]);
       process.kill(server.child.pid!, "SIGTERM");
       expect(await server.exited()).toBe(0);

@@ -223,6 +223,17 @@ for (const [backend, migrations] of BACKENDS) {
       await expect(store.purgeOlderThan(0, T0)).rejects.toThrow(RangeError);
     });
 
+    it("purges the tables it is told to, leaving the others as they are", async () => {
+      const { store } = await fresh();
+      await store.addNewsletter(news("reader@x.com", { createdAt: at(-400 * DAY) }), [email()]);
+      await store.addContact(contact("lead@x.com", { createdAt: at(-400 * DAY) }), [email()]);
+      await store.addContact(contact("new@x.com", { createdAt: at(-DAY) }), [email()]);
+      expect(await store.purgeOlderThan(365, T0, ["contact"])).toEqual({ newsletter: 0, contact: 1, outbox: 1 });
+      expect((await store.list("newsletter")).map((r) => r.email)).toEqual(["reader@x.com"]);
+      expect((await store.list("contact")).map((r) => r.email)).toEqual(["new@x.com"]);
+      expect((await store.claimOutbox({ now: T0, limit: 10 })).map((r) => r.submission_type)).toEqual(["newsletter", "contact"]);
+    });
+
     it("sitegen submissions reads through the store, with each row's delivery state in CSV and JSON", async () => {
       const { place, store } = await fresh();
       await store.addContact(contact("a@x.com", { company: "x;=1+1;y" }), [email()]);
