@@ -23,7 +23,7 @@ const openDatabase = (...args: ConstructorParameters<typeof Database>): Database
 
 /** Columns per table, in export order. */
 export const COLUMNS: Record<SubmissionType, string> = {
-  newsletter: "id, email, locale, created_at, suspect",
+  newsletter: "id, email, locale, created_at, suspect, confirmed_at",
   contact: "id, first_name, last_name, email, company, message, locale, created_at, suspect",
 };
 
@@ -107,8 +107,8 @@ export class SqliteSubmissionStore implements SubmissionStore {
     const key = emailKey(entry.email);
     return db.transaction((): "added" | "exists" => {
       const result = this.sql(
-        "INSERT INTO newsletter (email, email_key, locale, created_at, suspect) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
-      ).run(entry.email, key, entry.locale, entry.createdAt, entry.suspect ? 1 : 0);
+        "INSERT INTO newsletter (email, email_key, locale, created_at, suspect, confirmed_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+      ).run(entry.email, key, entry.locale, entry.createdAt, entry.suspect ? 1 : 0, entry.confirmed === false ? null : entry.createdAt);
       if (result.changes === 0) {
         // A person confirming an address that only a suspect submission had given clears the mark.
         if (!entry.suspect) this.sql("UPDATE newsletter SET suspect = 0 WHERE email_key = ? AND suspect = 1").run(key);
@@ -127,6 +127,30 @@ export class SqliteSubmissionStore implements SubmissionStore {
       ).run(entry.firstName, entry.lastName, entry.email, emailKey(entry.email), entry.company, entry.message, entry.locale, entry.createdAt, entry.suspect ? 1 : 0);
       this.enqueue("contact", result.lastInsertRowid, outbox, entry.createdAt);
     }).immediate();
+  }
+
+  async confirmNewsletter(email: string, now: number, outbox: readonly OutboxMessage[] = []): Promise<"confirmed" | "already" | "missing"> {
+    const db = this.open();
+    const key = emailKey(email);
+    return db.transaction((): "confirmed" | "already" | "missing" => {
+      const row = this.sql("SELECT id, confirmed_at FROM newsletter WHERE email_key = ?").get(key) as { id: number; confirmed_at: string | null } | undefined;
+      if (!row) return "missing";
+      if (row.confirmed_at !== null) return "already";
+      this.sql("UPDATE newsletter SET confirmed_at = ? WHERE id = ?").run(iso(now), row.id);
+      this.enqueue("newsletter", row.id, outbox, iso(now));
+      return "confirmed";
+    }).immediate();
+  }
+
+  async purgeUnconfirmed(days: number, now: number): Promise<RemovedRows> {
+    const cutoff = iso(now - retentionMs(days));
+    const db = this.open();
+    const stale = "SELECT id FROM newsletter WHERE confirmed_at IS NULL AND created_at < ?";
+    return db.transaction(() => ({
+      outbox: this.sql(`DELETE FROM outbox WHERE submission_type = 'newsletter' AND submission_id IN (${stale})`).run(cutoff).changes,
+      newsletter: this.sql(`DELETE FROM newsletter WHERE id IN (${stale})`).run(cutoff).changes,
+      contact: 0,
+    })).immediate();
   }
 
   async list<T extends SubmissionType>(type: T): Promise<ListedRow<T>[]> {

@@ -51,7 +51,7 @@ for (const backend of [sqliteBackend(), postgresBackend()] as Backend[]) {
       expect(exported.status, exported.stderr).toBe(0);
       const data = JSON.parse(exported.stdout);
       expect(data.email).toBe("ana@EXAMPLE.com");
-      expect(data.newsletter).toEqual([{ id: 1, email: "Ana@Example.com", locale: "pt", created_at: at, suspect: 0 }]);
+      expect(data.newsletter).toEqual([{ id: 1, email: "Ana@Example.com", locale: "pt", created_at: at, suspect: 0, confirmed_at: at }]);
       expect(data.contact.map((r: { message: string; company: string }) => [r.message, r.company])).toEqual([["Primeira mensagem", "ACME"], ["Segunda mensagem", "ACME"]]);
       expect(data.outbox.map((r: { kind: string; submission_type: string; payload: unknown }) => [r.kind, r.submission_type, r.payload])).toEqual([
         ["email", "newsletter", { type: "newsletter", email: "Ana@Example.com" }],
