@@ -13,7 +13,8 @@ import { openStore, type Environment } from "./stores.ts";
 import type { SubmissionSink, SubmissionStore } from "./store.ts";
 import { DeliveryWorker, type Backoff, type DeliveryReport } from "./delivery.ts";
 import { createDeliverers } from "./notify/deliverers.ts";
-import { notifySettings, outboxKinds, type NotificationsConfig } from "./notify/settings.ts";
+import { notifySettings, NotifyConfigError, outboxKinds, type NotificationsConfig } from "./notify/settings.ts";
+import { createConfirmHandler, OptInTokens } from "./opt-in.ts";
 import { localeFromField } from "./http.ts";
 
 export type { ApiHandler, FormKind } from "./forms.ts";
@@ -46,6 +47,10 @@ export interface ApiOptions {
 /** How often the background work looks for notifications that are due (a shared database may get them from other processes). */
 const DELIVERY_INTERVAL_MS = 5_000;
 const DAY_MS = 86_400_000;
+/** How long a double opt-in signup waits for its confirmation before it is erased (submissions.unconfirmedDays). */
+const DEFAULT_UNCONFIRMED_DAYS = 7;
+/** SUBMISSIONS_SECRET signs confirmation links: at least as long as a random 192-bit key in base64. */
+const MIN_SECRET_LENGTH = 32;
 
 /** What `sitegen start` and `sitegen serve` run beside the endpoints, and `sitegen submissions retry` uses. */
 export interface ApiInstance {
@@ -91,23 +96,28 @@ export function createApiHandlers(options: ApiOptions): ApiInstance {
   };
   const defaultLocale = site.locales.find((l) => l.prefix === "")?.code;
   const firmLocale = localeFromField(notify.locale ?? defaultLocale) ?? "pt";
-  const { deliverers, close: closeDeliverers } = createDeliverers(notify, messages, firmLocale);
+  const { deliverers, close: closeDeliverers } = createDeliverers(notify, messages, firmLocale, { unconfirmedDays: Number((settings as { unconfirmedDays?: unknown }).unconfirmedDays ?? DEFAULT_UNCONFIRMED_DAYS) });
   const full = isStore(store) ? store : undefined;
   const worker = full
     ? new DeliveryWorker({ store: full, deliverers, now, backoff: options.backoff, leaseMs: Math.max(300_000, notify.timeoutMs * 3) })
     : undefined;
   const outbox = options.outbox ?? { newsletter: outboxKinds(notify, "newsletter"), contact: outboxKinds(notify, "contact") };
-  const retentionDays = Number((settings as { retentionDays?: unknown }).retentionDays ?? 0);
+  const extra = settings as { retentionDays?: unknown; doubleOptIn?: unknown; unconfirmedDays?: unknown };
+  const retentionDays = Number(extra.retentionDays ?? 0);
+  const unconfirmedDays = Number(extra.unconfirmedDays ?? DEFAULT_UNCONFIRMED_DAYS);
   let purgeTimer: ReturnType<typeof setInterval> | undefined;
   const purge = async () => {
-    if (!full || !(retentionDays > 0)) return;
+    if (!full) return;
     try {
       // Contact messages only: a newsletter subscription lasts until the person leaves or asks to be erased.
-      await full.purgeOlderThan(retentionDays, now(), ["contact"]);
+      if (retentionDays > 0) await full.purgeOlderThan(retentionDays, now(), ["contact"]);
+      // Signups never confirmed expire (there are none unless double opt-in is, or was, on).
+      await full.purgeUnconfirmed(unconfirmedDays, now());
     } catch (error) {
-      console.error(`sitegen: purging submissions older than ${retentionDays} days failed: ${(error as Error).message}`);
+      console.error(`sitegen: purging old submissions failed: ${(error as Error).message}`);
     }
   };
+  const optIn = extra.doubleOptIn === true ? doubleOptIn(site, env, notify.smtpUrl, unconfirmedDays, now) : undefined;
 
   const common = {
     messages,
@@ -124,7 +134,19 @@ export function createApiHandlers(options: ApiOptions): ApiInstance {
 
   const handlers: Record<string, ApiHandler> = {};
   const { newsletter, contact, detectLanguage } = site.endpoints;
-  if (isLocalPath(newsletter)) handlers[newsletter] = createFormHandler({ ...common, kind: "newsletter", outbox: outbox.newsletter });
+  if (isLocalPath(newsletter)) handlers[newsletter] = createFormHandler({ ...common, kind: "newsletter", outbox: outbox.newsletter, optIn });
+  if (optIn && full) {
+    handlers[optIn.path] = createConfirmHandler({
+      tokens: optIn.tokens,
+      store: full,
+      localePrefix,
+      now,
+      onStored: common.onStored,
+      // The firm hears of a subscriber once confirmed.
+      onConfirm: (claims, at) =>
+        (outbox.newsletter ?? []).map((kind) => ({ kind, payload: { type: "newsletter", email: claims.email, locale: claims.locale, createdAt: at, suspect: false } })),
+    });
+  }
   if (isLocalPath(contact)) handlers[contact] = createFormHandler({ ...common, kind: "contact", outbox: outbox.contact });
   if (isLocalPath(detectLanguage)) handlers[detectLanguage] = createDetectLanguageHandler(messages);
   return {
@@ -132,7 +154,7 @@ export function createApiHandlers(options: ApiOptions): ApiInstance {
     ready: async () => store.ready?.(),
     startBackground() {
       const deliver = () => worker?.start(options.deliveryIntervalMs ?? DELIVERY_INTERVAL_MS);
-      if (!full || !(retentionDays > 0) || purgeTimer) return deliver();
+      if (!full || purgeTimer) return deliver();
       purgeTimer = setInterval(() => void purge(), DAY_MS);
       purgeTimer.unref?.();
       // Purged first: nothing is sent about a submission that is past its retention period.
@@ -153,6 +175,34 @@ export function createApiHandlers(options: ApiOptions): ApiInstance {
       closeDeliverers();
       await store.close();
     },
+  };
+}
+
+/**
+ * submissions.doubleOptIn: the confirmation link's signer and the confirm endpoint's path. Refused at once
+ * (before a server listens) without SUBMISSIONS_SECRET, an SMTP server to send the e-mail, or the endpoint.
+ */
+function doubleOptIn(site: SiteConfig, env: Environment, smtpUrl: string | undefined, unconfirmedDays: number, now: () => number) {
+  const secret = env.SUBMISSIONS_SECRET ?? "";
+  if (secret.length < MIN_SECRET_LENGTH) {
+    throw new NotifyConfigError(
+      "SUBMISSIONS_SECRET",
+      secret === ""
+        ? "submissions.doubleOptIn is on in site.yaml, but SUBMISSIONS_SECRET is not set: the confirmation links cannot be signed."
+        : `submissions.doubleOptIn is on in site.yaml, but SUBMISSIONS_SECRET has ${secret.length} characters, fewer than the ${MIN_SECRET_LENGTH} a signing key needs.`,
+    );
+  }
+  if (!smtpUrl) throw new NotifyConfigError("SMTP_URL", "submissions.doubleOptIn is on in site.yaml, but SMTP_URL is not set: the confirmation e-mail cannot be sent.");
+  const path = site.endpoints.newsletterConfirm;
+  if (!isLocalPath(path)) {
+    throw new NotifyConfigError("endpoints.newsletterConfirm", "submissions.doubleOptIn is on, but endpoints.newsletterConfirm in site.yaml is no path of this site (such as /api/newsletter/confirm).");
+  }
+  const tokens = new OptInTokens(secret);
+  return {
+    path,
+    tokens,
+    link: async (email: string, locale: ApiLocale) =>
+      `${site.siteUrl}${path}?token=${await tokens.sign({ email, locale, expires: now() + unconfirmedDays * DAY_MS })}`,
   };
 }
 

@@ -22,8 +22,12 @@ export interface SiteConfig {
     rateLimitPerMinute: number;
     trustProxy: boolean;
     minFillSeconds: number;
-    /** Submissions older than this many days are erased on start and daily; absent: kept until deleted. */
+    /** Contact messages older than this many days are erased on start and daily; absent: kept until deleted. */
     retentionDays?: number;
+    /** Newsletter signups wait for the subscriber to confirm through an e-mailed link (src/api/opt-in.ts). */
+    doubleOptIn?: boolean;
+    /** Days a signup may stay unconfirmed before it is erased (default 7). */
+    unconfirmedDays?: number;
   };
   [fact: string]: unknown;
 }
@@ -124,7 +128,16 @@ export function submissionSettings(value: Partial<SiteConfig["submissions"]> | u
     trustProxy: value?.trustProxy === true,
     minFillSeconds: Number(value?.minFillSeconds ?? 2),
     ...(typeof retention === "number" ? { retentionDays: retention } : {}),
+    ...(value?.doubleOptIn === true ? { doubleOptIn: true } : {}),
+    ...(positiveDays(value?.unconfirmedDays, "submissions.unconfirmedDays") ?? {}),
   };
+}
+
+/** `{ [field]: days }` for a positive number of days, nothing when absent; anything else is a ConfigInvalid. */
+function positiveDays(value: unknown, field: string): { unconfirmedDays: number } | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value === "number" && Number.isFinite(value) && value > 0) return { unconfirmedDays: value };
+  throw sitegenError("ConfigInvalid", { file: PROJECT_FILES.config, field, problem: `${JSON.stringify(value)} is not a positive number of days.` });
 }
 
 /** The base address without a trailing slash; a bad value fails early, naming where it came from. */

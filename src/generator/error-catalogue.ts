@@ -181,9 +181,15 @@ export const ERRORS = {
     "Invalid notification settings",
     (p) => p.problem,
     (p) =>
-      p.variable.startsWith("notifications.")
-        ? `Fix \`${p.variable}\` in the notifications block of content/site.yaml (the README's "Leads: notifications and the outbox" lists its fields).`
+      p.variable.includes(".")
+        ? `Fix \`${p.variable}\` in content/site.yaml (the README's "Leads: notifications and the outbox" lists the fields).`
         : `Set ${p.variable} in the environment as the README's "Leads: notifications and the outbox" shows (SMTP_URL=smtp://user:password@host:587, NOTIFY_EMAIL_TO=a@firm.com,b@firm.com, NOTIFY_WEBHOOK_URL=https://...), or unset it to send no such notification.`,
+  ),
+  DoubleOptInSecretMissing: entry<{ problem: string }>(
+    "No secret for the confirmation links",
+    (p) => p.problem,
+    () =>
+      "Set SUBMISSIONS_SECRET in the environment to a long random value (for example the output of: node -e \"console.log(require('crypto').randomBytes(32).toString('base64url'))\"), the same on every instance, and keep it out of the repository; or set submissions.doubleOptIn to false in content/site.yaml.",
   ),
   SubmissionsEmailInvalid: entry<{ command: string; value: string }>(
     "Missing or invalid --email",

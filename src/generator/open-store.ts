@@ -36,6 +36,7 @@ export async function openStoreForCommand(root: string, site: SiteConfig, env: E
 export function storeFailure(error: unknown): unknown {
   if (error instanceof Error && error.name === "NotifyConfigError") {
     const variable = (error as Error & { variable?: string }).variable ?? "";
+    if (variable === "SUBMISSIONS_SECRET") return sitegenError("DoubleOptInSecretMissing", { problem: error.message }, { cause: error });
     return sitegenError("NotificationSettingsInvalid", { variable, problem: error.message }, { cause: error });
   }
   if (!(error instanceof Error) || error.name !== "StoreError") return error;

@@ -10,7 +10,7 @@ import { formatError, SitegenError } from "../../src/generator/errors.ts";
 import { buildSite } from "../../src/generator/build/build.ts";
 import { loadSiteConfig } from "../../src/generator/config.ts";
 import { loadLocaleContent } from "../../src/generator/content.ts";
-import { loadBuiltEndpoints, loadEndpoints } from "../../src/generator/endpoints.ts";
+import { compileEndpoints, loadBuiltEndpoints, loadEndpoints } from "../../src/generator/endpoints.ts";
 import { readServerBundle, serverBundleFiles } from "../../src/generator/server-bundle.ts";
 import { startPort } from "../../src/generator/start.ts";
 import { printSubmissions } from "../../src/generator/submissions-command.ts";
@@ -253,10 +253,48 @@ describe("notifications and data-subject commands", () => {
         "NotificationSettingsInvalid",
         () => loadEndpoints(project, loadSiteConfig(project), {}),
         'SMTP_URL is set, but notifications.from in site.yaml ("nobody") is no sender address.',
-        /^Fix `notifications\.from` in the notifications block of content\/site\.yaml/,
+        /^Fix `notifications\.from` in content\/site\.yaml/,
       );
     } finally {
       restore();
+    }
+  });
+
+  it("DoubleOptInSecretMissing stops a server whose site asks for double opt-in without SUBMISSIONS_SECRET", async () => {
+    const project = projectCopy();
+    edit(project, "content/site.yaml", (t) => t.replace("doubleOptIn: false", "doubleOptIn: true"));
+    const saved = { SUBMISSIONS_SECRET: process.env.SUBMISSIONS_SECRET, SMTP_URL: process.env.SMTP_URL };
+    try {
+      delete process.env.SUBMISSIONS_SECRET;
+      process.env.SMTP_URL = "smtp://leads:s3cret@mail.example.com:587";
+      await expectError(
+        "DoubleOptInSecretMissing",
+        () => loadEndpoints(project, loadSiteConfig(project), {}),
+        "submissions.doubleOptIn is on in site.yaml, but SUBMISSIONS_SECRET is not set: the confirmation links cannot be signed.",
+        /^Set SUBMISSIONS_SECRET in the environment to a long random value/,
+      );
+      process.env.SUBMISSIONS_SECRET = "short";
+      await expectError("DoubleOptInSecretMissing", () => loadEndpoints(project, loadSiteConfig(project), {}), /SUBMISSIONS_SECRET has 5 characters, fewer than the 32/);
+      // From the CLI, before the server listens.
+      const dist = out();
+      const site = loadSiteConfig(project);
+      for (const { file, data } of serverBundleFiles({ site, submissions: site.submissions, dictionaries: {}, apiCode: await compileEndpoints(ROOT) })) {
+        mkdirSync(dirname(join(dist, file)), { recursive: true });
+        writeFileSync(join(dist, file), data);
+      }
+      const cli = spawnSync(process.execPath, [join(ROOT, "bin", "sitegen.js"), "start", "--host", "127.0.0.1", "--port", "0", "--out", dist], {
+        cwd: mkdtempSync(join(tmpdir(), "sitegen-err-")),
+        encoding: "utf8",
+        timeout: 60_000,
+        env: { ...process.env, SUBMISSIONS_SECRET: "", SMTP_URL: "smtp://a:b@127.0.0.1:1", SUBMISSIONS_DB: join(mkdtempSync(join(tmpdir(), "sitegen-db-")), "s.db") },
+      });
+      expect(cli.status).toBe(1);
+      expect(cli.stderr).toContain(`DoubleOptInSecretMissing: ${ERRORS.DoubleOptInSecretMissing.title}\n  submissions.doubleOptIn is on in site.yaml, but SUBMISSIONS_SECRET is not set`);
+    } finally {
+      for (const [name, value] of Object.entries(saved)) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
     }
   });
 
