@@ -80,8 +80,12 @@ export function createApiHandlers(options: ApiOptions): ApiInstance {
   const now = options.now ?? Date.now;
   const env = options.env ?? globalThis.process?.env ?? {};
   const settings = site.submissions ?? { database: ".data/submissions.db", rateLimitPerMinute: 5, trustProxy: false, minFillSeconds: 2 };
-  // Settings that cannot work fail here, before a server listens.
+  const extra = settings as { retentionDays?: unknown; doubleOptIn?: unknown; unconfirmedDays?: unknown };
+  const retentionDays = Number(extra.retentionDays ?? 0);
+  const unconfirmedDays = Number(extra.unconfirmedDays ?? DEFAULT_UNCONFIRMED_DAYS);
+  // Settings that cannot work fail here, before a server listens and before a database is opened.
   const notify = notifySettings(site.notifications as NotificationsConfig | undefined, env);
+  const optIn = extra.doubleOptIn === true ? doubleOptIn(site, env, notify.smtpUrl, unconfirmedDays, now) : undefined;
   const store = options.store ?? openStore(settings, env, root);
   // One budget per client across both forms: the limit is on submissions, whichever form sends them. Only
   // accepted ones count; refused posts have their own, larger budget (see src/api/forms.ts). A store shared
@@ -96,15 +100,12 @@ export function createApiHandlers(options: ApiOptions): ApiInstance {
   };
   const defaultLocale = site.locales.find((l) => l.prefix === "")?.code;
   const firmLocale = localeFromField(notify.locale ?? defaultLocale) ?? "pt";
-  const { deliverers, close: closeDeliverers } = createDeliverers(notify, messages, firmLocale, { unconfirmedDays: Number((settings as { unconfirmedDays?: unknown }).unconfirmedDays ?? DEFAULT_UNCONFIRMED_DAYS) });
+  const { deliverers, close: closeDeliverers } = createDeliverers(notify, messages, firmLocale, { unconfirmedDays });
   const full = isStore(store) ? store : undefined;
   const worker = full
     ? new DeliveryWorker({ store: full, deliverers, now, backoff: options.backoff, leaseMs: Math.max(300_000, notify.timeoutMs * 3) })
     : undefined;
   const outbox = options.outbox ?? { newsletter: outboxKinds(notify, "newsletter"), contact: outboxKinds(notify, "contact") };
-  const extra = settings as { retentionDays?: unknown; doubleOptIn?: unknown; unconfirmedDays?: unknown };
-  const retentionDays = Number(extra.retentionDays ?? 0);
-  const unconfirmedDays = Number(extra.unconfirmedDays ?? DEFAULT_UNCONFIRMED_DAYS);
   let purgeTimer: ReturnType<typeof setInterval> | undefined;
   const purge = async () => {
     if (!full) return;
@@ -117,7 +118,6 @@ export function createApiHandlers(options: ApiOptions): ApiInstance {
       console.error(`sitegen: purging old submissions failed: ${(error as Error).message}`);
     }
   };
-  const optIn = extra.doubleOptIn === true ? doubleOptIn(site, env, notify.smtpUrl, unconfirmedDays, now) : undefined;
 
   const common = {
     messages,

@@ -91,7 +91,8 @@ export function createConfirmHandler(options: ConfirmHandlerOptions): (request: 
   const { tokens, store, localePrefix, now } = options;
   const page = (locale: ApiLocale, name: string) => seeOther(`${localePrefix[locale]}/forms/${name}`, NO_STORE);
   return async (request) => {
-    if (request.method !== "GET" && request.method !== "HEAD") return textResponse(405, "GET\n", { Allow: "GET, HEAD", ...NO_STORE });
+    // Only GET confirms: a HEAD (a link checker) must not change anything.
+    if (request.method !== "GET") return textResponse(405, "GET\n", { Allow: "GET", ...NO_STORE });
     const fallback = localeFromAcceptLanguage(request.headers.get("accept-language")) ?? "pt";
     let token: string;
     try {

@@ -104,6 +104,10 @@ for (const backend of [sqliteBackend(), postgresBackend()] as Backend[]) {
       expect(hook.bodies).toEqual([]);
 
       clock = T0 + 3 * DAY;
+      // A link checker's HEAD changes nothing.
+      const head = await api.handlers["/api/newsletter/confirm"](new Request(`http://localhost${link.pathname}${link.search}`, { method: "HEAD" }));
+      expect([head.status, head.headers.get("allow")]).toEqual([405, "GET"]);
+      expect((await store.list("newsletter"))[0].confirmed_at).toBe(null);
       const confirmed = await get(api, link);
       expect([confirmed.status, confirmed.headers.get("location"), confirmed.headers.get("cache-control")]).toEqual([303, "/en/forms/newsletter-confirmed", "no-store"]);
       expect((await store.list("newsletter"))[0].confirmed_at).toBe(new Date(clock).toISOString());
