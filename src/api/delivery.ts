@@ -43,6 +43,8 @@ export interface DeliveryWorkerOptions {
   leaseMs?: number;
   /** Notifications claimed and sent at once. */
   batch?: number;
+  /** Told of each failed try of the background loop (a server logs it; retryAll's caller prints its own report). */
+  onFailure?: (failure: DeliveryReport["failed"][number]) => void;
 }
 
 /** Errors are stored and shown by `sitegen submissions`: one line, bounded. */
@@ -108,7 +110,9 @@ export class DeliveryWorker {
       for (let i = 0; i < MAX_BATCHES_PER_RUN && !this.stopped; i++) {
         const rows = await this.options.store.claimOutbox({ now: this.now(), limit: this.batch, leaseMs: this.leaseMs });
         if (rows.length === 0) break;
+        const failedBefore = report.failed.length;
         await this.sendAll(rows, report);
+        for (const failure of report.failed.slice(failedBefore)) this.options.onFailure?.(failure);
       }
       return report;
     };

@@ -103,7 +103,17 @@ export function createApiHandlers(options: ApiOptions): ApiInstance {
   const { deliverers, close: closeDeliverers } = createDeliverers(notify, messages, firmLocale, { unconfirmedDays });
   const full = isStore(store) ? store : undefined;
   const worker = full
-    ? new DeliveryWorker({ store: full, deliverers, now, backoff: options.backoff, leaseMs: Math.max(300_000, notify.timeoutMs * 3) })
+    ? new DeliveryWorker({
+        store: full,
+        deliverers,
+        now,
+        backoff: options.backoff,
+        leaseMs: Math.max(300_000, notify.timeoutMs * 3),
+        onFailure: ({ row, error, nextAttemptAt }) =>
+          console.error(
+            `sitegen: the ${row.kind} notification of ${row.submission_type} ${row.submission_id} failed (try ${row.attempts}): ${error}; next try at ${new Date(nextAttemptAt).toISOString()}`,
+          ),
+      })
     : undefined;
   const outbox = options.outbox ?? { newsletter: outboxKinds(notify, "newsletter"), contact: outboxKinds(notify, "contact") };
   let purgeTimer: ReturnType<typeof setInterval> | undefined;

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { spawn } from "node:child_process";
 import { appendFileSync, cpSync } from "node:fs";
 import { join } from "node:path";
@@ -238,7 +238,15 @@ for (const backend of BACKENDS) {
         instance.startBackground();
         expect((await post(instance, "/api/contact", contactBody)).status).toBe(200);
         await until(() => slow.arrived === 1, 10_000, "the webhook call");
-        await instance.stopBackground(100);
+        const logged: string[] = [];
+        const spy = vi.spyOn(console, "error").mockImplementation((...args) => void logged.push(args.join(" ")));
+        try {
+          await instance.stopBackground(100);
+        } finally {
+          spy.mockRestore();
+        }
+        // The server's log says what failed and when it is tried again.
+        expect(logged).toEqual([expect.stringMatching(/^sitegen: the webhook notification of contact 1 failed \(try 1\): interrupted by a shutdown: .*; next try at \d{4}-/)]);
         const [row] = await store.list("contact");
         expect(row.delivery).toBe("failing");
         expect(row.delivery_error).toMatch(/^interrupted by a shutdown/);
