@@ -74,6 +74,14 @@ export interface FormHandlerOptions {
   localePrefix: Record<ApiLocale, string>;
   now: () => number;
   maxBodyBytes?: number;
+  /** Called after a submission with notifications was stored, so they go out now rather than at the next tick. */
+  onStored?: () => void;
+  /**
+   * Double opt-in (newsletter only): the signup is stored unconfirmed, with the confirmation e-mail to the
+   * subscriber as its only notification (the firm hears of it once confirmed, see src/api/opt-in.ts), and
+   * the visitor is told to check their inbox.
+   */
+  optIn?: { link(email: string, locale: ApiLocale): Promise<string> };
 }
 
 const NO_STORE = { "Cache-Control": "no-store" };
@@ -136,7 +144,7 @@ export const API_MESSAGE_KEYS: readonly string[] = [
   ...new Set([
     ...Object.values(PROBLEM_KEYS).flatMap((fields) => Object.values(fields).flatMap((p) => Object.values(p))),
     ...["api.tooLarge", "api.malformed", "api.rateLimited", "api.method", "api.invalid", "api.crossSite"],
-    ...["newsletter.failure", "newsletter.successTitle", "newsletter.successMessage"],
+    ...["newsletter.failure", "newsletter.successTitle", "newsletter.successMessage", "newsletter.pendingTitle", "newsletter.pendingMessage"],
     ...["contactForm.failure", "contactForm.successTitle", "contactForm.successMessage"],
   ]),
 ];
@@ -152,7 +160,9 @@ export function createFormHandler(options: FormHandlerOptions): ApiHandler {
   const remotePages = options.remotePages;
   const outboxKinds = options.outbox ?? [];
   const failureKey = kind === "newsletter" ? "newsletter.failure" : "contactForm.failure";
-  const successKeys = kind === "newsletter" ? ["newsletter.successTitle", "newsletter.successMessage"] : ["contactForm.successTitle", "contactForm.successMessage"];
+  const optIn = kind === "newsletter" ? options.optIn : undefined;
+  const successKeys = kind === "contact" ? ["contactForm.successTitle", "contactForm.successMessage"] : optIn ? ["newsletter.pendingTitle", "newsletter.pendingMessage"] : ["newsletter.successTitle", "newsletter.successMessage"];
+  const successPage = kind === "contact" ? "contact-success" : optIn ? "newsletter-pending" : "newsletter-success";
   const notifications = (entry: object): OutboxMessage[] => outboxKinds.map((k) => ({ kind: k, payload: { type: kind, ...entry } }));
 
   /**
@@ -194,7 +204,7 @@ export function createFormHandler(options: FormHandlerOptions): ApiHandler {
     const succeed = () =>
       json
         ? jsonResponse(200, { ok: true, title: t(successKeys[0]), message: t(successKeys[1]) }, NO_STORE)
-        : seeOther(`${pages}${resultPath(localePrefix[locale], `${kind}-success`)}`, NO_STORE);
+        : seeOther(`${pages}${resultPath(localePrefix[locale], successPage)}`, NO_STORE);
     /** Protocol errors keep their status even for form posts: no page of ours sends them. */
     const refuse = (status: number, text: string, headers: Record<string, string> = {}) =>
       json ? jsonResponse(status, { ok: false, message: text }, { ...NO_STORE, ...headers }) : textResponse(status, `${text}\n`, { ...NO_STORE, ...headers });
@@ -236,7 +246,12 @@ export function createFormHandler(options: FormHandlerOptions): ApiHandler {
         const { values, problems: found } = validateNewsletter(read);
         problems = found;
         const entry = { email: values.email, locale, createdAt, suspect };
-        save = () => store.addNewsletter(entry, notifications(entry));
+        save = optIn
+          ? async () => {
+              const link = await optIn.link(entry.email, locale);
+              return store.addNewsletter({ ...entry, confirmed: false }, [{ kind: "confirm", payload: { type: "newsletter", ...entry, link } }]);
+            }
+          : () => store.addNewsletter(entry, notifications(entry));
       } else {
         const { values, problems: found } = validateContact(read);
         problems = found;
@@ -264,6 +279,7 @@ export function createFormHandler(options: FormHandlerOptions): ApiHandler {
         logFailure(kind, "could not store", error);
         return unavailable();
       }
+      if (outboxKinds.length > 0 || optIn) options.onStored?.();
       return succeed();
     } catch (error) {
       // A bug, not bad input: log it and answer without crashing the server.

@@ -8,7 +8,7 @@
 import type { SiteConfig } from "../generator/config.ts";
 import { withCors } from "./cors.ts";
 import { createDetectLanguageHandler } from "./detect-language.ts";
-import { createFormHandler, INVALID_PER_ACCEPTED, type ApiHandler } from "./forms.ts";
+import { createFormHandler, INVALID_PER_ACCEPTED, type ApiHandler, type FormHandlerOptions } from "./forms.ts";
 import type { ApiLocale } from "./http.ts";
 import { siteOrigins } from "./origin.ts";
 import { RateLimiter } from "./rate-limit.ts";
@@ -23,6 +23,18 @@ export interface HandlerOptions {
   now?: () => number;
   /** Notifications queued in the outbox with each stored submission, per form (see FormHandlerOptions.outbox). */
   outbox?: Partial<Record<"newsletter" | "contact", readonly string[]>>;
+  /** Double opt-in for the newsletter (see FormHandlerOptions.optIn). */
+  optIn?: FormHandlerOptions["optIn"];
+  /** Called once a submission with notifications is stored, so that a delivery worker sends them now. */
+  onStored?: () => void;
+}
+
+/** The path prefix of each locale the endpoints answer in. */
+export function localePrefixes(site: SiteConfig): Record<ApiLocale, string> {
+  return {
+    pt: site.locales.find((l) => l.code === "pt")?.prefix ?? "",
+    en: site.locales.find((l) => l.code === "en")?.prefix ?? "/en",
+  };
 }
 
 export const DEFAULT_SUBMISSIONS = { database: ".data/submissions.db", rateLimitPerMinute: 5, trustProxy: false, minFillSeconds: 2 };
@@ -67,10 +79,7 @@ export function createHandlers(options: HandlerOptions): Record<string, ApiHandl
   const budget = (name: string, limit: number) => store.rateLimiter?.(name, limit, 60_000) ?? new RateLimiter({ limit, windowMs: 60_000 });
   const limiter = budget("accepted", perMinute);
   const invalidLimiter = budget("refused", perMinute * INVALID_PER_ACCEPTED);
-  const localePrefix: Record<ApiLocale, string> = {
-    pt: site.locales.find((l) => l.code === "pt")?.prefix ?? "",
-    en: site.locales.find((l) => l.code === "en")?.prefix ?? "/en",
-  };
+  const localePrefix = localePrefixes(site);
   const common = {
     messages,
     store,
@@ -82,6 +91,7 @@ export function createHandlers(options: HandlerOptions): Record<string, ApiHandl
     trustProxy: settings.trustProxy === true,
     localePrefix,
     now,
+    onStored: options.onStored,
   };
 
   const handlers: Record<string, ApiHandler> = {};
@@ -90,7 +100,7 @@ export function createHandlers(options: HandlerOptions): Record<string, ApiHandl
     if (path) handlers[path] = withCors(handler(), allowedOrigins, methods);
   };
   const { newsletter, contact, detectLanguage } = site.endpoints;
-  mount(newsletter, () => createFormHandler({ ...common, kind: "newsletter", outbox: options.outbox?.newsletter }), ["POST"]);
+  mount(newsletter, () => createFormHandler({ ...common, kind: "newsletter", outbox: options.outbox?.newsletter, optIn: options.optIn }), ["POST"]);
   mount(contact, () => createFormHandler({ ...common, kind: "contact", outbox: options.outbox?.contact }), ["POST"]);
   mount(detectLanguage, () => createDetectLanguageHandler(messages), ["GET", "HEAD"]);
   return handlers;

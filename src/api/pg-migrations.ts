@@ -102,6 +102,16 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
       $$;
     `,
   },
+  {
+    version: 4,
+    name: "newsletter confirmation (double opt-in)",
+    // Every subscription stored before had no confirmation step: each counts as confirmed when it was made.
+    sql: `
+      ALTER TABLE newsletter ADD COLUMN confirmed_at timestamptz;
+      UPDATE newsletter SET confirmed_at = created_at;
+      CREATE INDEX newsletter_unconfirmed ON newsletter (created_at) WHERE confirmed_at IS NULL;
+    `,
+  },
 ];
 
 /** Any constant: the advisory lock that one migrating process holds. */

@@ -22,7 +22,7 @@ type Db = pg.Pool | pg.PoolClient;
 type Row = Record<string, unknown>;
 
 const COLUMNS: Record<SubmissionType, string> = {
-  newsletter: "id, email, locale, created_at, suspect",
+  newsletter: "id, email, locale, created_at, suspect, confirmed_at",
   contact: "id, first_name, last_name, email, company, message, locale, created_at, suspect",
 };
 
@@ -30,15 +30,17 @@ const COLUMNS: Record<SubmissionType, string> = {
 const OUTBOX_OF_EMAIL = `(submission_type = 'newsletter' AND submission_id IN (SELECT id FROM newsletter WHERE email_key = $1))
   OR (submission_type = 'contact' AND submission_id IN (SELECT id FROM contact WHERE email_key = $1))`;
 
-/** The outbox rows of the submissions older than $1. */
-const OUTBOX_BEFORE = `(submission_type = 'newsletter' AND submission_id IN (SELECT id FROM newsletter WHERE created_at < $1))
-  OR (submission_type = 'contact' AND submission_id IN (SELECT id FROM contact WHERE created_at < $1))`;
+/** The outbox rows of the newsletter signups older than $1 and of the contact messages older than $2. */
+const OUTBOX_BEFORE = `(submission_type = 'newsletter' AND submission_id IN (SELECT id FROM newsletter WHERE created_at < $1::timestamptz))
+  OR (submission_type = 'contact' AND submission_id IN (SELECT id FROM contact WHERE created_at < $2::timestamptz))`;
 
 const iso = (value: unknown) => (value instanceof Date ? value.toISOString() : (value as string | null));
 
 /** A submission row as the other stores give it: times in ISO 8601, the mark as 0 or 1. */
 function submissionRow(row: Row): Row {
-  return { ...row, created_at: iso(row.created_at), suspect: row.suspect ? 1 : 0 };
+  const out: Row = { ...row, created_at: iso(row.created_at), suspect: row.suspect ? 1 : 0 };
+  if ("confirmed_at" in row) out.confirmed_at = iso(row.confirmed_at);
+  return out;
 }
 
 function outboxRow(row: Row): OutboxRow {
@@ -127,8 +129,8 @@ export class PgSubmissionStore implements SubmissionStore {
     const key = emailKey(entry.email);
     const add = async (db: Db) => {
       const inserted = await db.query<Row>(
-        "INSERT INTO newsletter (email, email_key, locale, created_at, suspect) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (email_key) DO NOTHING RETURNING id",
-        [entry.email, key, entry.locale, entry.createdAt, entry.suspect === true],
+        "INSERT INTO newsletter (email, email_key, locale, created_at, suspect, confirmed_at) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (email_key) DO NOTHING RETURNING id",
+        [entry.email, key, entry.locale, entry.createdAt, entry.suspect === true, entry.confirmed === false ? null : entry.createdAt],
       );
       if (inserted.rowCount === 0) {
         // A person confirming an address that only a suspect submission had given clears the mark.
@@ -154,6 +156,29 @@ export class PgSubmissionStore implements SubmissionStore {
     };
     if (outbox.length === 0) return this.ready().then(() => add(this.pool));
     return this.transaction(add);
+  }
+
+  async confirmNewsletter(email: string, now: number, outbox: readonly OutboxMessage[] = []): Promise<"confirmed" | "already" | "missing"> {
+    const key = emailKey(email);
+    const at = new Date(now).toISOString();
+    return this.transaction(async (client) => {
+      const found = await client.query<Row>("SELECT id, confirmed_at FROM newsletter WHERE email_key = $1 FOR UPDATE", [key]);
+      if (found.rowCount === 0) return "missing" as const;
+      if (found.rows[0].confirmed_at !== null) return "already" as const;
+      await client.query("UPDATE newsletter SET confirmed_at = $1 WHERE id = $2", [at, found.rows[0].id]);
+      await this.enqueue(client, "newsletter", found.rows[0].id, outbox, at);
+      return "confirmed" as const;
+    });
+  }
+
+  async purgeUnconfirmed(days: number, now: number): Promise<RemovedRows> {
+    const cutoff = new Date(now - retentionMs(days)).toISOString();
+    const stale = "SELECT id FROM newsletter WHERE confirmed_at IS NULL AND created_at < $1";
+    return this.transaction(async (client) => ({
+      outbox: (await client.query(`DELETE FROM outbox WHERE submission_type = 'newsletter' AND submission_id IN (${stale})`, [cutoff])).rowCount ?? 0,
+      newsletter: (await client.query(`DELETE FROM newsletter WHERE id IN (${stale})`, [cutoff])).rowCount ?? 0,
+      contact: 0,
+    }));
   }
 
   async list<T extends SubmissionType>(type: T): Promise<ListedRow<T>[]> {
@@ -232,12 +257,14 @@ export class PgSubmissionStore implements SubmissionStore {
     }));
   }
 
-  async purgeOlderThan(days: number, now: number): Promise<RemovedRows> {
+  async purgeOlderThan(days: number, now: number, types: readonly SubmissionType[] = ["newsletter", "contact"]): Promise<RemovedRows> {
     const cutoff = new Date(now - retentionMs(days)).toISOString();
+    // -infinity: no row is older, so a table not named is left alone.
+    const before = (type: SubmissionType) => (types.includes(type) ? cutoff : "-infinity");
     return this.transaction(async (client) => ({
-      outbox: (await client.query(`DELETE FROM outbox WHERE ${OUTBOX_BEFORE}`, [cutoff])).rowCount ?? 0,
-      newsletter: (await client.query("DELETE FROM newsletter WHERE created_at < $1", [cutoff])).rowCount ?? 0,
-      contact: (await client.query("DELETE FROM contact WHERE created_at < $1", [cutoff])).rowCount ?? 0,
+      outbox: (await client.query(`DELETE FROM outbox WHERE ${OUTBOX_BEFORE}`, [before("newsletter"), before("contact")])).rowCount ?? 0,
+      newsletter: (await client.query("DELETE FROM newsletter WHERE created_at < $1", [before("newsletter")])).rowCount ?? 0,
+      contact: (await client.query("DELETE FROM contact WHERE created_at < $1", [before("contact")])).rowCount ?? 0,
     }));
   }
 

@@ -105,6 +105,18 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
       "CREATE INDEX outbox_submission ON outbox (submission_type, submission_id)",
     ],
   },
+  {
+    version: 4,
+    name: "newsletter confirmation (double opt-in)",
+    up(db) {
+      // Every subscription stored before had no confirmation step: each counts as confirmed when it was made.
+      db.exec(`
+        ALTER TABLE newsletter ADD COLUMN confirmed_at TEXT;
+        UPDATE newsletter SET confirmed_at = created_at;
+        CREATE INDEX newsletter_unconfirmed ON newsletter (created_at) WHERE confirmed_at IS NULL;
+      `);
+    },
+  },
 ];
 
 export const SCHEMA_MIGRATIONS_TABLE = "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)";

@@ -21,7 +21,7 @@ import {
 
 /** Columns per table, in export order. */
 export const COLUMNS: Record<SubmissionType, string> = {
-  newsletter: "id, email, locale, created_at, suspect",
+  newsletter: "id, email, locale, created_at, suspect, confirmed_at",
   contact: "id, first_name, last_name, email, company, message, locale, created_at, suspect",
 };
 
@@ -29,7 +29,7 @@ export const COLUMNS: Record<SubmissionType, string> = {
 const OUTBOX_OF_EMAIL = `(submission_type = 'newsletter' AND submission_id IN (SELECT id FROM newsletter WHERE email_key = ?))
   OR (submission_type = 'contact' AND submission_id IN (SELECT id FROM contact WHERE email_key = ?))`;
 
-/** The outbox rows of the submissions older than a cutoff (bound twice). */
+/** The outbox rows of the newsletter signups older than one cutoff and of the contact messages older than another. */
 const OUTBOX_BEFORE = `(submission_type = 'newsletter' AND submission_id IN (SELECT id FROM newsletter WHERE created_at < ?))
   OR (submission_type = 'contact' AND submission_id IN (SELECT id FROM contact WHERE created_at < ?))`;
 
@@ -105,8 +105,8 @@ export class SqliteSubmissionStore implements SubmissionStore {
     const key = emailKey(entry.email);
     return immediate(db, (): "added" | "exists" => {
       const result = this.sql(
-        "INSERT INTO newsletter (email, email_key, locale, created_at, suspect) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
-      ).run(entry.email, key, entry.locale, entry.createdAt, entry.suspect ? 1 : 0);
+        "INSERT INTO newsletter (email, email_key, locale, created_at, suspect, confirmed_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+      ).run(entry.email, key, entry.locale, entry.createdAt, entry.suspect ? 1 : 0, entry.confirmed === false ? null : entry.createdAt);
       if (result.changes === 0) {
         // A person confirming an address that only a suspect submission had given clears the mark.
         if (!entry.suspect) this.sql("UPDATE newsletter SET suspect = 0 WHERE email_key = ? AND suspect = 1").run(key);
@@ -125,6 +125,30 @@ export class SqliteSubmissionStore implements SubmissionStore {
       ).run(entry.firstName, entry.lastName, entry.email, emailKey(entry.email), entry.company, entry.message, entry.locale, entry.createdAt, entry.suspect ? 1 : 0);
       this.enqueue("contact", result.lastInsertRowid, outbox, entry.createdAt);
     });
+  }
+
+  async confirmNewsletter(email: string, now: number, outbox: readonly OutboxMessage[] = []): Promise<"confirmed" | "already" | "missing"> {
+    const db = this.open();
+    const key = emailKey(email);
+    return immediate(db, (): "confirmed" | "already" | "missing" => {
+      const row = this.sql("SELECT id, confirmed_at FROM newsletter WHERE email_key = ?").get(key) as { id: number; confirmed_at: string | null } | undefined;
+      if (!row) return "missing";
+      if (row.confirmed_at !== null) return "already";
+      this.sql("UPDATE newsletter SET confirmed_at = ? WHERE id = ?").run(iso(now), row.id);
+      this.enqueue("newsletter", row.id, outbox, iso(now));
+      return "confirmed";
+    });
+  }
+
+  async purgeUnconfirmed(days: number, now: number): Promise<RemovedRows> {
+    const cutoff = iso(now - retentionMs(days));
+    const db = this.open();
+    const stale = "SELECT id FROM newsletter WHERE confirmed_at IS NULL AND created_at < ?";
+    return immediate(db, () => ({
+      outbox: this.sql(`DELETE FROM outbox WHERE submission_type = 'newsletter' AND submission_id IN (${stale})`).run(cutoff).changes,
+      newsletter: this.sql(`DELETE FROM newsletter WHERE id IN (${stale})`).run(cutoff).changes,
+      contact: 0,
+    }));
   }
 
   async list<T extends SubmissionType>(type: T): Promise<ListedRow<T>[]> {
@@ -183,13 +207,15 @@ export class SqliteSubmissionStore implements SubmissionStore {
     }));
   }
 
-  async purgeOlderThan(days: number, now: number): Promise<RemovedRows> {
+  async purgeOlderThan(days: number, now: number, types: readonly SubmissionType[] = ["newsletter", "contact"]): Promise<RemovedRows> {
     const cutoff = iso(now - retentionMs(days));
     const db = this.open();
+    // A cutoff no row can be older than leaves a table alone.
+    const before = (type: SubmissionType) => (types.includes(type) ? cutoff : "");
     return immediate(db, () => ({
-      outbox: this.sql(`DELETE FROM outbox WHERE ${OUTBOX_BEFORE}`).run(cutoff, cutoff).changes,
-      newsletter: this.sql("DELETE FROM newsletter WHERE created_at < ?").run(cutoff).changes,
-      contact: this.sql("DELETE FROM contact WHERE created_at < ?").run(cutoff).changes,
+      outbox: this.sql(`DELETE FROM outbox WHERE ${OUTBOX_BEFORE}`).run(before("newsletter"), before("contact")).changes,
+      newsletter: this.sql("DELETE FROM newsletter WHERE created_at < ?").run(before("newsletter")).changes,
+      contact: this.sql("DELETE FROM contact WHERE created_at < ?").run(before("contact")).changes,
     }));
   }
 

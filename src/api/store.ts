@@ -15,6 +15,8 @@ export interface NewsletterEntry {
   createdAt: string;
   /** Sent sooner after the first keystroke than a person usually manages: kept, but marked for review. */
   suspect?: boolean;
+  /** false under double opt-in: stored awaiting the subscriber's confirmation. Confirmed by default. */
+  confirmed?: boolean;
 }
 
 export interface ContactEntry {
@@ -38,6 +40,8 @@ export interface NewsletterRow {
   locale: string;
   created_at: string;
   suspect: 0 | 1;
+  /** When the subscriber confirmed the address (double opt-in), or null while it awaits confirmation. */
+  confirmed_at: string | null;
 }
 
 export interface ContactRow {
@@ -128,6 +132,15 @@ export interface SubmissionStore {
   addNewsletter(entry: NewsletterEntry, outbox?: readonly OutboxMessage[]): Promise<"added" | "exists">;
   addContact(entry: ContactEntry, outbox?: readonly OutboxMessage[]): Promise<void>;
 
+  /**
+   * Marks an unconfirmed subscription of `email` (any case) confirmed at `now`, queuing `outbox` with it in
+   * the same transaction: "confirmed" then; "already" when it was confirmed before (nothing queued);
+   * "missing" when no subscription of that address is stored (it expired, or was erased).
+   */
+  confirmNewsletter(email: string, now: number, outbox?: readonly OutboxMessage[]): Promise<"confirmed" | "already" | "missing">;
+  /** Erases the subscriptions still unconfirmed `days` days after they were stored, with their notifications. */
+  purgeUnconfirmed(days: number, now: number): Promise<RemovedRows>;
+
   /** Every row of one table, oldest first, each with the state of its notifications. */
   list<T extends SubmissionType>(type: T): Promise<ListedRow<T>[]>;
 
@@ -142,8 +155,12 @@ export interface SubmissionStore {
   findByEmail(email: string): Promise<SubjectData>;
   /** Erases every row about `email` (any case), notifications included, in one transaction. */
   deleteByEmail(email: string): Promise<RemovedRows>;
-  /** Erases submissions stored more than `days` days before `now`, with their notifications. */
-  purgeOlderThan(days: number, now: number): Promise<RemovedRows>;
+  /**
+   * Erases submissions stored more than `days` days before `now`, with their notifications: of the tables
+   * `types` names, both by default (the site purges contact messages only: a subscription lasts until the
+   * person leaves).
+   */
+  purgeOlderThan(days: number, now: number, types?: readonly SubmissionType[]): Promise<RemovedRows>;
 
   /**
    * A rate limiter whose counts live in the store, for stores that several processes share (PostgreSQL);

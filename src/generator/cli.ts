@@ -100,7 +100,7 @@ export function createProgram(root: string): Command {
       });
     });
 
-  program
+  const submissions = program
     .command("submissions")
     .description("Print the newsletter and contact submissions stored by the endpoints.")
     .option("-t, --type <type>", "newsletter or contact (default: both)")
@@ -108,6 +108,29 @@ export function createProgram(root: string): Command {
     .action(async (opts: { type?: string; format: string }) => {
       const { printSubmissions } = await import("./submissions-command.ts");
       await printSubmissions(root, opts);
+    });
+  submissions
+    .command("retry")
+    .description("Send every notification still in the outbox now (e-mail, webhook) and print what went out and what still fails.")
+    .action(async () => {
+      const { retryDeliveries } = await import("./retry-command.ts");
+      await retryDeliveries(root);
+    });
+  submissions
+    .command("export")
+    .description("Print everything stored about one person, as JSON (LGPD art. 18: access).")
+    .option("--email <address>", "the person's e-mail address (any case)")
+    .action(async (opts: { email?: string }) => {
+      const { exportSubject } = await import("./subject-rights-command.ts");
+      await exportSubject(root, opts.email);
+    });
+  submissions
+    .command("delete")
+    .description("Erase everything stored about one person, queued notifications included (LGPD art. 18: deletion).")
+    .option("--email <address>", "the person's e-mail address (any case)")
+    .action(async (opts: { email?: string }) => {
+      const { deleteSubject } = await import("./subject-rights-command.ts");
+      await deleteSubject(root, opts.email);
     });
 
   program

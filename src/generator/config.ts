@@ -17,7 +17,18 @@ export interface SiteConfig {
   /** The default locale (prefix "") first, then the others in site.yaml's order. */
   locales: LocaleConfig[];
   endpoints: Record<string, string>;
-  submissions: { database: string; rateLimitPerMinute: number; trustProxy: boolean; minFillSeconds: number };
+  submissions: {
+    database: string;
+    rateLimitPerMinute: number;
+    trustProxy: boolean;
+    minFillSeconds: number;
+    /** Contact messages older than this many days are erased on start and daily; absent: kept until deleted. */
+    retentionDays?: number;
+    /** Newsletter signups wait for the subscriber to confirm through an e-mailed link (src/api/opt-in.ts). */
+    doubleOptIn?: boolean;
+    /** Days a signup may stay unconfirmed before it is erased (default 7). */
+    unconfirmedDays?: number;
+  };
   [fact: string]: unknown;
 }
 
@@ -106,12 +117,27 @@ function readEndpoints(value: unknown, file: string): Record<string, string> {
  */
 export function submissionSettings(value: Partial<SiteConfig["submissions"]> | undefined, env: NodeJS.ProcessEnv = process.env): SiteConfig["submissions"] {
   const limit = Number(env.SUBMISSIONS_RATE_LIMIT ?? value?.rateLimitPerMinute ?? 5);
+  const retention = value?.retentionDays;
+  if (retention !== undefined && retention !== null && !(typeof retention === "number" && Number.isFinite(retention) && retention > 0)) {
+    // Zero would erase every submission at start: refused rather than guessed at.
+    throw sitegenError("ConfigInvalid", { file: PROJECT_FILES.config, field: "submissions.retentionDays", problem: `${JSON.stringify(retention)} is not a positive number of days (leave it out to keep submissions until they are deleted).` });
+  }
   return {
     database: env.SUBMISSIONS_DB ?? value?.database ?? ".data/submissions.db",
     rateLimitPerMinute: Number.isFinite(limit) && limit > 0 ? limit : 5,
     trustProxy: value?.trustProxy === true,
     minFillSeconds: Number(value?.minFillSeconds ?? 2),
+    ...(typeof retention === "number" ? { retentionDays: retention } : {}),
+    ...(value?.doubleOptIn === true ? { doubleOptIn: true } : {}),
+    ...(positiveDays(value?.unconfirmedDays, "submissions.unconfirmedDays") ?? {}),
   };
+}
+
+/** `{ [field]: days }` for a positive number of days, nothing when absent; anything else is a ConfigInvalid. */
+function positiveDays(value: unknown, field: string): { unconfirmedDays: number } | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value === "number" && Number.isFinite(value) && value > 0) return { unconfirmedDays: value };
+  throw sitegenError("ConfigInvalid", { file: PROJECT_FILES.config, field, problem: `${JSON.stringify(value)} is not a positive number of days.` });
 }
 
 /** The base address without a trailing slash; a bad value fails early, naming where it came from. */

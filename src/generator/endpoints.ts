@@ -16,8 +16,30 @@ export type ApiHandler = (request: Request) => Promise<Response>;
 export interface Endpoints {
   /** Endpoint path → handler, mounted before static files. */
   handlers: Record<string, ApiHandler>;
+  /** Opens the store and migrates it: `start` awaits it before listening, so a bad database fails the start. */
+  ready?(): Promise<void>;
+  /** The endpoints' background work (delivering notifications, purging old rows), started once the server listens. */
+  startBackground?(): void;
+  /** Stops that work; what is in flight may finish within `graceMs`. */
+  stopBackground?(graceMs: number): Promise<void>;
+  /** Sends every notification not yet delivered (`sitegen submissions retry`). */
+  retry?(): Promise<DeliveryReport>;
   /** Closes the submissions store; a PostgreSQL pool closes asynchronously. */
   close(): void | Promise<void>;
+}
+
+/** What a retry sent and what still fails, as the site's endpoints report it. */
+export interface DeliveryReport {
+  delivered: OutboxRowSummary[];
+  failed: { row: OutboxRowSummary; error: string; nextAttemptAt: number }[];
+}
+
+export interface OutboxRowSummary {
+  id: number;
+  kind: string;
+  submission_type: string;
+  submission_id: number;
+  attempts: number;
 }
 
 /** What the site's endpoints module exports: its handlers, and the store the commands read. */
@@ -32,6 +54,10 @@ export interface ApiModule {
 export interface CommandStore {
   ready(): Promise<void>;
   list(type: string): Promise<unknown[]>;
+  /** Everything stored about an address, per table (LGPD art. 18: access). */
+  findByEmail(email: string): Promise<Record<string, unknown[]>>;
+  /** Erases it, returning the rows removed per table (LGPD art. 18: deletion). */
+  deleteByEmail(email: string): Promise<Record<string, number>>;
   close(): Promise<void>;
 }
 

@@ -218,6 +218,28 @@ export const ERRORS = {
     () =>
       "Check that the PostgreSQL server is running and reachable from here (host, port, firewall), and that DATABASE_URL's user, password and database name are right; or unset DATABASE_URL to use the SQLite file instead.",
   ),
+  NotificationSettingsInvalid: entry<{ variable: string; problem: string }>(
+    "Invalid notification settings",
+    (p) => p.problem,
+    (p) =>
+      p.variable.includes(".")
+        ? `Fix \`${p.variable}\` in content/site.yaml (the README's "Leads: notifications and the outbox" lists the fields).`
+        : `Set ${p.variable} in the environment as the README's "Leads: notifications and the outbox" shows (SMTP_URL=smtp://user:password@host:587, NOTIFY_EMAIL_TO=a@firm.com,b@firm.com, NOTIFY_WEBHOOK_URL=https://...), or unset it to send no such notification.`,
+  ),
+  DoubleOptInSecretMissing: entry<{ problem: string }>(
+    "No secret for the confirmation links",
+    (p) => p.problem,
+    () =>
+      "Set SUBMISSIONS_SECRET in the environment to a long random value (for example the output of: node -e \"console.log(require('crypto').randomBytes(32).toString('base64url'))\"), the same on every instance, and keep it out of the repository; or set submissions.doubleOptIn to false in content/site.yaml.",
+  ),
+  SubmissionsEmailInvalid: entry<{ command: string; value: string }>(
+    "Missing or invalid --email",
+    (p) =>
+      p.value === ""
+        ? `sitegen submissions ${p.command} needs the address of the person whose data it ${p.command === "export" ? "prints" : "erases"}: --email was not given.`
+        : `--email ${p.value}: "${p.value}" is not an e-mail address.`,
+    (p) => `Give the address as the person wrote it in the form (any case): sitegen submissions ${p.command} --email ana@example.com`,
+  ),
 } as const;
 
 export type ErrorName = keyof typeof ERRORS;

@@ -32,8 +32,13 @@ export async function openStoreForCommand(root: string, site: SiteConfig, env: E
   }
 }
 
-/** A StoreError as its catalogue entry; anything else as it is. */
+/** A StoreError (or a notification setting that cannot work) as its catalogue entry; anything else as it is. */
 export function storeFailure(error: unknown): unknown {
+  if (error instanceof Error && error.name === "NotifyConfigError") {
+    const variable = (error as Error & { variable?: string }).variable ?? "";
+    if (variable === "SUBMISSIONS_SECRET") return sitegenError("DoubleOptInSecretMissing", { problem: error.message }, { cause: error });
+    return sitegenError("NotificationSettingsInvalid", { variable, problem: error.message }, { cause: error });
+  }
   if (!(error instanceof Error) || error.name !== "StoreError") return error;
   const { code, target } = error as Error & { code?: string; target?: string };
   const cause = (error as { cause?: unknown }).cause;

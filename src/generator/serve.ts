@@ -23,6 +23,8 @@ export async function startServe(options: ServeOptions): Promise<void> {
   const site = createSiteServer({ outDir: options.outDir, site: first.site, api: api.handlers, liveReload: options.watch });
 
   const port = await listen(site.server, options.port, options.host, "serve");
+  // Notifications (when SMTP_URL or NOTIFY_WEBHOOK_URL is set) and the retention purge run as under start.
+  api.startBackground?.();
   const shownHost = options.host === "0.0.0.0" || options.host === "::" ? "localhost" : options.host;
   const others = first.site.locales.filter((l) => l.prefix).map((l) => `${l.lang} at ${l.prefix}`);
   console.log(`Serving ${options.outDir} at http://${shownHost.includes(":") ? `[${shownHost}]` : shownHost}:${port}/${others.length ? ` (${others.join(", ")})` : ""}`);
@@ -67,6 +69,7 @@ export async function startServe(options: ServeOptions): Promise<void> {
   const stop = async () => {
     for (const w of watchers) w.close();
     await site.close();
+    await api.stopBackground?.(2_000);
     await api.close();
     process.exit(0);
   };

@@ -8,6 +8,7 @@ import type { SiteConfig } from "./config.ts";
 import { loadBuiltEndpoints, type Endpoints } from "./endpoints.ts";
 import { formatError, sitegenError } from "./errors.ts";
 import { drainServer } from "./drain.ts";
+import { storeFailure } from "./open-store.ts";
 import { logRequests } from "./request-log.ts";
 import { readServerBundle } from "./server-bundle.ts";
 import { createSiteServer, listen } from "./server.ts";
@@ -68,11 +69,17 @@ export async function startServer(options: StartOptions): Promise<void> {
 
   let port: number;
   try {
+    // The database is opened and migrated before the first visitor can post: a bad one fails the start.
+    await api.ready?.().catch((error: unknown) => {
+      throw storeFailure(error);
+    });
     port = await listen(server.server, options.port, options.host, "start");
   } catch (error) {
     await api.close();
     throw error;
   }
+  // Notifications left undelivered by an earlier run go out now, then as they become due.
+  api.startBackground?.();
   const shownHost = options.host.includes(":") ? `[${options.host}]` : options.host;
   logEvent("listening", { url: `http://${shownHost}:${port}/`, dist: options.outDir, endpoints: Object.keys(api.handlers), hsts: options.hsts });
 
@@ -83,7 +90,8 @@ export async function startServer(options: StartOptions): Promise<void> {
     draining = true;
     logEvent("stopping", { signal, graceMs: options.shutdownTimeoutMs });
     drain = drainServer(server.server, options.shutdownTimeoutMs);
-    const cut = await drain.done;
+    // Deliveries in flight finish within the same grace period; whatever is cut is sent by the next start.
+    const [cut] = await Promise.all([drain.done, api.stopBackground?.(options.shutdownTimeoutMs)]);
     let code = 0;
     try {
       await api.close();

@@ -13,11 +13,11 @@ type SubmissionType = (typeof SUBMISSION_TYPES)[number];
 const DELIVERY = ["delivery", "delivery_attempts", "delivery_error"];
 /** Columns per table, in output order (the database's own names). */
 const COLUMNS: Record<SubmissionType, string[]> = {
-  newsletter: ["id", "email", "locale", "created_at", "suspect", ...DELIVERY],
+  newsletter: ["id", "email", "locale", "created_at", "suspect", "confirmed_at", ...DELIVERY],
   contact: ["id", "first_name", "last_name", "email", "company", "message", "locale", "created_at", "suspect", ...DELIVERY],
 };
 /** Both tables in one CSV: a `type` column, then every column of either table. */
-const COMBINED_COLUMNS = ["type", "id", "created_at", "locale", "email", "first_name", "last_name", "company", "message", "suspect", ...DELIVERY];
+const COMBINED_COLUMNS = ["type", "id", "created_at", "locale", "email", "first_name", "last_name", "company", "message", "suspect", ...DELIVERY, "confirmed_at"];
 
 type Row = Record<string, string | number | null>;
 

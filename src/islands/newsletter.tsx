@@ -56,7 +56,8 @@ export default function Newsletter({ endpoint, locale, text }: NewsletterProps) 
     setStatus("idle");
     if (result.ok) {
       form.reset();
-      toast({ type: "success", title: text.successTitle, description: text.successMessage, origin: form });
+      // The endpoint's own words when it has them: under double opt-in it asks to check the inbox.
+      toast({ type: "success", title: result.title ?? text.successTitle, description: result.message ?? text.successMessage, origin: form });
     } else {
       const fieldError = result.errors?.email;
       if (fieldError) setError(fieldError);

@@ -49,6 +49,10 @@ export const FORM_RESULTS = {
   "newsletter-success": { title: "newsletter.successTitle", message: "newsletter.successMessage" },
   "contact-success": { title: "contactForm.successTitle", message: "contactForm.successMessage" },
   error: { title: "result.errorHeading", message: "api.invalid" },
+  // Double opt-in (submissions.doubleOptIn): after signing up, and where the e-mail's link leads.
+  "newsletter-pending": { title: "newsletter.pendingTitle", message: "newsletter.pendingMessage" },
+  "newsletter-confirmed": { title: "newsletterConfirm.confirmedTitle", message: "newsletterConfirm.confirmedMessage", eyebrow: "newsletterConfirm.confirmedEyebrow" },
+  "newsletter-confirm-failed": { title: "newsletterConfirm.failedTitle", message: "newsletterConfirm.failedMessage", eyebrow: "newsletterConfirm.failedEyebrow" },
 } as const;
 
 /**

@@ -1077,14 +1077,14 @@ describe("sitegen submissions", () => {
     expect(contactCsv).toHaveLength(2);
 
     const both = parseCsv((await capture(() => printSubmissions(root, { format: "csv" }))).out);
-    expect(both[0]).toEqual(["type", "id", "created_at", "locale", "email", "first_name", "last_name", "company", "message", "suspect", "delivery", "delivery_attempts", "delivery_error"]);
+    expect(both[0]).toEqual(["type", "id", "created_at", "locale", "email", "first_name", "last_name", "company", "message", "suspect", "delivery", "delivery_attempts", "delivery_error", "confirmed_at"]);
     expect(both.slice(1).map((r) => [r[0], r[4]])).toEqual([
       ["newsletter", "news@x.com"],
       ["contact", "ana@x.com"],
     ]);
 
     const news = JSON.parse((await capture(() => printSubmissions(root, { type: "newsletter", format: "json" }))).out);
-    expect(news).toEqual([{ id: 1, email: "news@x.com", locale: "en", created_at: new Date(T0).toISOString(), suspect: 0, delivery: "none", delivery_attempts: 0, delivery_error: null }]);
+    expect(news).toEqual([{ id: 1, email: "news@x.com", locale: "en", created_at: new Date(T0).toISOString(), suspect: 0, confirmed_at: new Date(T0).toISOString(), delivery: "none", delivery_attempts: 0, delivery_error: null }]);
     const all = JSON.parse((await capture(() => printSubmissions(root, { format: "json" }))).out);
     expect(all.contact[0]).toMatchObject({ first_name: tricky.firstName, company: tricky.company, message: tricky.message });
     expect(all.newsletter).toHaveLength(1);
@@ -1099,7 +1099,7 @@ describe("sitegen submissions", () => {
     old.exec("CREATE TABLE newsletter (id INTEGER PRIMARY KEY, email TEXT NOT NULL UNIQUE COLLATE NOCASE, locale TEXT NOT NULL, created_at TEXT NOT NULL);");
     old.prepare("INSERT INTO newsletter (email, locale, created_at) VALUES (?, ?, ?)").run("early@x.com", "pt", "2026-01-01T00:00:00.000Z");
     old.close();
-    expect(JSON.parse((await capture(() => printSubmissions(root, { type: "newsletter", format: "json" }))).out)).toEqual([{ id: 1, email: "early@x.com", locale: "pt", created_at: "2026-01-01T00:00:00.000Z", suspect: 0, delivery: "none", delivery_attempts: 0, delivery_error: null }]);
+    expect(JSON.parse((await capture(() => printSubmissions(root, { type: "newsletter", format: "json" }))).out)).toEqual([{ id: 1, email: "early@x.com", locale: "pt", created_at: "2026-01-01T00:00:00.000Z", suspect: 0, confirmed_at: "2026-01-01T00:00:00.000Z", delivery: "none", delivery_attempts: 0, delivery_error: null }]);
     const api = createApiHandlers({ site, root, messages: MESSAGES, now: () => T0 });
     opened.push(api);
     expect((await call(api.handlers["/api/newsletter"], { email: "later@x.com", startedAt: T0 })).status).toBe(200);

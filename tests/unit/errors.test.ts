@@ -10,12 +10,13 @@ import { formatError, SitegenError } from "../../src/generator/errors.ts";
 import { buildSite } from "../../src/generator/build/build.ts";
 import { loadSiteConfig } from "../../src/generator/config.ts";
 import { loadLocaleContent } from "../../src/generator/content.ts";
-import { loadBuiltEndpoints, loadEndpoints } from "../../src/generator/endpoints.ts";
+import { compileEndpoints, loadBuiltEndpoints, loadEndpoints } from "../../src/generator/endpoints.ts";
 import { readServerBundle, serverBundleFiles } from "../../src/generator/server-bundle.ts";
 import { startPort } from "../../src/generator/start.ts";
 import { cloudflareTarget } from "../../src/generator/targets/cloudflare.ts";
 import { netlifyTarget } from "../../src/generator/targets/netlify.ts";
 import { printSubmissions } from "../../src/generator/submissions-command.ts";
+import { deleteSubject, exportSubject } from "../../src/generator/subject-rights-command.ts";
 import { ROOT, projectCopy } from "../helpers.ts";
 
 /**
@@ -270,6 +271,99 @@ describe("commands", () => {
       if (previous === undefined) delete process.env.SUBMISSIONS_DB;
       else process.env.SUBMISSIONS_DB = previous;
     }
+  });
+});
+
+describe("notifications and data-subject commands", () => {
+  it("NotificationSettingsInvalid names the setting, never a password or a webhook's address", async () => {
+    const project = projectCopy();
+    const saved = { SMTP_URL: process.env.SMTP_URL, NOTIFY_WEBHOOK_URL: process.env.NOTIFY_WEBHOOK_URL, NOTIFY_EMAIL_TO: process.env.NOTIFY_EMAIL_TO };
+    const restore = () => {
+      for (const [name, value] of Object.entries(saved)) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
+    };
+    try {
+      process.env.SMTP_URL = "http://leads:s3cret@mail.example.com";
+      const error = await expectError(
+        "NotificationSettingsInvalid",
+        () => loadEndpoints(project, loadSiteConfig(project), {}),
+        "SMTP_URL is http://leads:***@mail.example.com/: it must be smtp://user:password@host:port, or smtps:// for TLS.",
+        /^Set SMTP_URL in the environment/,
+      );
+      expect(formatError(error)).not.toContain("s3cret");
+      process.env.SMTP_URL = "smtp://leads:s3cret@mail.example.com:587";
+      process.env.NOTIFY_EMAIL_TO = "firm@example.com, not an address";
+      await expectError("NotificationSettingsInvalid", () => loadEndpoints(project, loadSiteConfig(project), {}), 'NOTIFY_EMAIL_TO holds "not an address", which is not an e-mail address.');
+      delete process.env.SMTP_URL;
+      delete process.env.NOTIFY_EMAIL_TO;
+      process.env.NOTIFY_WEBHOOK_URL = "hooks.slack.com/services/T000/B000/XXXX";
+      const hidden = await expectError("NotificationSettingsInvalid", () => loadEndpoints(project, loadSiteConfig(project), {}), /^NOTIFY_WEBHOOK_URL is not an http:\/\/ or https:\/\/ address/);
+      expect(formatError(hidden)).not.toContain("XXXX");
+      delete process.env.NOTIFY_WEBHOOK_URL;
+      process.env.SMTP_URL = "smtp://leads:s3cret@mail.example.com:587";
+      edit(project, "content/site.yaml", (t) => t.replace(/^  from: .*$/m, "  from: nobody"));
+      await expectError(
+        "NotificationSettingsInvalid",
+        () => loadEndpoints(project, loadSiteConfig(project), {}),
+        'SMTP_URL is set, but notifications.from in site.yaml ("nobody") is no sender address.',
+        /^Fix `notifications\.from` in content\/site\.yaml/,
+      );
+    } finally {
+      restore();
+    }
+  });
+
+  it("DoubleOptInSecretMissing stops a server whose site asks for double opt-in without SUBMISSIONS_SECRET", async () => {
+    const project = projectCopy();
+    edit(project, "content/site.yaml", (t) => t.replace("doubleOptIn: false", "doubleOptIn: true"));
+    const saved = { SUBMISSIONS_SECRET: process.env.SUBMISSIONS_SECRET, SMTP_URL: process.env.SMTP_URL };
+    try {
+      delete process.env.SUBMISSIONS_SECRET;
+      process.env.SMTP_URL = "smtp://leads:s3cret@mail.example.com:587";
+      await expectError(
+        "DoubleOptInSecretMissing",
+        () => loadEndpoints(project, loadSiteConfig(project), {}),
+        "submissions.doubleOptIn is on in site.yaml, but SUBMISSIONS_SECRET is not set: the confirmation links cannot be signed.",
+        /^Set SUBMISSIONS_SECRET in the environment to a long random value/,
+      );
+      process.env.SUBMISSIONS_SECRET = "short";
+      await expectError("DoubleOptInSecretMissing", () => loadEndpoints(project, loadSiteConfig(project), {}), /SUBMISSIONS_SECRET has 5 characters, fewer than the 32/);
+      // From the CLI, before the server listens.
+      const dist = out();
+      const site = loadSiteConfig(project);
+      for (const { file, data } of serverBundleFiles({ site, submissions: site.submissions, dictionaries: {}, apiCode: await compileEndpoints(ROOT) })) {
+        mkdirSync(dirname(join(dist, file)), { recursive: true });
+        writeFileSync(join(dist, file), data);
+      }
+      const cli = spawnSync(process.execPath, [join(ROOT, "bin", "sitegen.js"), "start", "--host", "127.0.0.1", "--port", "0", "--out", dist], {
+        cwd: mkdtempSync(join(tmpdir(), "sitegen-err-")),
+        encoding: "utf8",
+        timeout: 60_000,
+        env: { ...process.env, SUBMISSIONS_SECRET: "", SMTP_URL: "smtp://a:b@127.0.0.1:1", SUBMISSIONS_DB: join(mkdtempSync(join(tmpdir(), "sitegen-db-")), "s.db") },
+      });
+      expect(cli.status).toBe(1);
+      expect(cli.stderr).toContain(`DoubleOptInSecretMissing: ${ERRORS.DoubleOptInSecretMissing.title}\n  submissions.doubleOptIn is on in site.yaml, but SUBMISSIONS_SECRET is not set`);
+    } finally {
+      for (const [name, value] of Object.entries(saved)) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
+    }
+  });
+
+  it("SubmissionsEmailInvalid names the command and the value given to --email", async () => {
+    await expectError(
+      "SubmissionsEmailInvalid",
+      () => exportSubject(ROOT, undefined),
+      "sitegen submissions export needs the address of the person whose data it prints: --email was not given.",
+      "Give the address as the person wrote it in the form (any case): sitegen submissions export --email ana@example.com",
+    );
+    await expectError("SubmissionsEmailInvalid", () => deleteSubject(ROOT, "ana at example"), '--email ana at example: "ana at example" is not an e-mail address.', /sitegen submissions delete --email/);
+    const cli = spawnSync(process.execPath, [join(ROOT, "bin", "sitegen.js"), "submissions", "delete"], { cwd: ROOT, encoding: "utf8", timeout: 60_000 });
+    expect(cli.status).toBe(1);
+    expect(cli.stderr).toContain(`SubmissionsEmailInvalid: ${ERRORS.SubmissionsEmailInvalid.title}\n  sitegen submissions delete needs the address of the person whose data it erases`);
   });
 });
 

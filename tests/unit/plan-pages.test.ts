@@ -35,7 +35,9 @@ describe("the site's page plan", () => {
     const special = plan.pages.filter((p) => p.kind !== "route").map((p) => `${p.kind} ${p.file}`);
     expect(special).toEqual([
       "not-found 404.html", "error 500.html", "unlisted forms/newsletter-success.html", "unlisted forms/contact-success.html", "unlisted forms/error.html",
+      "unlisted forms/newsletter-pending.html", "unlisted forms/newsletter-confirmed.html", "unlisted forms/newsletter-confirm-failed.html",
       "not-found en/404.html", "error en/500.html", "unlisted en/forms/newsletter-success.html", "unlisted en/forms/contact-success.html", "unlisted en/forms/error.html",
+      "unlisted en/forms/newsletter-pending.html", "unlisted en/forms/newsletter-confirmed.html", "unlisted en/forms/newsletter-confirm-failed.html",
     ]);
     expect(plan.pages.filter((p) => p.kind !== "route").every((p) => p.route === undefined)).toBe(true);
   });

@@ -14,6 +14,8 @@ import { createSiteServer } from "../../src/generator/server.ts";
 import { hstsWanted, startPort } from "../../src/generator/start.ts";
 import { projectCopy } from "../helpers.ts";
 import { freePort, startProcess, type StartedServer } from "../start-process.ts";
+import { startSmtpSink, startWebhook, until } from "../notify-sinks.ts";
+import { SqliteSubmissionStore } from "../../src/api/sqlite-store.ts";
 
 let dist: string;
 const started: StartedServer[] = [];
@@ -275,5 +277,78 @@ describe("start's settings", () => {
     } finally {
       await site.close();
     }
+  });
+});
+
+describe("sitegen start and the leads' notifications", () => {
+  it("delivers each lead by e-mail and webhook in the background, and finishes a delivery in flight on SIGTERM", async () => {
+    const smtp = await startSmtpSink();
+    const hook = await startWebhook();
+    // Long enough for the signal to arrive while the webhook is still waited for, short of the grace period.
+    hook.delayMs = 1_500;
+    try {
+      const database = join(emptyFolder(), "submissions.db");
+      const server = await start(["--port", "0", "--shutdown-timeout", "8"], {
+        SUBMISSIONS_DB: database,
+        PORT: undefined,
+        HSTS: undefined,
+        SMTP_URL: smtp.url,
+        NOTIFY_EMAIL_TO: "leads@firma.example.com",
+        NOTIFY_WEBHOOK_URL: hook.url,
+      });
+      const lead = { firstName: "Bruno", lastName: "Lima", email: "bruno@example.com", message: "Quero falar sobre um projeto.", locale: "pt" };
+      const r = await send(server.port, "/api/contact", { method: "POST", headers: JSON_POST, body: JSON.stringify(lead) });
+      expect(r.status, r.body).toBe(200);
+      await until(() => hook.arrived === 1 && smtp.mails.length === 1, 10_000, "the e-mail and the webhook call");
+      expect(hook.bodies).toEqual([]);
+
+      process.kill(server.child.pid!, "SIGTERM");
+      expect(await server.exited()).toBe(0);
+      expect(hook.bodies).toMatchObject([{ event: "contact", text: "Novo contato pelo site: Bruno Lima", submission: lead }]);
+      expect(smtp.mails[0]).toMatchObject({ to: ["leads@firma.example.com"], subject: "Novo contato pelo site: Bruno Lima" });
+      expect(rows(database, "outbox").map((o) => [o.kind, o.attempts, o.last_error, typeof o.delivered_at])).toEqual([
+        ["email", 1, null, "string"],
+        ["webhook", 1, null, "string"],
+      ]);
+    } finally {
+      await smtp.close();
+      await hook.close();
+    }
+  });
+
+  it("sends at start what an earlier run left in the outbox, and erases contact messages older than submissions.retentionDays", async () => {
+    const hook = await startWebhook();
+    try {
+      const database = join(emptyFolder(), "submissions.db");
+      const store = new SqliteSubmissionStore(database);
+      const day = 86_400_000;
+      const contact = (email: string, createdAt: string) => ({ firstName: "A", lastName: "B", email, company: null, message: "m", locale: "pt", createdAt });
+      // The site's site.yaml keeps contact messages for 730 days.
+      await store.addContact(contact("old@example.com", new Date(Date.now() - 800 * day).toISOString()), [{ kind: "webhook", payload: { type: "contact", email: "old@example.com" } }]);
+      await store.addContact(contact("left@example.com", new Date(Date.now() - 2 * day).toISOString()), [
+        { kind: "webhook", payload: { type: "contact", ...contact("left@example.com", "2026-01-01T00:00:00.000Z") } },
+      ]);
+      // A subscription lasts until the person leaves: the purge is for contact messages.
+      await store.addNewsletter({ email: "reader@example.com", locale: "pt", createdAt: new Date(Date.now() - 800 * day).toISOString() });
+      await store.close();
+
+      const server = await start(["--port", "0"], { SUBMISSIONS_DB: database, PORT: undefined, HSTS: undefined, NOTIFY_WEBHOOK_URL: hook.url });
+      await until(() => hook.bodies.length === 1 && rows(database, "contact").length === 1, 10_000, "the delivery and the purge");
+      expect(rows(database, "contact").map((r) => r.email)).toEqual(["left@example.com"]);
+      expect(rows(database, "newsletter").map((r) => r.email)).toEqual(["reader@example.com"]);
+      expect(hook.bodies).toMatchObject([{ submission: { email: "left@example.com" } }]);
+      process.kill(server.child.pid!, "SIGTERM");
+      expect(await server.exited()).toBe(0);
+    } finally {
+      await hook.close();
+    }
+  });
+
+  it("opens the database before listening: one it cannot open stops the start with a catalogued error", async () => {
+    const folder = emptyFolder();
+    mkdirSync(join(folder, "submissions.db"));
+    await expect(start(["--port", "0"], { SUBMISSIONS_DB: join(folder, "submissions.db"), PORT: undefined, HSTS: undefined })).rejects.toThrow(
+      /exited \(1\) before listening[^]*SubmissionsUnreadable: Cannot read the submissions/,
+    );
   });
 });

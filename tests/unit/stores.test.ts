@@ -87,7 +87,8 @@ for (const [backend, migrations] of BACKENDS) {
       const place = await backend.older!();
       const store = open(place);
       const none = { delivery: "none", delivery_attempts: 0, delivery_error: null };
-      expect(await store.list("newsletter")).toEqual(OLDER_ROWS.newsletter.map((r, i) => ({ id: i + 1, ...r, ...none })));
+      // Subscriptions from before double opt-in count as confirmed when they were made.
+      expect(await store.list("newsletter")).toEqual(OLDER_ROWS.newsletter.map((r, i) => ({ id: i + 1, ...r, confirmed_at: r.created_at, ...none })));
       expect(await store.list("contact")).toEqual(OLDER_ROWS.contact.map((r, i) => ({ id: i + 1, ...r, ...none })));
       expect((await place.query("SELECT version FROM schema_migrations ORDER BY version")).map((r) => Number(r.version))).toEqual(migrations.map((m) => m.version));
       // The old rows take part in the new rules at once.
@@ -242,6 +243,38 @@ for (const [backend, migrations] of BACKENDS) {
       await expect(store.purgeOlderThan(0, T0)).rejects.toThrow(RangeError);
     });
 
+    it("keeps double opt-in subscriptions unconfirmed until confirmed, queues with the confirmation, and expires the unconfirmed", async () => {
+      const { store } = await fresh();
+      expect(await store.addNewsletter(news("Wait@x.com", { confirmed: false }), [{ kind: "confirm", payload: { link: "l" } }])).toBe("added");
+      expect(await store.addNewsletter(news("direct@x.com"))).toBe("added");
+      expect(await store.addNewsletter(news("stale@x.com", { confirmed: false, createdAt: at(-8 * DAY) }), [{ kind: "confirm", payload: {} }])).toBe("added");
+      expect((await store.list("newsletter")).map((r) => [r.email, r.confirmed_at])).toEqual([["Wait@x.com", null], ["direct@x.com", at(0)], ["stale@x.com", null]]);
+
+      expect(await store.confirmNewsletter("wait@X.com", T0 + 5000, [email({ firm: true })])).toBe("confirmed");
+      expect(await store.confirmNewsletter("wait@x.com", T0 + 6000, [email()])).toBe("already");
+      expect(await store.confirmNewsletter("nobody@x.com", T0, [email()])).toBe("missing");
+      expect((await store.list("newsletter"))[0]).toMatchObject({ email: "Wait@x.com", confirmed_at: at(5000) });
+      // The confirmation e-mail and the firm's notice queued at confirmation (the later one only once).
+      const queued = await store.claimOutbox({ now: T0 + 10_000, limit: 10 });
+      expect(queued.map((r) => [r.kind, r.submission_id, r.payload])).toEqual([["confirm", 1, { link: "l" }], ["confirm", 3, {}], ["email", 1, { firm: true }]]);
+
+      // Seven days for a confirmation: the stale one goes with its notification, the others stay.
+      expect(await store.purgeUnconfirmed(7, T0)).toEqual({ newsletter: 1, contact: 0, outbox: 1 });
+      expect((await store.list("newsletter")).map((r) => r.email)).toEqual(["Wait@x.com", "direct@x.com"]);
+      expect(await store.confirmNewsletter("stale@x.com", T0)).toBe("missing");
+    });
+
+    it("purges the tables it is told to, leaving the others as they are", async () => {
+      const { store } = await fresh();
+      await store.addNewsletter(news("reader@x.com", { createdAt: at(-400 * DAY) }), [email()]);
+      await store.addContact(contact("lead@x.com", { createdAt: at(-400 * DAY) }), [email()]);
+      await store.addContact(contact("new@x.com", { createdAt: at(-DAY) }), [email()]);
+      expect(await store.purgeOlderThan(365, T0, ["contact"])).toEqual({ newsletter: 0, contact: 1, outbox: 1 });
+      expect((await store.list("newsletter")).map((r) => r.email)).toEqual(["reader@x.com"]);
+      expect((await store.list("contact")).map((r) => r.email)).toEqual(["new@x.com"]);
+      expect((await store.claimOutbox({ now: T0, limit: 10 })).map((r) => r.submission_type)).toEqual(["newsletter", "contact"]);
+    });
+
     it.skipIf(!backend.command)("sitegen submissions reads through the store, with each row's delivery state in CSV and JSON", async () => {
       const { place, store } = await fresh();
       await store.addContact(contact("a@x.com", { company: "x;=1+1;y" }), [email()]);
@@ -264,7 +297,7 @@ for (const [backend, migrations] of BACKENDS) {
       expect(json.contact).toEqual([
         { id: 1, first_name: "Ana", last_name: "Souza", email: "a@x.com", company: "x;=1+1;y", message: "Olá", locale: "pt", created_at: at(0), suspect: 0, delivery: "failing", delivery_attempts: 1, delivery_error: "SMTP 421, try later" },
       ]);
-      expect(json.newsletter).toEqual([{ id: 1, email: "n@x.com", locale: "pt", created_at: at(0), suspect: 0, delivery: "delivered", delivery_attempts: 1, delivery_error: null }]);
+      expect(json.newsletter).toEqual([{ id: 1, email: "n@x.com", locale: "pt", created_at: at(0), suspect: 0, confirmed_at: at(0), delivery: "delivered", delivery_attempts: 1, delivery_error: null }]);
       const csv = (await printed({ type: "contact", format: "csv" })).split("\n");
       expect(csv[0]).toBe("id,first_name,last_name,email,company,message,locale,created_at,suspect,delivery,delivery_attempts,delivery_error");
       expect(csv[1]).toBe(`1,Ana,Souza,a@x.com,"x;'=1+1;y",Olá,pt,${at(0)},0,failing,1,"SMTP 421, try later"`);

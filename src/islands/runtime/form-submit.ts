@@ -8,6 +8,8 @@ export const LOOKS_LIKE_EMAIL = /^[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+$/;
 export interface SubmitResult {
   ok: boolean;
   status: number;
+  /** The endpoint's own title and message for the outcome, in the visitor's language. */
+  title?: string;
   message?: string;
   errors?: Record<string, string>;
 }
@@ -24,13 +26,13 @@ export async function submitJson(endpoint: string, data: Record<string, string>)
   } catch {
     return { ok: false, status: 0 };
   }
-  let body: { ok?: boolean; message?: string; errors?: Record<string, string> } = {};
+  let body: { ok?: boolean; title?: string; message?: string; errors?: Record<string, string> } = {};
   try {
     body = await response.json();
   } catch {
     /* a proxy's HTML error page: the status says enough */
   }
-  return { ok: response.ok && body.ok !== false, status: response.status, message: body.message, errors: body.errors };
+  return { ok: response.ok && body.ok !== false, status: response.status, title: body.title, message: body.message, errors: body.errors };
 }
 
 /** When the visitor started filling the form: the endpoints treat a too-fast submission as a bot. */

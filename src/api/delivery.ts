@@ -1,0 +1,177 @@
+/**
+ * The outbox worker: it takes the notifications that are due (store.claimOutbox, leased so that another
+ * process sharing the database does not send them too), hands each to its deliverer, and records the
+ * outcome. A failure is kept with its error and tried again after an exponential backoff that stops
+ * growing at a maximum, for ever: a lead is never dropped, it waits in the outbox until a deliverer takes
+ * it, through the next start or `sitegen submissions retry`.
+ *
+ * Delivery is at least once: a process killed between sending and recording sends that notification again
+ * when its lease ends.
+ */
+import type { OutboxRow, SubmissionStore } from "./store.ts";
+
+/** Sends one notification; throws when it did not go out. Must give up when `signal` aborts. */
+export type Deliverer = (row: OutboxRow, signal: AbortSignal) => Promise<void>;
+
+export interface Backoff {
+  /** The wait after the first failure; each further failure doubles it. */
+  baseMs: number;
+  /** The longest wait between two tries. */
+  maxMs: number;
+}
+
+export const DEFAULT_BACKOFF: Backoff = { baseMs: 30_000, maxMs: 3_600_000 };
+
+/** The wait before the next try of a notification that has now failed `attempts` times (1 or more). */
+export function backoffDelay(attempts: number, backoff: Backoff = DEFAULT_BACKOFF): number {
+  const doublings = Math.min(Math.max(attempts - 1, 0), 40);
+  return Math.min(backoff.baseMs * 2 ** doublings, backoff.maxMs);
+}
+
+export interface DeliveryReport {
+  delivered: OutboxRow[];
+  failed: { row: OutboxRow; error: string; nextAttemptAt: number }[];
+}
+
+export interface DeliveryWorkerOptions {
+  store: Pick<SubmissionStore, "claimOutbox" | "markDelivered" | "markFailed">;
+  /** By outbox kind ("email", "webhook", ...). */
+  deliverers: Readonly<Record<string, Deliverer>>;
+  now?: () => number;
+  backoff?: Backoff;
+  /** How long a claimed notification is held before another worker may take it: longer than a try can last. */
+  leaseMs?: number;
+  /** Notifications claimed and sent at once. */
+  batch?: number;
+  /** Told of each failed try of the background loop (a server logs it; retryAll's caller prints its own report). */
+  onFailure?: (failure: DeliveryReport["failed"][number]) => void;
+}
+
+/** Errors are stored and shown by `sitegen submissions`: one line, bounded. */
+const describe = (error: unknown) => (error instanceof Error ? error.message : String(error)).replace(/\s+/g, " ").trim().slice(0, 500) || "failed";
+
+/** A background loop stops after this many batches in one turn and goes on at its next tick. */
+const MAX_BATCHES_PER_RUN = 50;
+/** `retryAll` takes at most this many notifications in one go. */
+const MAX_RETRY = 10_000;
+const YEAR_MS = 365 * 86_400_000;
+
+export class DeliveryWorker {
+  private readonly now: () => number;
+  private readonly backoff: Backoff;
+  private readonly leaseMs: number;
+  private readonly batch: number;
+  private running: Promise<DeliveryReport> | undefined;
+  private again = false;
+  private timer: ReturnType<typeof setInterval> | undefined;
+  private stopped = false;
+  private readonly abort = new AbortController();
+
+  constructor(private readonly options: DeliveryWorkerOptions) {
+    this.now = options.now ?? Date.now;
+    this.backoff = options.backoff ?? DEFAULT_BACKOFF;
+    this.leaseMs = options.leaseMs ?? 300_000;
+    this.batch = options.batch ?? 10;
+  }
+
+  /** Sends one notification and records the outcome. */
+  private async deliver(row: OutboxRow, report: DeliveryReport): Promise<void> {
+    const { store, deliverers } = this.options;
+    const deliverer = deliverers[row.kind];
+    try {
+      if (!deliverer) throw new Error(`no ${row.kind} notifier is configured here`);
+      if (this.abort.signal.aborted) throw new Error("interrupted by a shutdown");
+      await deliverer(row, this.abort.signal);
+    } catch (error) {
+      const attempts = row.attempts + 1;
+      // A try cut by a shutdown is due again at once, for the next start.
+      const nextAttemptAt = this.abort.signal.aborted ? this.now() : this.now() + backoffDelay(attempts, this.backoff);
+      const message = this.abort.signal.aborted ? `interrupted by a shutdown: ${describe(error)}` : describe(error);
+      await store.markFailed(row.id, message, nextAttemptAt);
+      report.failed.push({ row: { ...row, attempts }, error: message, nextAttemptAt });
+      return;
+    }
+    await store.markDelivered(row.id, this.now());
+    report.delivered.push({ ...row, attempts: row.attempts + 1 });
+  }
+
+  private async sendAll(rows: OutboxRow[], report: DeliveryReport): Promise<void> {
+    await Promise.all(rows.map((row) => this.deliver(row, report)));
+  }
+
+  /** Delivers what is due now, batch after batch, until nothing is due (or a bounded number of batches). */
+  runDue(): Promise<DeliveryReport> {
+    if (this.running) {
+      this.again = true;
+      return this.running;
+    }
+    const run = async (): Promise<DeliveryReport> => {
+      const report: DeliveryReport = { delivered: [], failed: [] };
+      for (let i = 0; i < MAX_BATCHES_PER_RUN && !this.stopped; i++) {
+        const rows = await this.options.store.claimOutbox({ now: this.now(), limit: this.batch, leaseMs: this.leaseMs });
+        if (rows.length === 0) break;
+        const failedBefore = report.failed.length;
+        await this.sendAll(rows, report);
+        for (const failure of report.failed.slice(failedBefore)) this.options.onFailure?.(failure);
+      }
+      return report;
+    };
+    this.running = run().finally(() => {
+      this.running = undefined;
+      if (this.again && !this.stopped) {
+        this.again = false;
+        void this.runDue().catch(logFailure);
+      }
+    });
+    return this.running;
+  }
+
+  /**
+   * Every notification not yet delivered, due or still waiting out its backoff (`sitegen submissions
+   * retry`). claimOutbox takes what is due by `now` and leases it until `now + leaseMs`: asking as of a
+   * year from now, with the lease shortened by as much, takes every waiting row and leases it from the real
+   * now. Rows another worker holds right now are left to it.
+   */
+  async retryAll(): Promise<DeliveryReport> {
+    const report: DeliveryReport = { delivered: [], failed: [] };
+    const now = this.now();
+    const rows = await this.options.store.claimOutbox({ now: now + YEAR_MS * 100, limit: MAX_RETRY, leaseMs: this.leaseMs - YEAR_MS * 100 });
+    for (let i = 0; i < rows.length; i += this.batch) await this.sendAll(rows.slice(i, i + this.batch), report);
+    return report;
+  }
+
+  /** Runs runDue every `intervalMs` in the background; the timer does not keep the process alive. */
+  start(intervalMs: number): void {
+    if (this.timer || this.stopped) return;
+    this.timer = setInterval(() => void this.runDue().catch(logFailure), intervalMs);
+    this.timer.unref?.();
+    void this.runDue().catch(logFailure);
+  }
+
+  /** A submission was just queued: deliver it now rather than at the next tick. */
+  kick(): void {
+    if (this.timer && !this.stopped) setTimeout(() => void this.runDue().catch(logFailure), 0);
+  }
+
+  /**
+   * Stops the loop. Deliveries in flight may finish within `graceMs`; then they are cut, recorded as
+   * failed and due at once, so the next start sends them.
+   */
+  async stop(graceMs: number): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.timer);
+    this.timer = undefined;
+    const running = this.running;
+    if (!running) return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, Math.max(0, graceMs))));
+    await Promise.race([running.then(() => undefined, () => undefined), late]);
+    clearTimeout(timer);
+    this.abort.abort(new Error("the server is shutting down"));
+    await running.catch(() => undefined);
+  }
+}
+
+function logFailure(error: unknown): void {
+  console.error(`sitegen: delivering notifications failed: ${describe(error)}`);
+}

@@ -1,0 +1,58 @@
+/**
+ * The deliverer of each outbox kind, from the notification settings: "email" (the firm's copy of a lead,
+ * over SMTP) and "webhook" (the lead as JSON). Only what is configured exists; a notification of a kind
+ * that is not (its setting was removed since it was queued) waits in the outbox with that as its error.
+ */
+import type { Deliverer } from "../delivery.ts";
+import { localeFromField, message, type ApiLocale, type Messages } from "../http.ts";
+import { createMailer, type Mailer } from "./email.ts";
+import { leadMessage, type LeadPayload } from "./lead-message.ts";
+import type { NotifySettings } from "./settings.ts";
+import { postWebhook } from "./webhook.ts";
+
+export interface Deliverers {
+  deliverers: Record<string, Deliverer>;
+  /** The SMTP transport for other e-mails (double opt-in), when SMTP_URL is set. */
+  mailer: Mailer | undefined;
+  close(): void;
+}
+
+export function createDeliverers(settings: NotifySettings, messages: Messages, firmLocale: ApiLocale, optIn: { unconfirmedDays: number } = { unconfirmedDays: 7 }): Deliverers {
+  const deliverers: Record<string, Deliverer> = {};
+  const mailer = settings.smtpUrl && settings.from ? createMailer({ smtpUrl: settings.smtpUrl, from: settings.from, timeoutMs: settings.timeoutMs }) : undefined;
+  const email = settings.email;
+  if (email && mailer) {
+    deliverers.email = async (row, signal) => {
+      const lead = row.payload as LeadPayload;
+      const { subject, text } = leadMessage(lead, messages, firmLocale);
+      const name = [lead.firstName, lead.lastName].filter(Boolean).join(" ");
+      await mailer.send({ to: email.to, subject, text, replyTo: { name, address: lead.email } }, signal);
+    };
+  }
+  if (mailer) {
+    // Double opt-in: the subscriber's own confirmation link, in the language of the page they signed up on.
+    deliverers.confirm = async (row, signal) => {
+      const { email: to, locale, link } = row.payload as { email: string; locale: string; link: string };
+      const mail = confirmationMail(messages, localeFromField(locale) ?? firmLocale, link, optIn.unconfirmedDays);
+      await mailer.send({ to: [to], ...mail }, signal);
+    };
+  }
+  const webhook = settings.webhook;
+  if (webhook) {
+    deliverers.webhook = async (row, signal) => {
+      const lead = row.payload as LeadPayload;
+      const { summary } = leadMessage(lead, messages, firmLocale);
+      await postWebhook(webhook.url, { text: summary, event: lead.type, submission: lead }, settings.timeoutMs, signal);
+    };
+  }
+  return { deliverers, mailer, close: () => mailer?.close() };
+}
+
+/** The confirmation e-mail (`newsletterConfirm.mail.*` of content/<locale>/notifications.yaml), plain text. */
+export function confirmationMail(messages: Messages, locale: ApiLocale, link: string, days: number): { subject: string; text: string } {
+  const fill = (text: string) => text.replace(/\{lead\.link\}/g, link).replace(/\{lead\.days\}/g, String(days));
+  return {
+    subject: fill(message(messages, locale, "newsletterConfirm.mail.subject")).replace(/[\r\n]+/g, " "),
+    text: `${fill(message(messages, locale, "newsletterConfirm.mail.body"))}\n`,
+  };
+}

@@ -1,0 +1,126 @@
+/**
+ * Which notifiers run, from the environment (the secrets, and what container platforms and serverless hosts
+ * pass) over the non-secret defaults of site.yaml's `notifications:` block. No password or token is ever read
+ * from a file of the repository: SMTP_URL and NOTIFY_WEBHOOK_URL exist only in the environment.
+ *
+ *   SMTP_URL            smtp://user:password@host:587 (STARTTLS when the server offers it), smtps://...:465 for TLS
+ *   NOTIFY_EMAIL_TO     one or more addresses, comma separated (else notifications.to)
+ *   NOTIFY_WEBHOOK_URL  an http(s) address that receives each lead as JSON (Slack, Teams, a CRM)
+ *
+ * A setting that cannot work stops the server at start (NotifyConfigError, which the CLI shows as a
+ * catalogued error) rather than losing leads quietly later.
+ */
+import { redactDatabaseUrl } from "../pg-url.ts";
+import { isValidEmail } from "../validate.ts";
+
+export type Environment = Readonly<Record<string, string | undefined>>;
+
+/** site.yaml's `notifications:` block, every field optional. */
+export interface NotificationsConfig {
+  /** The sender of every e-mail: an address, or `Name <address>`. */
+  from?: string;
+  /** The firm's recipients, comma separated, when NOTIFY_EMAIL_TO is not set. */
+  to?: string;
+  /** Whether each newsletter signup notifies the firm too (contact messages always do). */
+  newsletter?: boolean;
+  /** The language of the firm's e-mails (a locale code of site.yaml); the default locale when absent. */
+  locale?: string;
+  /** How long one try of one delivery may take before it counts as failed. */
+  timeoutSeconds?: number;
+}
+
+export interface NotifySettings {
+  email?: { smtpUrl: string; from: string; to: string[] };
+  webhook?: { url: string };
+  /** Whether newsletter signups are sent to the firm. */
+  newsletter: boolean;
+  locale: string | undefined;
+  timeoutMs: number;
+  /** The SMTP server for e-mails to visitors (double opt-in), even when the firm gets no e-mail. */
+  smtpUrl?: string;
+  from?: string;
+}
+
+/** A setting that cannot work; `variable` names it (the CLI maps this to NotificationSettingsInvalid). */
+export class NotifyConfigError extends Error {
+  constructor(
+    readonly variable: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = "NotifyConfigError";
+  }
+}
+
+const DEFAULT_TIMEOUT_SECONDS = 10;
+
+/** An address alone, from `Name <address>` or a bare address. */
+export function addressOf(mailbox: string): string {
+  const angle = /<([^<>]+)>\s*$/.exec(mailbox);
+  return (angle ? angle[1] : mailbox).trim();
+}
+
+function recipients(value: string, variable: string): string[] {
+  const list = value
+    .split(",")
+    .map((a) => a.trim())
+    .filter(Boolean);
+  for (const address of list) {
+    if (!isValidEmail(address.normalize("NFC"))) throw new NotifyConfigError(variable, `${variable} holds "${address}", which is not an e-mail address.`);
+  }
+  return list;
+}
+
+export function notifySettings(config: NotificationsConfig | undefined, env: Environment): NotifySettings {
+  const c = config ?? {};
+  const timeoutSeconds = Number(c.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS);
+  if (!Number.isFinite(timeoutSeconds) || timeoutSeconds <= 0) {
+    throw new NotifyConfigError("notifications.timeoutSeconds", `notifications.timeoutSeconds in site.yaml is ${String(c.timeoutSeconds)}, not a positive number of seconds.`);
+  }
+  const settings: NotifySettings = { newsletter: c.newsletter === true, locale: c.locale, timeoutMs: timeoutSeconds * 1000 };
+
+  const smtpUrl = env.SMTP_URL?.trim();
+  if (smtpUrl) {
+    let url: URL | undefined;
+    try {
+      url = new URL(smtpUrl);
+    } catch {
+      url = undefined;
+    }
+    if (!url || (url.protocol !== "smtp:" && url.protocol !== "smtps:") || !url.hostname) {
+      throw new NotifyConfigError("SMTP_URL", `SMTP_URL is ${redactDatabaseUrl(smtpUrl)}: it must be smtp://user:password@host:port, or smtps:// for TLS.`);
+    }
+    const from = c.from?.trim();
+    if (!from || !isValidEmail(addressOf(from).normalize("NFC"))) {
+      throw new NotifyConfigError("notifications.from", `SMTP_URL is set, but notifications.from in site.yaml (${from ? `"${from}"` : "missing"}) is no sender address.`);
+    }
+    settings.smtpUrl = smtpUrl;
+    settings.from = from;
+    const to = recipients(env.NOTIFY_EMAIL_TO?.trim() || c.to || "", env.NOTIFY_EMAIL_TO?.trim() ? "NOTIFY_EMAIL_TO" : "notifications.to");
+    if (to.length > 0) settings.email = { smtpUrl, from, to };
+  } else if (env.NOTIFY_EMAIL_TO?.trim()) {
+    throw new NotifyConfigError("SMTP_URL", "NOTIFY_EMAIL_TO is set, but SMTP_URL is not: no e-mail can be sent without a server.");
+  }
+
+  const webhook = env.NOTIFY_WEBHOOK_URL?.trim();
+  if (webhook) {
+    let url: URL | undefined;
+    try {
+      url = new URL(webhook);
+    } catch {
+      url = undefined;
+    }
+    // The address itself is often the secret (a Slack or Teams webhook): never shown.
+    if (!url || (url.protocol !== "https:" && url.protocol !== "http:")) {
+      throw new NotifyConfigError("NOTIFY_WEBHOOK_URL", "NOTIFY_WEBHOOK_URL is not an http:// or https:// address (its value is not shown: it may hold a token).");
+    }
+    settings.webhook = { url: webhook };
+  }
+  return settings;
+}
+
+/** The deliverers queued with each submission of a form: what is configured, newsletter signups only if asked. */
+export function outboxKinds(settings: NotifySettings, form: "newsletter" | "contact"): string[] {
+  if (form === "newsletter" && !settings.newsletter) return [];
+  return [...(settings.email ? ["email"] : []), ...(settings.webhook ? ["webhook"] : [])];
+}
