@@ -1,16 +1,20 @@
 import type { ReactNode } from "react";
 import { ArrowRight } from "./icons.tsx";
 import { usePage } from "./page-context.tsx";
+import { Divider, HeroVisual } from "./visuals.tsx";
 
 /** The top of every page: the one h1, an optional eyebrow and lead paragraph, and actions. */
 export function PageHero({ eyebrow, title, lead, children }: { eyebrow?: string; title: ReactNode; lead?: string; children?: ReactNode }) {
   return (
     <div className="page-hero">
-      <div className="container">
-        {eyebrow && <p className="eyebrow">{eyebrow}</p>}
-        <h1>{title}</h1>
-        {lead && <p className="lead">{lead}</p>}
-        {children && <div className="actions">{children}</div>}
+      <div className="container hero-inner">
+        <div className="hero-text">
+          {eyebrow && <p className="eyebrow">{eyebrow}</p>}
+          <h1>{title}</h1>
+          {lead && <p className="lead">{lead}</p>}
+          {children && <div className="actions">{children}</div>}
+        </div>
+        <HeroVisual compact />
       </div>
     </div>
   );
@@ -21,6 +25,7 @@ export function Section({ id, title, intro, tone, children }: { id: string; titl
   return (
     <section id={id} className={`section${tone ? ` section-${tone}` : ""}`} aria-labelledby={`${id}-title`}>
       <div className="container">
+        <Divider />
         <h2 id={`${id}-title`}>{title}</h2>
         {intro && <p className="section-intro">{intro}</p>}
         {children}
