@@ -79,10 +79,16 @@ export function ArrowLink({ href, children, className }: { href: string; childre
  * never as a label pasted before it, and the whole card answers the pointer (components.css).
  */
 export function CardLink({ href, children }: { href: string; children: ReactNode }) {
+  // The arrow stays with the title's last word: a line break never leaves it alone on a line.
+  const words = typeof children === "string" ? children.split(" ") : null;
+  const last = words ? words.pop() : children;
   return (
     <a className="card-link" href={href}>
-      {children}
-      <ArrowRight size={18} />
+      {words && words.length > 0 && `${words.join(" ")} `}
+      <span className="card-link-end">
+        {last}
+        <ArrowRight size={18} />
+      </span>
     </a>
   );
 }
