@@ -70,6 +70,9 @@ export function Document({ head, page: data, children }: DocumentProps) {
         {head.feeds.map((feed) => (
           <link key={feed.href} rel="alternate" type={feed.type} title={feed.title} href={feed.href} />
         ))}
+        {head.fonts.map((font) => (
+          <link key={font.href} rel="preload" as="font" type={font.type} href={font.href} crossOrigin="" />
+        ))}
         <link rel="stylesheet" href={head.stylesheet} />
         {head.preloads.map((href) => (
           <link key={href} rel="modulepreload" href={href} />

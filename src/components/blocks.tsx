@@ -1,16 +1,20 @@
 import type { ReactNode } from "react";
 import { ArrowRight } from "./icons.tsx";
 import { usePage } from "./page-context.tsx";
+import { Divider, HeroVisual } from "./visuals.tsx";
 
 /** The top of every page: the one h1, an optional eyebrow and lead paragraph, and actions. */
 export function PageHero({ eyebrow, title, lead, children }: { eyebrow?: string; title: ReactNode; lead?: string; children?: ReactNode }) {
   return (
     <div className="page-hero">
-      <div className="container">
-        {eyebrow && <p className="eyebrow">{eyebrow}</p>}
-        <h1>{title}</h1>
-        {lead && <p className="lead">{lead}</p>}
-        {children && <div className="actions">{children}</div>}
+      <div className="container hero-inner">
+        <div className="hero-text">
+          {eyebrow && <p className="eyebrow">{eyebrow}</p>}
+          <h1>{title}</h1>
+          {lead && <p className="lead">{lead}</p>}
+          {children && <div className="actions">{children}</div>}
+        </div>
+        <HeroVisual compact />
       </div>
     </div>
   );
@@ -21,6 +25,7 @@ export function Section({ id, title, intro, tone, children }: { id: string; titl
   return (
     <section id={id} className={`section${tone ? ` section-${tone}` : ""}`} aria-labelledby={`${id}-title`}>
       <div className="container">
+        <Divider />
         <h2 id={`${id}-title`}>{title}</h2>
         {intro && <p className="section-intro">{intro}</p>}
         {children}
@@ -74,10 +79,16 @@ export function ArrowLink({ href, children, className }: { href: string; childre
  * never as a label pasted before it, and the whole card answers the pointer (components.css).
  */
 export function CardLink({ href, children }: { href: string; children: ReactNode }) {
+  // The arrow stays with the title's last word: a line break never leaves it alone on a line.
+  const words = typeof children === "string" ? children.split(" ") : null;
+  const last = words ? words.pop() : children;
   return (
     <a className="card-link" href={href}>
-      {children}
-      <ArrowRight size={18} />
+      {words && words.length > 0 && `${words.join(" ")} `}
+      <span className="card-link-end">
+        {last}
+        <ArrowRight size={18} />
+      </span>
     </a>
   );
 }

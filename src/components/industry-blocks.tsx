@@ -47,15 +47,3 @@ export function UseCases({ prefix, level = 3 }: { prefix: string; level?: 3 | 4 
     </ol>
   );
 }
-
-export function Stats({ prefix }: { prefix: string }) {
-  const { t } = usePage();
-  const stats = useNumbered(prefix, "stat");
-  return (
-    <ul className="stats">
-      {stats.map((i) => (
-        <li key={i}>{t(`${prefix}.stat${i}`)}</li>
-      ))}
-    </ul>
-  );
-}

@@ -120,6 +120,16 @@ export const ERRORS = {
     (p) => `${placeOf(p)}: ${p.text}`,
     () => "Fix the CSS at that position.",
   ),
+  StyleAssetMissing: entry<{ file: string; url: string }>(
+    "A file the stylesheet names does not exist",
+    (p) => `${p.file} (or a file it @imports) names url("${p.url}"), and there is no such file.`,
+    () => "url() paths are read from src/styles/, where main.css lives: fix the path, or add the file.",
+  ),
+  FontSubsetFailed: entry<{ file: string; url: string; text: string }>(
+    "A font could not be subset",
+    (p) => `The font url("${p.url}") of an @font-face rule in ${p.file} (or a file it @imports) could not be cut to its unicode-range: ${p.text}`,
+    () => "Check that the file is a WOFF2, WOFF, TrueType or OpenType font, and that a font-weight range is declared only for a variable font with a weight axis.",
+  ),
   PageRenderError: entry<{ page: string; path: string; locale: string; text: string; stack: string }>(
     "A page failed to render",
     (p) => `Rendering ${p.page} at ${p.path} (${p.locale}) failed: ${p.text}${p.stack ? `\n${p.stack}` : ""}`,

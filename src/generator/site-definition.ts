@@ -205,6 +205,8 @@ export interface HeadData {
   /** Already escaped for a <script> element (serializeJsonLd). */
   jsonLd: string;
   stylesheet: string;
+  /** The fonts the stylesheet's @font-face rules name (hashed addresses and MIME types), worth a preload. */
+  fonts: { href: string; type: string }[];
   /** Module scripts every page loads, and chunks worth a modulepreload. */
   scripts: string[];
   preloads: string[];

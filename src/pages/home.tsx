@@ -2,9 +2,19 @@ import { ArrowRight } from "../components/icons.tsx";
 import { usePage } from "../components/page-context.tsx";
 import { PostCard } from "../components/PostCard.tsx";
 import { ServiceLineHead } from "../components/ServiceLineHead.tsx";
-import { ArrowLink, CardLink, CtaBand, Section, useNumbered } from "../components/blocks.tsx";
+import { ArrowLink, CardLink, CtaBand, Prose, Section, useNumbered } from "../components/blocks.tsx";
+import { IndependenceBenefits, MethodSteps, OutcomeFigure } from "../components/proof.tsx";
+import { HeroVisual } from "../components/visuals.tsx";
 import { sectorIcons, technologyIcons } from "../components/icons.tsx";
 import { ALL_SECTORS, ROUTED_SECTORS, SERVICE_LINES } from "./sections.ts";
+
+/** The outcomes the home page shows: two of manufacturing's figures and two of healthcare's (spec §9). */
+const HOME_OUTCOMES = [
+  ["manufacturing", 1],
+  ["manufacturing", 3],
+  ["healthcare", 1],
+  ["healthcare", 3],
+] as const;
 
 const sectorSlug: Record<string, string> = Object.fromEntries(Object.entries(ROUTED_SECTORS).map(([slug, key]) => [key, slug]));
 
@@ -14,7 +24,8 @@ export default function HomePage() {
   return (
     <>
       <div className="hero">
-        <div className="container">
+        <div className="container hero-inner">
+          <div className="hero-text">
           <p className="eyebrow">{t("hero.eyebrow")}</p>
           <h1>
             {t("hero.title")} <span className="highlight">{t("hero.titleHighlight")}</span> {t("hero.titleEnd")}
@@ -34,10 +45,23 @@ export default function HomePage() {
               <li key={i}>{t(`home.proof.item${i}`)}</li>
             ))}
           </ul>
+          </div>
+          <HeroVisual />
         </div>
       </div>
 
-      <Section id="services" title={t("home.services.heading")} intro={t("home.services.intro")}>
+      <Section id="results" title={t("results.heading")} intro={t("results.intro")}>
+        <ul className="outcome-grid">
+          {HOME_OUTCOMES.map(([sector, i]) => (
+            <li key={`${sector}${i}`}>
+              <OutcomeFigure base={`industries.${sector}.stat${i}`} sector={{ name: t(`industries.${sector}.name`), href: `${href("industries")}#${sector}` }} />
+            </li>
+          ))}
+        </ul>
+        <p className="outcome-note">{t("industries.resultsNote")}</p>
+      </Section>
+
+      <Section id="services" tone="muted" title={t("home.services.heading")} intro={t("home.services.intro")}>
         <ul className="card-grid cols-3">
           {SERVICE_LINES.map((line) => (
             <li key={line} className="card">
@@ -46,6 +70,10 @@ export default function HomePage() {
             </li>
           ))}
         </ul>
+      </Section>
+
+      <Section id="method" title={t("method.heading")} intro={t("method.intro")}>
+        <MethodSteps />
       </Section>
 
       <Section id="technologies" tone="muted" title={t("home.technologies.heading")} intro={t("home.technologies.intro")}>
@@ -58,6 +86,10 @@ export default function HomePage() {
           ))}
         </ul>
         <ArrowLink href={href("technologies")}>{t("labels.seeTechnologies")}</ArrowLink>
+      </Section>
+
+      <Section id="independence" tone="dark" title={t("independence.heading")} intro={t("independence.intro")}>
+        <IndependenceBenefits />
       </Section>
 
       <Section id="industries" title={t("home.industries.heading")} intro={t("home.industries.intro")}>
@@ -81,7 +113,7 @@ export default function HomePage() {
       </Section>
 
       <Section id="about-teaser" tone="dark" title={t("home.about.heading")}>
-        <p className="section-intro">{t("home.about.body")}</p>
+        <Prose text={t("home.about.body")} className="about-body" />
         <ArrowLink href={href("about")}>{t("home.about.cta")}</ArrowLink>
       </Section>
 

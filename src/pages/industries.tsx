@@ -1,6 +1,7 @@
 import { usePage } from "../components/page-context.tsx";
 import { CardLink, CtaBand, PageHero, Prose, Section } from "../components/blocks.tsx";
-import { Stats, TitledItems, UseCases } from "../components/industry-blocks.tsx";
+import { TitledItems, UseCases } from "../components/industry-blocks.tsx";
+import { SectorOutcomes } from "../components/proof.tsx";
 import { sectorIcons } from "../components/icons.tsx";
 import { ROUTED_SECTORS } from "./sections.ts";
 
@@ -14,7 +15,7 @@ function UnroutedSector({ sector, children }: { sector: "manufacturing" | "healt
       <Icon className="section-icon" size={32} />
       <Prose text={t(`${base}.intro`)} />
       <h3>{t("industries.resultsHeading")}</h3>
-      <Stats prefix={base} />
+      <SectorOutcomes sector={sector} />
       <h3>{t("industries.challengesHeading")}</h3>
       <TitledItems prefix={base} item="challenge" level={4} />
       <h3>{t("industries.solutionsHeading")}</h3>

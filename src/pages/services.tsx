@@ -1,5 +1,6 @@
 import { usePage } from "../components/page-context.tsx";
 import { CtaBand, PageHero, Prose, Section, useNumbered } from "../components/blocks.tsx";
+import { MethodSteps } from "../components/proof.tsx";
 import { ServiceLineHead } from "../components/ServiceLineHead.tsx";
 import { SERVICE_LINES } from "./sections.ts";
 
@@ -34,6 +35,9 @@ export default function ServicesPage() {
       </Section>
       <Section id="approach" tone="muted" title={t("labels.approach")}>
         <Prose text={t("services.overview.approach")} />
+      </Section>
+      <Section id="method" title={t("method.heading")} intro={t("method.intro")}>
+        <MethodSteps />
       </Section>
       <CtaBand />
     </>

@@ -375,6 +375,9 @@ test.describe("islands and scripts after a navigation", () => {
     const errors = watchErrors(page);
     await seed(page, "en", false);
     await page.goto("/en/about");
+    // The banner shows once the runtime runs, and the runtime is what turns the link into the dialog's
+    // opener: a click before that follows the link (the page's behaviour without JavaScript).
+    await expect(page.locator(".consent-banner")).toBeVisible();
     await page.locator("footer").getByRole("link", { name: "Cookie settings" }).click();
     const dialog = page.getByRole("dialog");
     await expect(dialog).toBeVisible();

@@ -140,6 +140,16 @@ describe("site code", () => {
     await expectError("StylesMissing", () => buildSite({ root: project, outDir: out() }), "src/styles/main.css does not exist.", /@import/);
   });
 
+  it("StyleAssetMissing and FontSubsetFailed name the stylesheet and the url() it names", async () => {
+    const project = projectCopy();
+    edit(project, "src/styles/base.css", (t) => `${t}\n.hero { background: url("./images/grid.svg"); }\n`);
+    await expectError("StyleAssetMissing", () => buildSite({ root: project, outDir: out() }), 'src/styles/main.css (or a file it @imports) names url("./images/grid.svg"), and there is no such file.', /read from src\/styles\//);
+    edit(project, "src/styles/base.css", (t) => t.replace('\n.hero { background: url("./images/grid.svg"); }\n', ""));
+    writeFileSync(join(project, "src", "styles", "broken.woff2"), "not a font");
+    edit(project, "src/styles/fonts.css", (t) => `${t}\n@font-face { font-family: "Broken"; src: url("./broken.woff2") format("woff2"); unicode-range: U+0041-005A; }\n`);
+    await expectError("FontSubsetFailed", () => buildSite({ root: project, outDir: out() }), /^The font url\("\.\/broken\.woff2"\) of an @font-face rule in src\/styles\/main\.css \(or a file it @imports\) could not be cut to its unicode-range: /, /WOFF2, WOFF, TrueType or OpenType/);
+  });
+
   it("PageRenderError names the page, its address and locale, and the component", async () => {
     const project = projectCopy();
     edit(project, "src/pages/contact.tsx", (t) => t.replace("export default function ContactPage() {", 'export default function ContactPage() {\n  if (usePage().locale === "en") throw new Error("no phone number");'));

@@ -80,6 +80,27 @@ describe("quality gates over every built page", () => {
     expect(br(readFileSync(join(out, css[0])))).toBeLessThanOrEqual(12 * 1024);
   });
 
+  it("keeps the typeface within 30 KB (a WOFF2 is compressed already), and all a page loads to draw its text within 64 KB", () => {
+    const fonts = fg.sync("assets/*.woff2", { cwd: out });
+    expect(fonts.length).toBeGreaterThan(0);
+    for (const font of fonts) expect(statSync(join(out, font)).size, font).toBeLessThanOrEqual(30 * 1024);
+    const over: string[] = [];
+    for (const file of htmlFiles) {
+      const html = readFileSync(join(out, file), "utf8");
+      const doc = parseHtml(html);
+      // The page, its stylesheet, the fonts it preloads and the scripts it starts: brotli as a host serves
+      // them, the WOFF2 as it is.
+      const linked = [
+        ...doc.querySelectorAll('link[rel="stylesheet"], script[src], link[rel="modulepreload"]').map((el) => el.getAttribute("href") ?? el.getAttribute("src")!),
+      ];
+      let total = br(html);
+      for (const url of linked) total += br(readFileSync(join(out, url.slice(1))));
+      for (const el of doc.querySelectorAll('link[rel="preload"][as="font"]')) total += statSync(join(out, el.getAttribute("href")!.slice(1))).size;
+      if (total > 64 * 1024) over.push(`${file}: ${total} B`);
+    }
+    expect(over).toEqual([]);
+  });
+
   it("keeps all JavaScript a page loads within 15 KB, brotli-compressed", () => {
     const over: string[] = [];
     for (const file of htmlFiles) {

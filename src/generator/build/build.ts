@@ -84,7 +84,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   const islands = (islandsResult as PromiseFulfilledResult<Awaited<ReturnType<typeof bundleIslands>>>).value;
   const pagesBundle = (pagesResult as PromiseFulfilledResult<Awaited<ReturnType<typeof bundlePages>>>).value;
   const apiCode = (apiResult as PromiseFulfilledResult<Awaited<ReturnType<typeof compileEndpoints>>>).value;
-  const stylesheet = bundleStyles(root);
+  const stylesheet = await bundleStyles(root);
   lap("bundle");
   const definitions = pagesBundle.site.collections ?? [];
   const collections = loadCollections({ root, siteUrl: content.site.siteUrl, locales: content.site.locales.map((l) => l.code), dictionaries: content.dictionaries, definitions, drafts: options.drafts === true });
@@ -93,12 +93,12 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   lap("images");
   const plan = planPages(pagesBundle.site, content.site, collections);
   lap("plan");
-  const assets = { stylesheet: stylesheet.href, scripts: islands.scripts, preloads: islands.preloads, islands: islands.islands };
+  const assets = { stylesheet: stylesheet.href, fonts: stylesheet.fonts, scripts: islands.scripts, preloads: islands.preloads, islands: islands.islands };
   const rendered = renderPages(plan, plan.pages, pagesBundle, content.site, content.dictionaries, assets, collections, images.byKey);
   lap("render");
   const missing = missingTranslations(content.contents, rendered);
   if (missing.length && options.strict) throw sitegenError("MissingTranslations", { count: missing.length, list: formatMissing(missing) });
-  const assetFiles = [{ file: stylesheet.file, code: stylesheet.code }, ...islands.files];
+  const assetFiles = [{ file: stylesheet.file, code: stylesheet.code }, ...stylesheet.assets.map(({ file, code }) => ({ file, code })), ...islands.files];
   const feeds = feedFiles({ site: content.site, definitions, collections, routes: plan.routes, dictionaries: content.dictionaries });
   // site.yaml's own submissions settings: SUBMISSIONS_DB and SUBMISSIONS_RATE_LIMIT are for one run, and
   // the run that uses them is `sitegen start`'s, not this build's.

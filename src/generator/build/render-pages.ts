@@ -12,9 +12,10 @@ import { sitegenError } from "../errors.ts";
 import type { PagesBundle } from "./bundle-pages.ts";
 import type { PagePlan, PlannedPage } from "./plan-pages.ts";
 
-/** What every page links to: the stylesheet, the islands runtime and each island's module. */
+/** What every page links to: the stylesheet and its fonts, the islands runtime and each island's module. */
 export interface PageAssets {
   stylesheet: string;
+  fonts: { href: string; type: string }[];
   scripts: string[];
   preloads: string[];
   islands: Record<string, string>;
@@ -144,6 +145,7 @@ function headData(page: PlannedPage, data: PageData, site: SiteConfig, assets: P
     siteName: brand,
     jsonLd: serializeJsonLd(structuredData({ site, route: page.route, lang: localeConfig.lang, path: page.path, title, description, crumbs: data.crumbs, entry, author })),
     stylesheet: assets.stylesheet,
+    fonts: assets.fonts,
     scripts: assets.scripts,
     preloads: assets.preloads,
     ogType: entry ? "article" : "website",

@@ -1,0 +1,96 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { buildSite } from "../../src/generator/build/build.ts";
+import { parseHtml, projectCopy, visibleText } from "../helpers.ts";
+
+/** Spec §9's marketing figures, word for word (the English text). */
+const SPEC_FIGURES = {
+  manufacturing: ["40% less downtime", "30% lower maintenance cost", "99.5% defect detection accuracy", "50% faster inspection", "25% less inventory", "20% higher throughput", "30% lower delivery costs", "35% fewer stockouts"],
+  healthcare: ["15% better diagnostic accuracy", "30% faster drug discovery", "95% imaging accuracy", "40% faster patient recruitment"],
+};
+
+let out: string;
+const page = (file: string) => parseHtml(readFileSync(join(out, file), "utf8"));
+const text = (el: { textContent: string }) => el.textContent.replace(/\s+/g, " ").trim();
+
+beforeAll(async () => {
+  out = join(mkdtempSync(join(tmpdir(), "sitegen-proof-")), "dist");
+  await buildSite({ root: projectCopy(), outDir: out });
+});
+
+describe("proof: outcomes with their context, the method, independence", () => {
+  it("shows every figure of the spec on the industries page as a large figure with a caption saying what was measured (en)", () => {
+    const doc = page("en/industries.html");
+    for (const [sector, figures] of Object.entries(SPEC_FIGURES)) {
+      const outcomes = doc.querySelectorAll(`#${sector} figure.outcome`);
+      expect(outcomes.map((f) => text(f.querySelector(".outcome-figure")!))).toEqual(figures);
+      for (const f of outcomes) {
+        expect(f.querySelector(".outcome-value")!.textContent).toMatch(/^\d+(\.\d)?%$/);
+        expect(text(f.querySelector("figcaption")!).length).toBeGreaterThan(30);
+      }
+      expect(text(doc.querySelector(`#${sector} .outcome-note`)!)).toMatch(/neither promises nor one client's results/);
+    }
+  });
+
+  it("gives the same figures in Portuguese, with the decimal comma", () => {
+    const doc = page("industries.html");
+    const values = (sector: string) => doc.querySelectorAll(`#${sector} .outcome-value`).map((v) => v.textContent);
+    expect(values("manufacturing")).toEqual(SPEC_FIGURES.manufacturing.map((f) => f.split(" ")[0].replace(".", ",")));
+    expect(values("healthcare")).toEqual(SPEC_FIGURES.healthcare.map((f) => f.split(" ")[0]));
+    expect(text(doc.querySelector("#manufacturing figure.outcome")!)).toContain("40% menos tempo de parada");
+  });
+
+  it("draws a chart only beside the figures it can draw without guessing, hidden from assistive technology", () => {
+    const doc = page("en/industries.html");
+    const charted = doc.querySelectorAll("#manufacturing figure.outcome").map((f) => (f.querySelector("svg.outcome-chart") ? f.querySelector(".outcome-value")!.textContent : null));
+    // "50% faster": a bar would have to choose between time and speed.
+    expect(charted).toEqual(["40%", "30%", "99.5%", null, "25%", "20%", "30%", "35%"]);
+    for (const svg of doc.querySelectorAll("svg.outcome-chart")) expect(svg.getAttribute("aria-hidden")).toBe("true");
+    // 40% less: the bar after is 60% of the bar before.
+    const [before, after] = doc.querySelector("#manufacturing svg.outcome-chart")!.querySelectorAll("rect").map((r) => Number(r.getAttribute("width")));
+    expect(after / before).toBeCloseTo(0.6, 5);
+  });
+
+  it("puts four outcomes on the home page, each naming its sector and linking to it", () => {
+    for (const [file, prefix] of [["index.html", ""], ["en.html", "/en"]] as const) {
+      const outcomes = page(file).querySelectorAll("#results figure.outcome");
+      expect(outcomes).toHaveLength(4);
+      expect(outcomes.map((f) => f.querySelector(".outcome-sector a")!.getAttribute("href"))).toEqual([`${prefix}/industries#manufacturing`, `${prefix}/industries#manufacturing`, `${prefix}/industries#healthcare`, `${prefix}/industries#healthcare`]);
+    }
+    expect(page("en.html").querySelectorAll("#results .outcome-figure").map(text)).toEqual([SPEC_FIGURES.manufacturing[0], SPEC_FIGURES.manufacturing[2], SPEC_FIGURES.healthcare[0], SPEC_FIGURES.healthcare[2]]);
+  });
+
+  it("describes how an engagement runs, stage by stage, with a timeframe and deliverables, on the home and services pages in both languages", () => {
+    for (const file of ["index.html", "en.html", "services.html", "en/services.html"]) {
+      const steps = page(file).querySelectorAll("#method .method-step");
+      expect(steps.length, file).toBe(4);
+      for (const step of steps) {
+        expect(text(step.querySelector("h3")!).length).toBeGreaterThan(5);
+        expect(text(step.querySelector(".method-duration")!)).toMatch(/\d|Contínua|Ongoing/);
+        expect(step.querySelectorAll(".method-deliverables li").length).toBeGreaterThanOrEqual(2);
+      }
+    }
+    expect(page("en.html").querySelectorAll("#method .method-duration").map(text)).toEqual(["Timeframe: 3 to 4 weeks", "Timeframe: 6 to 10 weeks", "Timeframe: 3 to 6 months", "Timeframe: Ongoing"]);
+    expect(page("index.html").querySelectorAll("#method h3").map(text)).toEqual(["Diagnóstico", "Prova de valor", "Implementação", "Operação e evolução"]);
+  });
+
+  it("states independence from vendors as what it gives the client, and shows no client, logo, testimonial or certification", () => {
+    for (const file of ["index.html", "en.html"]) {
+      const doc = page(file);
+      expect(doc.querySelectorAll("#independence .benefit-list li")).toHaveLength(3);
+      expect(visibleText(doc.querySelector("main")!)).not.toMatch(/testimonial|depoimento|certifica|ISO \d|logo/i);
+    }
+    expect(text(page("en.html").querySelector("#independence .section-intro")!)).toBe("Vetor AI resells no licences and takes no commission from any technology vendor. We are paid only for the work we do for you.");
+  });
+
+  it("draws the hero visual into the dark heroes as decoration, hidden from assistive technology", () => {
+    for (const file of ["index.html", "en/about.html", "industries.html", "404.html"]) {
+      const svg = page(file).querySelector("main .hero-visual");
+      expect(svg, file).not.toBeNull();
+      expect(svg!.getAttribute("aria-hidden")).toBe("true");
+      expect(svg!.getAttribute("focusable")).toBe("false");
+    }
+  });
+});
