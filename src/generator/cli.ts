@@ -54,12 +54,13 @@ export function createProgram(root: string): Command {
     .option("--site-url <url>", "base address for canonical URLs, hreflang and the sitemap (default: SITE_URL or content/site.yaml)")
     .option("--strict", "fail when a translation is missing instead of warning", false)
     .option("--precompress", "also write .br and .gz copies of every text file, for servers that send precompressed files (nginx brotli_static/gzip_static)", false)
+    .option("--no-cache", "render every page, keeping nothing of the previous build (a cold build)")
     .addOption(new Option("--json", "print the figures as one JSON line (for sitegen bench)").hideHelp())
-    .action(async (opts: { out: string; siteUrl?: string; strict: boolean; precompress: boolean; json?: boolean }) => {
-      const result = await buildSite({ root, outDir: resolve(opts.out), siteUrl: opts.siteUrl, strict: opts.strict, precompress: opts.precompress });
+    .action(async (opts: { out: string; siteUrl?: string; strict: boolean; precompress: boolean; cache: boolean; json?: boolean }) => {
+      const result = await buildSite({ root, outDir: resolve(opts.out), siteUrl: opts.siteUrl, strict: opts.strict, precompress: opts.precompress, incremental: opts.cache });
       if (opts.json) {
         const maxRssMb = process.resourceUsage().maxRSS / 1024;
-        return console.log(JSON.stringify({ buildMs: result.totalMs, pages: result.pages.length, timings: result.timings, maxRssMb }));
+        return console.log(JSON.stringify({ buildMs: result.totalMs, pages: result.pages.length, rendered: result.rendered, timings: result.timings, maxRssMb }));
       }
       console.log(buildSummary(result));
     });

@@ -41,7 +41,7 @@ export async function startServe(options: ServeOptions): Promise<void> {
       try {
         const result = await buildSite({ root: options.root, outDir: options.outDir, siteUrl: options.siteUrl, precompress: true, drafts: true });
         site.refresh();
-        console.log(`Rebuilt ${result.pages.length} pages in ${Math.round(result.totalMs)} ms; open pages reload.`);
+        console.log(`Rebuilt in ${Math.round(result.totalMs)} ms (${result.rendered} of ${result.pages.length} pages rendered, the others unchanged); open pages reload.`);
       } catch (error) {
         // Keep serving the last good build; the developer fixes the file and saves again.
         console.error(`Rebuild failed; still serving the last good build.\n${formatError(error)}`);

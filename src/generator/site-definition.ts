@@ -76,9 +76,11 @@ export interface CollectionEntry {
   file: string;
   /** The front matter, checked against the schema. */
   data: Record<string, unknown>;
-  /** The body, rendered. */
-  html: string;
+  /** The body, rendered (read from the file and rendered each time it is asked for). */
+  readonly html: string;
   readingMinutes: number;
+  /** The hash of the file's text. */
+  hash: string;
   /** The entry's image for Open Graph and JSON-LD (an address on the site), when it has one. */
   image?: string;
   /** The entry's page, prefix included ("/de/insights/ki-governance"), when a route shows entries. */

@@ -8,10 +8,11 @@ import { bundlePages } from "./bundle-pages.ts";
 import { bundleIslands } from "./bundle-islands.ts";
 import { bundleStyles } from "./bundle-styles.ts";
 import { planPages } from "./plan-pages.ts";
-import { loadCollections } from "../collections.ts";
+import { loadCollections, type CachedEntry, type Collections } from "../collections.ts";
 import { feedFiles } from "../seo/feeds.ts";
-import { renderPages } from "./render-pages.ts";
-import { writeOutput } from "./write-output.ts";
+import { ReadLog, renderPages } from "./render-pages.ts";
+import { TWINS, writeOutput } from "./write-output.ts";
+import { buildKey, forgetManifest, loadManifest, PageInputs, saveManifest, selectPages, type PageRecord } from "./incremental.ts";
 import { formatMissing, missingTranslations, type MissingKey } from "./report.ts";
 
 export interface BuildOptions extends ConfigOverrides {
@@ -23,13 +24,17 @@ export interface BuildOptions extends ConfigOverrides {
   precompress?: boolean;
   /** Build entries marked `draft: true` too (sitegen serve does, sitegen build never). */
   drafts?: boolean;
+  /** Keep the pages whose inputs did not change since the previous build into outDir (the default); false builds cold. */
+  incremental?: boolean;
 }
 
 export interface BuildResult {
   outDir: string;
   site: SiteConfig;
-  /** Each page's file, locale, address (or label, for special pages) and minified HTML. */
-  pages: { file: string; locale: string; path: string; html: string }[];
+  /** Each page's file, locale, address (or label, for special pages) and size in bytes (minified HTML). */
+  pages: { file: string; locale: string; path: string; bytes: number }[];
+  /** How many of the pages were rendered (the others were kept from the previous build's output). */
+  rendered: number;
   assets: { file: string; code: Uint8Array }[];
   missing: MissingKey[];
   /** Milliseconds per stage, in pipeline order. */
@@ -48,10 +53,14 @@ export interface BuildResult {
  *    then the site's collections (collections.ts: Markdown and YAML entries, checked and paired);
  *    and its endpoints module (endpoints.ts), for `sitegen start`;
  * 3. plan-pages: every page of every locale, with its address and file;
- * 4. render-pages: each page to an HTML document;
- * 5. write-output: minified pages, assets, sitemap, robots.txt, host files and what `sitegen start` needs
- *    (server-bundle.ts), swapped in at the end;
+ *    then incremental.ts: which pages the previous build's output can keep, as they are (its manifest
+ *    says what each page read; a change to anything all pages depend on makes a cold build);
+ * 4. render-pages: each page to render to an HTML document, one at a time;
+ * 5. write-output: each page minified and written as it comes (kept pages linked from the previous
+ *    output), then assets, feeds, sitemap, robots.txt, host files and what `sitegen start` needs
+ *    (server-bundle.ts), swapped in at the end; the manifest is saved for the next build;
  * 6. report (report.ts): the missing translations here, the summary in the CLI.
+ * Only small records of each page outlive its writing, so memory stays flat however many pages there are.
  */
 export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   const started = performance.now();
@@ -74,36 +83,84 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   const pagesBundle = (pagesResult as PromiseFulfilledResult<Awaited<ReturnType<typeof bundlePages>>>).value;
   const apiCode = (apiResult as PromiseFulfilledResult<Awaited<ReturnType<typeof compileEndpoints>>>).value;
   const stylesheet = bundleStyles(root);
-  lap("bundle");
   const definitions = pagesBundle.site.collections ?? [];
-  const collections = loadCollections({ root, siteUrl: content.site.siteUrl, locales: content.site.locales.map((l) => l.code), dictionaries: content.dictionaries, definitions, drafts: options.drafts === true });
+  const precompress = options.precompress === true;
+  const key = buildKey(root, {
+    pages: pagesBundle.hash,
+    islands: islands.files.map((f) => [f.file, f.code.byteLength]),
+    stylesheet: stylesheet.file,
+    site: content.site,
+    text: content.contents.map((c) => [c.locale, [...c.dictionary]]),
+    definitions,
+    drafts: options.drafts === true,
+    precompress,
+  });
+  const previous = options.incremental === false ? undefined : loadManifest(root, options.outDir, key);
+  lap("bundle");
+  const log = new ReadLog();
+  const collections = loadCollections({ root, siteUrl: content.site.siteUrl, locales: content.site.locales.map((l) => l.code), dictionaries: content.dictionaries, definitions, drafts: options.drafts === true, cached: previous?.entries, onBodyRead: (entry) => log.note(`body:${entry.file}`) });
   lap("collections");
   const plan = planPages(pagesBundle.site, content.site, collections);
+  const inputs = new PageInputs(plan.routes, collections);
+  const changes = selectPages(plan.pages, previous, inputs, options.outDir, precompress ? TWINS : []);
   lap("plan");
   const assets = { stylesheet: stylesheet.href, scripts: islands.scripts, preloads: islands.preloads, islands: islands.islands };
-  const rendered = renderPages(plan, plan.pages, pagesBundle, content.site, content.dictionaries, assets, collections);
-  lap("render");
-  const missing = missingTranslations(content.contents, rendered);
-  if (missing.length && options.strict) throw sitegenError("MissingTranslations", { count: missing.length, list: formatMissing(missing) });
+  let renderMs = 0;
+  const rendered = timed(renderPages(plan, changes.render, pagesBundle, content.site, content.dictionaries, assets, collections, log), (ms) => (renderMs += ms));
   const assetFiles = [{ file: stylesheet.file, code: stylesheet.code }, ...islands.files];
   const feeds = feedFiles({ site: content.site, definitions, collections, routes: plan.routes, dictionaries: content.dictionaries });
   // site.yaml's own submissions settings: SUBMISSIONS_DB and SUBMISSIONS_RATE_LIMIT are for one run, and
   // the run that uses them is `sitegen start`'s, not this build's.
   const submissions = loadSiteConfig(root, { siteUrl: content.site.siteUrl }, {}).submissions;
   const serverFiles = serverBundleFiles({ site: content.site, submissions, dictionaries: content.dictionaries, apiCode });
-  const written = await writeOutput({ outDir: options.outDir, root, site: content.site, routes: plan.routes, pages: rendered, assets: assetFiles, files: feeds, serverFiles, precompress: options.precompress === true });
+  let missing: MissingKey[] = [];
+  const written = await writeOutput({
+    ...{ outDir: options.outDir, root, site: content.site, routes: plan.routes, pages: rendered, kept: changes.keep },
+    ...{ assets: assetFiles, files: feeds, serverFiles, precompress },
+    beforeSwap(pages) {
+      // Every page is written: missing translations can still fail the build before the output changes.
+      missing = missingTranslations(content.contents, pages);
+      if (missing.length && options.strict) throw sitegenError("MissingTranslations", { count: missing.length, list: formatMissing(missing) });
+      forgetManifest(root, options.outDir);
+    },
+  });
+  const records: Record<string, PageRecord> = {};
+  for (const page of written.pages) records[page.file] = { ...page, input: inputs.pageInput(plan.byFile.get(page.file)!), reads: Object.fromEntries(page.reads.map((read) => [read, inputs.digest(read)])) };
+  if (options.incremental !== false) saveManifest(root, options.outDir, { key, pages: records, entries: entriesOf(collections) });
   lap("write");
+  timings.write -= renderMs;
+  timings.render = renderMs;
 
   return {
     outDir: options.outDir,
     site: content.site,
-    pages: rendered.map(({ page }, i) => ({ file: page.file, locale: page.locale, path: page.label, html: written.pages[i].html })),
+    pages: plan.pages.map((page) => ({ file: page.file, locale: page.locale, path: page.label, bytes: records[page.file].bytes })),
+    rendered: changes.render.length,
     assets: assetFiles,
     missing,
-    timings,
+    timings: { content: timings.content, bundle: timings.bundle, collections: timings.collections, plan: timings.plan, render: timings.render, write: timings.write },
     totalMs: performance.now() - started,
     files: written.files,
     bytes: written.bytes,
     dictionaries: content.dictionaries,
   };
+}
+
+/** Each item of a sequence as it is asked for, with the time spent making it added up (the render stage's, inside the writing). */
+function* timed<T>(items: Iterable<T>, add: (ms: number) => void): Generator<T> {
+  const iterator = items[Symbol.iterator]();
+  const step = () => {
+    const started = performance.now();
+    const next = iterator.next();
+    add(performance.now() - started);
+    return next;
+  };
+  for (let next = step(); !next.done; next = step()) yield next.value;
+}
+
+/** What the next build may reuse of each entry file: its hash, checked fields and reading time. */
+function entriesOf(collections: Collections): Record<string, CachedEntry> {
+  const out: Record<string, CachedEntry> = {};
+  for (const byLocale of Object.values(collections)) for (const entries of Object.values(byLocale)) for (const e of entries) out[e.file] = { hash: e.hash, data: e.data, readingMinutes: e.readingMinutes };
+  return out;
 }

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, linkSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { sitegenError } from "../errors.ts";
 
@@ -13,6 +13,8 @@ export class StagingFolder {
   readonly target: string;
   files = 0;
   bytes = 0;
+  /** Folders made so far (thousands of pages share a few folders). */
+  private readonly folders = new Set<string>();
 
   constructor(outDir: string) {
     this.target = resolve(outDir);
@@ -30,11 +32,30 @@ export class StagingFolder {
   write(file: string, data: string | Uint8Array): void {
     const path = join(this.dir, file);
     guard(join(this.target, file), () => {
-      mkdirSync(dirname(path), { recursive: true });
+      this.makeFolder(dirname(path));
       writeFileSync(path, data);
     });
     this.files++;
     this.bytes += typeof data === "string" ? Buffer.byteLength(data) : data.byteLength;
+  }
+
+  /**
+   * Keeps one file of the current output folder in the new one, as it is: a hard link (the folders are
+   * siblings, so on one file system), which costs neither a copy nor a read.
+   */
+  keep(file: string): void {
+    const path = join(this.dir, file);
+    guard(join(this.target, file), () => {
+      this.makeFolder(dirname(path));
+      linkSync(join(this.target, file), path);
+    });
+    this.files++;
+  }
+
+  private makeFolder(folder: string): void {
+    if (this.folders.has(folder)) return;
+    mkdirSync(folder, { recursive: true });
+    this.folders.add(folder);
   }
 
   /** Replaces the output folder with the staged one. */

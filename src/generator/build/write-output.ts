@@ -9,13 +9,17 @@ import { buildRobots, buildSitemap } from "../seo/sitemap.ts";
 import { hostFiles } from "../security-headers.ts";
 import { StagingFolder } from "./staging.ts";
 import type { RenderedPage } from "./render-pages.ts";
+import type { PageRecord } from "./incremental.ts";
 
 export interface OutputInput {
   outDir: string;
   root: string;
   site: SiteConfig;
   routes: Route[];
-  pages: RenderedPage[];
+  /** The pages this build renders, written as they come and then let go (never all held at once). */
+  pages: Iterable<RenderedPage>;
+  /** Pages whose inputs did not change since the previous build: its files are linked into the new output. */
+  kept: PageRecord[];
   /** Hashed assets: the stylesheet and the islands' modules. */
   assets: { file: string; code: Uint8Array }[];
   /** Other generated files (the feeds). */
@@ -24,14 +28,21 @@ export interface OutputInput {
   serverFiles: { file: string; data: string }[];
   /** Also write .br and .gz copies of every text file (for servers that send precompressed files). */
   precompress: boolean;
+  /** Run just before the new output replaces the old one. */
+  beforeSwap?: (pages: WrittenPage[]) => void;
 }
 
+/** What is remembered of each page written or kept (its HTML is not). */
+export type WrittenPage = Omit<PageRecord, "input" | "reads"> & { reads: string[] };
+
 export interface WrittenOutput {
-  /** Each page's file and its minified HTML. */
-  pages: { file: string; html: string }[];
+  pages: WrittenPage[];
   files: number;
   bytes: number;
 }
+
+/** The compressed twins written beside each text file when precompressing. */
+export const TWINS = [".br", ".gz"];
 
 const TEXT_FILE = /\.(html|css|js|mjs|svg|xml|txt|json|webmanifest)$/;
 
@@ -51,8 +62,18 @@ export async function writeOutput(input: OutputInput): Promise<WrittenOutput> {
         staging.write(`${file}.gz`, gzipSync(data, { level: 9 }));
       }
     };
-    const pages = input.pages.map(({ page, html }) => ({ file: page.file, html: minifyHtml(html) }));
-    for (const page of pages) write(page.file, page.html);
+    const pages: WrittenPage[] = [];
+    for (const record of input.kept) {
+      for (const file of [record.file, ...(input.precompress ? TWINS.map((t) => record.file + t) : [])]) staging.keep(file);
+      staging.bytes += record.written;
+      pages.push({ ...record, reads: Object.keys(record.reads) });
+    }
+    for (const { page, html, missing, reads } of input.pages) {
+      const before = { files: staging.files, bytes: staging.bytes };
+      const minified = minifyHtml(html);
+      write(page.file, minified);
+      pages.push({ file: page.file, locale: page.locale, label: page.label, missing, reads, bytes: Buffer.byteLength(minified), files: staging.files - before.files, written: staging.bytes - before.bytes });
+    }
     for (const asset of input.assets) write(asset.file, asset.code);
     for (const generated of input.files) write(generated.file, generated.data);
     for (const file of publicFiles(input.root)) write(file, readFileSync(join(input.root, "public", file)));
@@ -62,6 +83,7 @@ export async function writeOutput(input: OutputInput): Promise<WrittenOutput> {
     staging.write("_headers", host.headers);
     if (host.redirects) staging.write("_redirects", host.redirects);
     for (const { file, data } of input.serverFiles) staging.write(file, data);
+    input.beforeSwap?.(pages);
     staging.commit();
     return { pages, files: staging.files, bytes: staging.bytes };
   } catch (error) {
