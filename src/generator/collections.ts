@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { readFileSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { basename, join } from "node:path";
 import fg from "fast-glob";
 import { parseYaml } from "./yaml.ts";
@@ -23,9 +23,11 @@ export interface CollectionsInput {
   onBodyRead?: (entry: CollectionEntry) => void;
 }
 
-/** An entry's checked fields and reading time, and the hash of the text they came from. */
+/** An entry's checked fields and reading time, and the hash, size and time of change of the file they came from. */
 export interface CachedEntry {
   hash: string;
+  size: number;
+  mtimeMs: number;
   data: Record<string, unknown>;
   readingMinutes: number;
 }
@@ -69,22 +71,25 @@ export function loadCollections(input: CollectionsInput): Collections {
 const KEPT_BODIES = 16 * 1024 * 1024;
 
 function readEntry(input: CollectionsInput, file: string, locale: string, definition: CollectionDefinition, render: (md: string) => string, budget: { left: number }): CollectionEntry {
-  const text = readFileSync(join(input.root, file), "utf8");
-  const hash = createHash("sha1").update(text).digest("hex");
+  const path = join(input.root, file);
+  const { size, mtimeMs } = statSync(path);
   const cached = input.cached?.[file];
   const bodyField = "body" in definition.schema;
   let fields: CachedEntry;
   let body: string | undefined;
-  if (cached && cached.hash === hash) {
+  // An unchanged file (same size and time of change, as make and most generators judge it) is not read.
+  if (cached && cached.size === size && cached.mtimeMs === mtimeMs) {
     fields = cached;
   } else {
+    const text = readFileSync(path, "utf8");
+    const hash = createHash("sha1").update(text).digest("hex");
     const parsed = parseEntry(file, text, definition);
     // A `body` field of the schema is handled like the Markdown body: outside the fields that are cached.
     const { body: bodyValue, ...checked } = validate(parsed.front, definition.schema, file, input.dictionaries[locale] ?? new Map());
     // The parser's strings are slices of the file's whole text, which they would keep in memory for as long
     // as the entry lives: a copy through JSON keeps only the fields themselves.
     const data = JSON.parse(JSON.stringify(checked)) as Record<string, unknown>;
-    fields = { hash, data, readingMinutes: readingMinutes(countWords(parsed.body)) };
+    fields = { hash, size, mtimeMs, data, readingMinutes: readingMinutes(countWords(parsed.body)) };
     const kept = bodyField ? bodyValue : parsed.body;
     if (typeof kept === "string" && kept.length <= budget.left) {
       body = Buffer.from(kept).toString();
@@ -93,7 +98,7 @@ function readEntry(input: CollectionsInput, file: string, locale: string, defini
   }
   const data = { ...fields.data };
   const slug = basename(file).replace(/\.(md|ya?ml)$/, "");
-  const entry = { collection: definition.name, locale, slug, key: typeof data.translationKey === "string" ? data.translationKey : slug, file, data, readingMinutes: fields.readingMinutes, hash } as CollectionEntry;
+  const entry = { collection: definition.name, locale, slug, key: typeof data.translationKey === "string" ? data.translationKey : slug, file, data, readingMinutes: fields.readingMinutes, hash: fields.hash, size, mtimeMs } as CollectionEntry;
   const bodyText = (): string => {
     input.onBodyRead?.(entry);
     if (body !== undefined) return body;

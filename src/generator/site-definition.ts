@@ -79,8 +79,10 @@ export interface CollectionEntry {
   /** The body, rendered (read from the file and rendered each time it is asked for). */
   readonly html: string;
   readingMinutes: number;
-  /** The hash of the file's text. */
+  /** The hash of the file's text, its size and time of change (what incremental builds compare). */
   hash: string;
+  size: number;
+  mtimeMs: number;
   /** The entry's image for Open Graph and JSON-LD (an address on the site), when it has one. */
   image?: string;
   /** The entry's page, prefix included ("/de/insights/ki-governance"), when a route shows entries. */

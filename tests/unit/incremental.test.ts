@@ -35,21 +35,21 @@ const article = (locale: string, i: number, title = `${locale === "pt" ? "Artigo
   ].join("\n");
 const articleFile = (locale: string, i: number) => join(project, "content", locale, "insights", `generated-${i}.md`);
 
-/** Every file of a folder with the hash of its bytes. */
+/** Every file of a folder with the hash of its bytes, and every folder. */
 function tree(dir: string): Record<string, string> {
   const files: Record<string, string> = {};
   for (const name of readdirSync(dir, { recursive: true }).map(String).sort()) {
     const path = join(dir, name);
-    if (statSync(path).isFile()) files[name] = createHash("sha1").update(readFileSync(path)).digest("hex");
+    files[name] = statSync(path).isFile() ? createHash("sha1").update(readFileSync(path)).digest("hex") : "(folder)";
   }
   return files;
 }
 
 /** Builds into `out` (incremental) and into `cold` (from nothing); both folders must hold the same bytes. */
-async function buildBoth(): Promise<BuildResult> {
-  const incremental = await buildSite({ root: project, outDir: out });
+async function buildBoth(options: { precompress?: boolean; drafts?: boolean } = {}): Promise<BuildResult> {
+  const incremental = await buildSite({ root: project, outDir: out, ...options });
   rmSync(cold, { recursive: true, force: true });
-  await buildSite({ root: project, outDir: cold, incremental: false });
+  await buildSite({ root: project, outDir: cold, incremental: false, ...options });
   expect(tree(out)).toEqual(tree(cold));
   return incremental;
 }
@@ -122,4 +122,12 @@ describe("incremental build", () => {
     // The Portuguese page that was its translation no longer links to it.
     expect(read("insights/generated-11.html")).not.toContain("/en/insights/generated-11\"");
   }, 120_000);
+
+  it("keeps the compressed twins of unchanged pages, as sitegen serve builds (drafts, precompressed)", async () => {
+    await buildSite({ root: project, outDir: out, precompress: true, drafts: true });
+    writeFileSync(articleFile("pt", 23), article("pt", 23, undefined, "Mais uma versão do texto."));
+    const result = await buildBoth({ precompress: true, drafts: true });
+    expect(result.rendered).toBe(1);
+    expect(existsSync(join(out, "insights/generated-22.html.br"))).toBe(true);
+  }, 300_000);
 });

@@ -115,7 +115,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   const serverFiles = serverBundleFiles({ site: content.site, submissions, dictionaries: content.dictionaries, apiCode });
   let missing: MissingKey[] = [];
   const written = await writeOutput({
-    ...{ outDir: options.outDir, root, site: content.site, routes: plan.routes, pages: rendered, kept: changes.keep },
+    ...{ outDir: options.outDir, root, site: content.site, routes: plan.routes, pages: rendered, kept: changes.keep, previousFiles: previous?.files },
     ...{ assets: assetFiles, files: feeds, serverFiles, precompress },
     beforeSwap(pages) {
       // Every page is written: missing translations can still fail the build before the output changes.
@@ -126,7 +126,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   });
   const records: Record<string, PageRecord> = {};
   for (const page of written.pages) records[page.file] = { ...page, input: inputs.pageInput(plan.byFile.get(page.file)!), reads: Object.fromEntries(page.reads.map((read) => [read, inputs.digest(read)])) };
-  if (options.incremental !== false) saveManifest(root, options.outDir, { key, pages: records, entries: entriesOf(collections) });
+  if (options.incremental !== false) saveManifest(root, options.outDir, { key, pages: records, entries: entriesOf(collections), files: written.all });
   lap("write");
   timings.write -= renderMs;
   timings.render = renderMs;
@@ -161,6 +161,6 @@ function* timed<T>(items: Iterable<T>, add: (ms: number) => void): Generator<T> 
 /** What the next build may reuse of each entry file: its hash, checked fields and reading time. */
 function entriesOf(collections: Collections): Record<string, CachedEntry> {
   const out: Record<string, CachedEntry> = {};
-  for (const byLocale of Object.values(collections)) for (const entries of Object.values(byLocale)) for (const e of entries) out[e.file] = { hash: e.hash, data: e.data, readingMinutes: e.readingMinutes };
+  for (const byLocale of Object.values(collections)) for (const entries of Object.values(byLocale)) for (const e of entries) out[e.file] = { hash: e.hash, size: e.size, mtimeMs: e.mtimeMs, data: e.data, readingMinutes: e.readingMinutes };
   return out;
 }

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, renameSync, rmSync, writeSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readdirSync, readSync, renameSync, rmSync, writeSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { CollectionEntry, Route } from "../site-definition.ts";
@@ -31,6 +31,8 @@ export interface BuildManifest {
   pages: Record<string, PageRecord>;
   /** What was read from each collection file, by file. */
   entries: Record<string, CachedEntry>;
+  /** Every file the build left in the output folder. */
+  files: string[];
 }
 
 const hash = (value: unknown) => createHash("sha1").update(typeof value === "string" ? value : JSON.stringify(value)).digest("hex");
@@ -58,15 +60,16 @@ function manifestFile(root: string, outDir: string): string {
 export function loadManifest(root: string, outDir: string, key: string): BuildManifest | undefined {
   const file = manifestFile(root, outDir);
   if (!existsSync(file) || !existsSync(outDir)) return undefined;
-  const manifest: BuildManifest = { key, pages: {}, entries: {} };
+  const manifest: BuildManifest = { key, pages: {}, entries: {}, files: [] };
   try {
     let first = true;
     for (const line of lines(file)) {
-      const item = JSON.parse(line) as { key?: string; page?: PageRecord; entry?: [string, CachedEntry] };
+      const item = JSON.parse(line) as { key?: string; page?: PageRecord; entry?: [string, CachedEntry]; files?: string[] };
       if (first && item.key !== key) return undefined;
       first = false;
       if (item.page) manifest.pages[item.page.file] = item.page;
       if (item.entry) manifest.entries[item.entry[0]] = item.entry[1];
+      if (item.files) manifest.files.push(...item.files);
     }
     return first ? undefined : manifest;
   } catch {
@@ -98,6 +101,7 @@ export function saveManifest(root: string, outDir: string, manifest: BuildManife
     put({ key: manifest.key });
     for (const page of Object.values(manifest.pages)) put({ page });
     for (const entry of Object.entries(manifest.entries)) put({ entry });
+    for (let i = 0; i < manifest.files.length; i += 1000) put({ files: manifest.files.slice(i, i + 1000) });
     flush();
   } finally {
     closeSync(fd);
@@ -200,15 +204,17 @@ export class PageInputs {
  * files are still there. All others are rendered.
  */
 export function selectPages(pages: PlannedPage[], previous: BuildManifest | undefined, inputs: PageInputs, outDir: string, twins: string[]): { render: PlannedPage[]; keep: PageRecord[] } {
+  if (!previous) return { render: pages, keep: [] };
+  const present = new Set(readdirSync(outDir, { recursive: true }).map(String));
   const render: PlannedPage[] = [];
   const keep: PageRecord[] = [];
   for (const page of pages) {
-    const record = previous?.pages[page.file];
+    const record = previous.pages[page.file];
     const same =
       record !== undefined &&
       record.input === inputs.pageInput(page) &&
       Object.entries(record.reads).every(([read, digest]) => inputs.digest(read) === digest) &&
-      [page.file, ...twins.map((t) => page.file + t)].every((file) => existsSync(join(outDir, file)));
+      [page.file, ...twins.map((t) => page.file + t)].every((file) => present.has(file));
     if (same) keep.push(record);
     else render.push(page);
   }

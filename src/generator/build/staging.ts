@@ -1,5 +1,5 @@
-import { existsSync, linkSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { basename, dirname, join, resolve } from "node:path";
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { basename, dirname, join, relative, resolve } from "node:path";
 import { sitegenError } from "../errors.ts";
 
 /**
@@ -40,16 +40,25 @@ export class StagingFolder {
   }
 
   /**
-   * Keeps one file of the current output folder in the new one, as it is: a hard link (the folders are
-   * siblings, so on one file system), which costs neither a copy nor a read.
+   * Moves each staged file into the output folder (replacing the file there, atomically for a reader) and
+   * removes the given files of it, with the folders they leave empty: an incremental build's changes.
    */
-  keep(file: string): void {
-    const path = join(this.dir, file);
-    guard(join(this.target, file), () => {
-      this.makeFolder(dirname(path));
-      linkSync(join(this.target, file), path);
-    });
-    this.files++;
+  apply(remove: string[]): void {
+    const staged = readdirSync(this.dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile());
+    for (const entry of staged) {
+      const from = join(entry.parentPath ?? entry.path, entry.name);
+      const to = join(this.target, relative(this.dir, from));
+      guard(to, () => {
+        mkdirSync(dirname(to), { recursive: true });
+        renameSync(from, to);
+      });
+    }
+    for (const file of remove) {
+      const path = join(this.target, file);
+      guard(path, () => rmSync(path, { force: true }));
+      for (let folder = dirname(path); folder.startsWith(`${this.target}/`) && readdirSync(folder).length === 0; folder = dirname(folder)) rmSync(folder, { recursive: true });
+    }
+    this.discard();
   }
 
   private makeFolder(folder: string): void {

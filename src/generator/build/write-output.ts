@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 import fg from "fast-glob";
@@ -18,7 +18,7 @@ export interface OutputInput {
   routes: Route[];
   /** The pages this build renders, written as they come and then let go (never all held at once). */
   pages: Iterable<RenderedPage>;
-  /** Pages whose inputs did not change since the previous build: its files are linked into the new output. */
+  /** Pages whose inputs did not change since the previous build: their files stay as they are. */
   kept: PageRecord[];
   /** Hashed assets: the stylesheet and the islands' modules. */
   assets: { file: string; code: Uint8Array }[];
@@ -28,6 +28,8 @@ export interface OutputInput {
   serverFiles: { file: string; data: string }[];
   /** Also write .br and .gz copies of every text file (for servers that send precompressed files). */
   precompress: boolean;
+  /** The files of the previous build's output, when this build updates it (incremental). */
+  previousFiles?: string[];
   /** Run just before the new output replaces the old one. */
   beforeSwap?: (pages: WrittenPage[]) => void;
 }
@@ -39,6 +41,8 @@ export interface WrittenOutput {
   pages: WrittenPage[];
   files: number;
   bytes: number;
+  /** Every file of the output folder. */
+  all: string[];
 }
 
 /** The compressed twins written beside each text file when precompressing. */
@@ -49,23 +53,35 @@ const TEXT_FILE = /\.(html|css|js|mjs|svg|xml|txt|json|webmanifest)$/;
 /**
  * Stage 5. Everything the output folder holds: the pages (minified), the hashed assets, the feeds, the
  * files of public/ as they are, sitemap.xml, robots.txt, the host files (_headers, _redirects) and
- * _sitegen/ for `sitegen start`, written into a staging folder and swapped in at the end, so a failure
- * leaves the previous output untouched.
+ * _sitegen/ for `sitegen start`, written into a staging folder, so a failure leaves the previous output
+ * untouched. A cold build's folder replaces the output whole; an incremental build (`previousFiles` given)
+ * writes only what it made, then moves those files into the output and removes the files no page or
+ * asset has any more: the kept pages, and the assets (their content named by the build key), stay where they are.
  */
 export async function writeOutput(input: OutputInput): Promise<WrittenOutput> {
   const staging = new StagingFolder(input.outDir);
+  const update = input.previousFiles !== undefined;
+  const all: string[] = [];
   try {
     const write = (file: string, data: string | Uint8Array) => {
       staging.write(file, data);
+      all.push(file);
       if (input.precompress && TEXT_FILE.test(file)) {
         staging.write(`${file}.br`, brotliCompressSync(data, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }));
         staging.write(`${file}.gz`, gzipSync(data, { level: 9 }));
+        all.push(`${file}.br`, `${file}.gz`);
       }
+    };
+    const keep = (file: string, bytes: number) => {
+      staging.files++;
+      staging.bytes += bytes;
+      all.push(file);
     };
     const pages: WrittenPage[] = [];
     for (const record of input.kept) {
-      for (const file of [record.file, ...(input.precompress ? TWINS.map((t) => record.file + t) : [])]) staging.keep(file);
-      staging.bytes += record.written;
+      keep(record.file, record.written);
+      staging.files += record.files - 1;
+      if (input.precompress) all.push(...TWINS.map((t) => record.file + t));
       pages.push({ ...record, reads: Object.keys(record.reads) });
     }
     for (const { page, html, missing, reads } of input.pages) {
@@ -74,18 +90,30 @@ export async function writeOutput(input: OutputInput): Promise<WrittenOutput> {
       write(page.file, minified);
       pages.push({ file: page.file, locale: page.locale, label: page.label, missing, reads, bytes: Buffer.byteLength(minified), files: staging.files - before.files, written: staging.bytes - before.bytes });
     }
-    for (const asset of input.assets) write(asset.file, asset.code);
+    for (const asset of input.assets) {
+      if (!update) write(asset.file, asset.code);
+      else for (const file of [asset.file, ...(input.precompress && TEXT_FILE.test(asset.file) ? TWINS.map((t) => asset.file + t) : [])]) keep(file, statSync(join(input.outDir, file)).size);
+    }
     for (const generated of input.files) write(generated.file, generated.data);
     for (const file of publicFiles(input.root)) write(file, readFileSync(join(input.root, "public", file)));
     write("sitemap.xml", await buildSitemap(input.site, input.routes, new Date().toISOString().slice(0, 10)));
     write("robots.txt", buildRobots(input.site));
     const host = hostFiles(input.site);
-    staging.write("_headers", host.headers);
-    if (host.redirects) staging.write("_redirects", host.redirects);
-    for (const { file, data } of input.serverFiles) staging.write(file, data);
+    const plain = (file: string, data: string) => {
+      staging.write(file, data);
+      all.push(file);
+    };
+    plain("_headers", host.headers);
+    if (host.redirects) plain("_redirects", host.redirects);
+    for (const { file, data } of input.serverFiles) plain(file, data);
     input.beforeSwap?.(pages);
-    staging.commit();
-    return { pages, files: staging.files, bytes: staging.bytes };
+    if (update) {
+      const now = new Set(all);
+      staging.apply(input.previousFiles!.filter((file) => !now.has(file)));
+    } else {
+      staging.commit();
+    }
+    return { pages, files: staging.files, bytes: staging.bytes, all };
   } catch (error) {
     staging.discard();
     throw error;
