@@ -26,6 +26,8 @@ export interface BuildOptions extends ConfigOverrides {
   drafts?: boolean;
   /** Keep the pages whose inputs did not change since the previous build into outDir (the default); false builds cold. */
   incremental?: boolean;
+  /** The compiled code of an earlier build, when nothing under src/ changed since (sitegen serve after a content edit). */
+  bundles?: Bundles;
 }
 
 export interface BuildResult {
@@ -44,6 +46,8 @@ export interface BuildResult {
   bytes: number;
   /** The text of each locale, as loaded for this build (the server's endpoints answer with it). */
   dictionaries: Record<string, Dictionary>;
+  /** The compiled code, for a next build that changes only content. */
+  bundles: Bundles;
 }
 
 /**
@@ -75,14 +79,8 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
 
   const content = loadContent(root, { siteUrl: options.siteUrl });
   lap("content");
-  // The three compile at once; when several fail (pages import islands to render them, so an island's
-  // syntax error breaks both), the island's error is the one reported, whatever finished first.
-  const [islandsResult, pagesResult, apiResult] = await Promise.allSettled([bundleIslands(root), bundlePages(root), compileEndpoints(root)]);
-  for (const result of [islandsResult, pagesResult, apiResult]) if (result.status === "rejected") throw result.reason;
-  const islands = (islandsResult as PromiseFulfilledResult<Awaited<ReturnType<typeof bundleIslands>>>).value;
-  const pagesBundle = (pagesResult as PromiseFulfilledResult<Awaited<ReturnType<typeof bundlePages>>>).value;
-  const apiCode = (apiResult as PromiseFulfilledResult<Awaited<ReturnType<typeof compileEndpoints>>>).value;
-  const stylesheet = bundleStyles(root);
+  const bundles = options.bundles ?? (await bundleAll(root));
+  const { islands, pagesBundle, apiCode, stylesheet } = bundles;
   const definitions = pagesBundle.site.collections ?? [];
   const precompress = options.precompress === true;
   const key = buildKey(root, {
@@ -143,7 +141,25 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     files: written.files,
     bytes: written.bytes,
     dictionaries: content.dictionaries,
+    bundles,
   };
+}
+
+/** The site's code and styles, compiled (stage 2). */
+export interface Bundles {
+  islands: Awaited<ReturnType<typeof bundleIslands>>;
+  pagesBundle: Awaited<ReturnType<typeof bundlePages>>;
+  apiCode: Awaited<ReturnType<typeof compileEndpoints>>;
+  stylesheet: ReturnType<typeof bundleStyles>;
+}
+
+async function bundleAll(root: string): Promise<Bundles> {
+  // The three compile at once; when several fail (pages import islands to render them, so an island's
+  // syntax error breaks both), the island's error is the one reported, whatever finished first.
+  const [islands, pagesBundle, apiCode] = await Promise.allSettled([bundleIslands(root), bundlePages(root), compileEndpoints(root)]);
+  for (const result of [islands, pagesBundle, apiCode]) if (result.status === "rejected") throw result.reason;
+  const value = <T,>(result: PromiseSettledResult<T>) => (result as PromiseFulfilledResult<T>).value;
+  return { islands: value(islands), pagesBundle: value(pagesBundle), apiCode: value(apiCode), stylesheet: bundleStyles(root) };
 }
 
 /** Each item of a sequence as it is asked for, with the time spent making it added up (the render stage's, inside the writing). */

@@ -64,9 +64,15 @@ export async function writeOutput(input: OutputInput): Promise<WrittenOutput> {
   const all: string[] = [];
   try {
     const write = (file: string, data: string | Uint8Array) => {
+      const twins = input.precompress && TEXT_FILE.test(file) ? TWINS.map((t) => file + t) : [];
+      // An incremental build leaves a file that has the same bytes as it is, and its twins: they need no compressing again.
+      if (update && sameBytes(join(input.outDir, file), data) && twins.every((t) => existsSync(join(input.outDir, t)))) {
+        for (const f of [file, ...twins]) keep(f, statSync(join(input.outDir, f)).size);
+        return;
+      }
       staging.write(file, data);
       all.push(file);
-      if (input.precompress && TEXT_FILE.test(file)) {
+      if (twins.length) {
         staging.write(`${file}.br`, brotliCompressSync(data, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }));
         staging.write(`${file}.gz`, gzipSync(data, { level: 9 }));
         all.push(`${file}.br`, `${file}.gz`);
@@ -118,6 +124,12 @@ export async function writeOutput(input: OutputInput): Promise<WrittenOutput> {
     staging.discard();
     throw error;
   }
+}
+
+function sameBytes(path: string, data: string | Uint8Array): boolean {
+  if (!existsSync(path)) return false;
+  const old = readFileSync(path);
+  return typeof data === "string" ? old.length === Buffer.byteLength(data) && old.toString() === data : Buffer.compare(old, data) === 0;
 }
 
 /** Files the site ships as they are (favicon, fonts, images): public/**, dot files left out. */
