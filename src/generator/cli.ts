@@ -114,10 +114,16 @@ export function createProgram(root: string): Command {
     .option("-r, --runs <n>", "number of builds per series", count, 7)
     .option("--scale <entries>", "instead, run the peer benchmark of ../shared/bench (bare React, Eleventy, Astro, Hugo and sitegen) at <entries> generated articles per locale", entriesCount)
     .option("--peers <list>", "with --scale: the peers to run", "bare-react eleventy astro hugo sitegen")
-    .action(async (opts: { runs: number; scale?: number; peers: string }) => {
+    .option("--articles <entries>", "instead, build the site with <entries> generated articles per locale added, against bench/site with the same entries", entriesCount)
+    .action(async (opts: { runs: number; scale?: number; peers: string; articles?: number }) => {
       const { runBench, runScaleBench } = await import("./bench.ts");
       if (opts.scale) {
         process.exitCode = runScaleBench(root, opts.scale, opts.peers);
+        return;
+      }
+      if (opts.articles) {
+        const { runArticlesBench } = await import("./bench-articles.ts");
+        process.exitCode = runArticlesBench(root, opts.articles, opts.runs);
         return;
       }
       await runBench(root, opts.runs);
