@@ -38,7 +38,8 @@ export function runArticlesBench(root: string, entries: number, runs: number): n
     const site = join(work, "site");
     copyProject(root, site);
     const count = addArticles(site, generated);
-    for (const locale of ["pt", "en"]) {
+    // gen-content.mjs writes one folder per locale of the benchmark's page.
+    for (const locale of readdirSync(generated)) {
       const link = join(root, "bench", "site", PROJECT_FILES.content, locale, "insights");
       rmSync(link, { recursive: true, force: true });
       symlinkSync(join(generated, locale), link, "dir");
@@ -86,7 +87,7 @@ function copyProject(root: string, to: string): void {
  */
 function addArticles(site: string, generated: string): number {
   let count = 0;
-  for (const locale of ["pt", "en"]) {
+  for (const locale of readdirSync(generated)) {
     const dir = join(site, PROJECT_FILES.content, locale, "insights");
     const existing = readdirSync(dir).filter((f) => f.endsWith(".md")).map((f) => frontMatter(join(dir, f)));
     const authors = [...new Set(existing.map((f) => String(f.author)))];
