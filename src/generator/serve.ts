@@ -65,7 +65,8 @@ export async function startServe(options: ServeOptions): Promise<void> {
         watch(join(options.root, folder), { recursive: true }, () => {
           if (folder === "src") codeChanged = true;
           clearTimeout(timer);
-          timer = setTimeout(rebuild, 80);
+          // A save's events arrive within a few milliseconds; a later one only queues one more rebuild.
+          timer = setTimeout(rebuild, 25);
         }),
       );
     }
