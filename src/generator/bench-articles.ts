@@ -31,6 +31,7 @@ export function runArticlesBench(root: string, entries: number, runs: number): n
     return 1;
   }
   const work = mkdtempSync(join(tmpdir(), "sitegen-articles-"));
+  const links: string[] = [];
   try {
     const generated = join(work, "generated");
     const made = spawnSync(process.execPath, [join(bench, "gen-content.mjs"), String(entries), generated], { encoding: "utf8" });
@@ -43,6 +44,7 @@ export function runArticlesBench(root: string, entries: number, runs: number): n
       const link = join(root, "bench", "site", PROJECT_FILES.content, locale, "insights");
       rmSync(link, { recursive: true, force: true });
       symlinkSync(join(generated, locale), link, "dir");
+      links.push(link);
     }
     const cli = join(root, "bin", "sitegen.js");
     const build = (cwd: string, out: string): Figures => {
@@ -69,6 +71,8 @@ export function runArticlesBench(root: string, entries: number, runs: number): n
     console.log(`  ratio (site / bench site, median wall): ${(median(real.map((f) => f.wallMs)) / median(benchSite.map((f) => f.wallMs))).toFixed(2)}`);
     return 0;
   } finally {
+    // The links into the generated entries would point nowhere once they are removed.
+    for (const link of links) rmSync(link, { force: true });
     rmSync(work, { recursive: true, force: true });
   }
 }
