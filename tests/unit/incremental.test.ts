@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createHash } from "node:crypto";
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -129,5 +129,19 @@ describe("incremental build", () => {
     const result = await buildBoth({ precompress: true, drafts: true });
     expect(result.rendered).toBe(1);
     expect(existsSync(join(out, "insights/generated-22.html.br"))).toBe(true);
+  }, 300_000);
+
+  it("starts cold on a new day, since a page may show the date (the footer's year)", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    try {
+      vi.setSystemTime(new Date(2026, 11, 31, 12));
+      await buildSite({ root: project, outDir: out });
+      vi.setSystemTime(new Date(2027, 0, 1, 12));
+      const result = await buildBoth();
+      expect(result.rendered).toBe(result.pages.length);
+      expect(read("index.html")).toContain("2027");
+    } finally {
+      vi.useRealTimers();
+    }
   }, 300_000);
 });

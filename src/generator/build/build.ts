@@ -92,6 +92,8 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     definitions,
     drafts: options.drafts === true,
     precompress,
+    // A page may show today's date (a footer's year), as the sitemap does: each day's first build is cold.
+    today: [new Date().toISOString().slice(0, 10), new Date().toDateString()],
   });
   const previous = options.incremental === false ? undefined : loadManifest(root, options.outDir, key);
   lap("bundle");
