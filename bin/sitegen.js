@@ -28,6 +28,9 @@ async function compile() {
   mkdirSync(cacheDir, { recursive: true });
   const result = await build({
     entryPoints: [join(root, "src/generator/cli.ts")],
+    // The metafile names inputs relative to this folder: without it, relative to wherever sitegen was run,
+    // and a run from another folder would find none of them and compile again every time.
+    absWorkingDir: root,
     outfile: outFile,
     bundle: true,
     platform: "node",

@@ -56,12 +56,13 @@ export function createProgram(root: string): Command {
     .option("--strict", "fail when a translation is missing instead of warning", false)
     .option("--precompress", "also write .br and .gz copies of every text file, for servers that send precompressed files (nginx brotli_static/gzip_static)", false)
     .addOption(new Option("--target <host>", "where the output is deployed: node (sitegen start, static hosts), cloudflare (Pages, with the endpoints as its worker) or netlify (with the endpoints as a Netlify Function and netlify.toml)").choices(TARGET_NAMES).default("node"))
+    .option("--no-cache", "render every page, keeping nothing of the previous build (a cold build)")
     .addOption(new Option("--json", "print the figures as one JSON line (for sitegen bench)").hideHelp())
-    .action(async (opts: { out: string; siteUrl?: string; strict: boolean; precompress: boolean; target: TargetName; json?: boolean }) => {
-      const result = await buildSite({ root, outDir: resolve(opts.out), siteUrl: opts.siteUrl, strict: opts.strict, precompress: opts.precompress, target: opts.target });
+    .action(async (opts: { out: string; siteUrl?: string; strict: boolean; precompress: boolean; target: TargetName; cache: boolean; json?: boolean }) => {
+      const result = await buildSite({ root, outDir: resolve(opts.out), siteUrl: opts.siteUrl, strict: opts.strict, precompress: opts.precompress, target: opts.target, incremental: opts.cache });
       if (opts.json) {
         const maxRssMb = process.resourceUsage().maxRSS / 1024;
-        return console.log(JSON.stringify({ buildMs: result.totalMs, pages: result.pages.length, timings: result.timings, maxRssMb }));
+        return console.log(JSON.stringify({ buildMs: result.totalMs, pages: result.pages.length, rendered: result.rendered, timings: result.timings, maxRssMb }));
       }
       console.log(buildSummary(result));
       if (result.targetSummary) console.log(result.targetSummary);
@@ -139,10 +140,16 @@ export function createProgram(root: string): Command {
     .option("-r, --runs <n>", "number of builds per series", count, 7)
     .option("--scale <entries>", "instead, run the peer benchmark of ../shared/bench (bare React, Eleventy, Astro, Hugo and sitegen) at <entries> generated articles per locale", entriesCount)
     .option("--peers <list>", "with --scale: the peers to run", "bare-react eleventy astro hugo sitegen")
-    .action(async (opts: { runs: number; scale?: number; peers: string }) => {
+    .option("--articles <entries>", "instead, build the site with <entries> generated articles per locale added, against bench/site with the same entries", entriesCount)
+    .action(async (opts: { runs: number; scale?: number; peers: string; articles?: number }) => {
       const { runBench, runScaleBench } = await import("./bench.ts");
       if (opts.scale) {
         process.exitCode = runScaleBench(root, opts.scale, opts.peers);
+        return;
+      }
+      if (opts.articles) {
+        const { runArticlesBench } = await import("./bench-articles.ts");
+        process.exitCode = runArticlesBench(root, opts.articles, opts.runs);
         return;
       }
       await runBench(root, opts.runs);

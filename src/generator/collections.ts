@@ -1,12 +1,13 @@
-import { readFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { readFileSync, statSync } from "node:fs";
 import { basename, join } from "node:path";
 import fg from "fast-glob";
 import { parseYaml } from "./yaml.ts";
 import { sitegenError } from "./errors.ts";
 import { PROJECT_FILES } from "./project.ts";
-import { countWords, createMarkdown, readingMinutes, type MarkdownEnv } from "./markdown.ts";
+import { countWords, createMarkdown, IMAGE_PLACEHOLDER, readingMinutes, type MarkdownEnv } from "./markdown.ts";
 import type { Dictionary } from "./content.ts";
-import type { CollectionDefinition, CollectionEntry, FieldRule } from "./site-definition.ts";
+import type { CollectionDefinition, CollectionEntry, FieldRule, ImageRef } from "./site-definition.ts";
 
 export interface CollectionsInput {
   root: string;
@@ -16,6 +17,30 @@ export interface CollectionsInput {
   definitions: CollectionDefinition[];
   /** Include entries marked `draft: true` (sitegen serve does; sitegen build never). */
   drafts: boolean;
+  /** What an earlier build read from each file, by file: reused when the file's text is the same. */
+  cached?: Record<string, CachedEntry>;
+  /** Called each time an entry's body is read (incremental builds note which pages read which bodies). */
+  onBodyRead?: (entry: CollectionEntry) => void;
+}
+
+/** An entry's checked fields and reading time, and the hash, size and time of change of the file they came from. */
+export interface CachedEntry {
+  hash: string;
+  size: number;
+  mtimeMs: number;
+  data: Record<string, unknown>;
+  readingMinutes: number;
+  /** The Markdown body's first line in the file, and the images it refers to (for the image stage). */
+  firstLine: number;
+  bodyImages?: ImageRef[];
+}
+
+/** What the next build may reuse of each entry's file (see cachedEntry). */
+const CACHEABLE = new WeakMap<CollectionEntry, CachedEntry>();
+
+/** What the next build may reuse of an entry's file: its hash, checked fields, reading time and body's images. */
+export function cachedEntry(entry: CollectionEntry): CachedEntry | undefined {
+  return CACHEABLE.get(entry);
 }
 
 /** Collection name → locale → its entries, newest first. */
@@ -26,16 +51,22 @@ export type Collections = Record<string, Record<string, CollectionEntry[]>>;
  * YAML front matter) or <slug>.yaml (the fields alone, the body in `body` if any). The front matter is
  * checked against the collection's schema: a missing or malformed field, an unknown author or tag fails
  * the build, naming the file and the field. Translations are paired by `translationKey`, else by slug.
+ *
+ * An entry's rendered body (`html`) is not kept: it is rendered each time it is asked for (by its own
+ * page, by the feeds), from the body text kept in memory up to KEPT_BODIES, read from the file again beyond
+ * it, so a build of many thousand entries never holds every body at once. A file whose text hashes as in
+ * `cached` is not parsed again.
  */
 export function loadCollections(input: CollectionsInput): Collections {
   const render = createMarkdown(input.siteUrl);
+  const budget = { left: KEPT_BODIES };
   const out: Collections = {};
   for (const definition of input.definitions) {
     out[definition.name] = {};
     for (const locale of input.locales) {
       const dir = `${PROJECT_FILES.content}/${locale}/${definition.name}`;
       const files = fg.sync(`${dir}/*.{md,yaml,yml}`, { cwd: input.root }).sort();
-      const entries = files.map((file) => readEntry(input.root, file, locale, definition, input.dictionaries[locale] ?? new Map(), render));
+      const entries = files.map((file) => readEntry(input, file, locale, definition, render, budget));
       const shown = entries.filter((e) => input.drafts || e.data.draft !== true);
       shown.sort((a, b) => String(b.data[definition.sortBy ?? "date"]).localeCompare(String(a.data[definition.sortBy ?? "date"])) || a.slug.localeCompare(b.slug));
       out[definition.name][locale] = shown;
@@ -44,8 +75,70 @@ export function loadCollections(input: CollectionsInput): Collections {
   return out;
 }
 
-function readEntry(root: string, file: string, locale: string, definition: CollectionDefinition, dictionary: Dictionary, render: (md: string, env: MarkdownEnv) => string): CollectionEntry {
-  const text = readFileSync(join(root, file), "utf8");
+/**
+ * How much body text a build keeps in memory, in UTF-16 code units as JavaScript holds them: the bodies of a
+ * site of a few thousand entries fit, and are not read twice; beyond it, bodies are read again when asked for.
+ */
+const KEPT_BODIES = 16 * 1024 * 1024;
+
+function readEntry(input: CollectionsInput, file: string, locale: string, definition: CollectionDefinition, render: (md: string, env?: MarkdownEnv) => string, budget: { left: number }): CollectionEntry {
+  const path = join(input.root, file);
+  const { size, mtimeMs } = statSync(path);
+  const cached = input.cached?.[file];
+  const bodyField = "body" in definition.schema;
+  let fields: CachedEntry;
+  let body: string | undefined;
+  // An unchanged file (same size and time of change, as make and most generators judge it) is not read.
+  if (cached && cached.size === size && cached.mtimeMs === mtimeMs) {
+    fields = cached;
+  } else {
+    const text = readFileSync(path, "utf8");
+    const hash = createHash("sha1").update(text).digest("hex");
+    const parsed = parseEntry(file, text, definition);
+    // A `body` field of the schema is handled like the Markdown body: outside the fields that are cached.
+    const { body: bodyValue, ...checked } = validate(parsed.front, definition.schema, file, input.dictionaries[locale] ?? new Map());
+    // The parser's strings are slices of the file's whole text, which they would keep in memory for as long
+    // as the entry lives: a copy through JSON keeps only the fields themselves.
+    const data = JSON.parse(JSON.stringify(checked)) as Record<string, unknown>;
+    // The images of the body, found by rendering it once (markdown-it's own reading of `![alt](src)`): the
+    // image stage makes them before any page is rendered.
+    const env: MarkdownEnv = { images: [], firstLine: parsed.firstLine };
+    if (!bodyField && parsed.body.includes("![")) render(parsed.body, env);
+    fields = { hash, size, mtimeMs, data, readingMinutes: readingMinutes(countWords(parsed.body)), firstLine: parsed.firstLine, ...(env.images.length ? { bodyImages: env.images } : {}) };
+    const kept = bodyField ? bodyValue : parsed.body;
+    if (typeof kept === "string" && kept.length <= budget.left) {
+      body = Buffer.from(kept).toString();
+      budget.left -= body.length;
+    }
+  }
+  const data = { ...fields.data };
+  const slug = basename(file).replace(/\.(md|ya?ml)$/, "");
+  const entry = { collection: definition.name, locale, slug, key: typeof data.translationKey === "string" ? data.translationKey : slug, file, data, readingMinutes: fields.readingMinutes, hash: fields.hash, size, mtimeMs } as CollectionEntry;
+  if (fields.bodyImages) entry.bodyImages = fields.bodyImages;
+  CACHEABLE.set(entry, fields);
+  const bodyText = (): string => {
+    input.onBodyRead?.(entry);
+    if (body !== undefined) return body;
+    const parsed = parseEntry(file, readFileSync(join(input.root, file), "utf8"), definition, !bodyField);
+    return String((bodyField ? parsed.front.body : parsed.body) ?? "");
+  };
+  Object.defineProperty(entry, "html", {
+    enumerable: true,
+    get() {
+      const markdown = bodyField ? "" : bodyText();
+      if (!markdown) return "";
+      const pictures = entry.bodyPictures;
+      if (!pictures) return render(markdown);
+      return render(markdown, { images: [], firstLine: fields.firstLine }).replace(IMAGE_PLACEHOLDER, (_, i: string) => pictures[Number(i)] ?? "");
+    },
+  });
+  // Not enumerable: what hashes or copies an entry's fields leaves the body out, as it does the html.
+  if (bodyField) Object.defineProperty(data, "body", { enumerable: false, get: bodyText });
+  return entry;
+}
+
+/** A file's fields (front matter, or a YAML entry's fields without its `body`) and its Markdown body. */
+function parseEntry(file: string, text: string, definition: CollectionDefinition, bodyOnly = false): { front: Record<string, unknown>; body: string; firstLine: number } {
   const markdown = file.endsWith(".md");
   let fields: unknown;
   let body = "";
@@ -53,9 +146,11 @@ function readEntry(root: string, file: string, locale: string, definition: Colle
   if (markdown) {
     const match = /^---\r?\n([\s\S]*?)\r?\n---\r?\n?([\s\S]*)$/.exec(text);
     if (!match) throw sitegenError("EntryInvalid", { file, field: "(front matter)", problem: "the file must start with front matter between two lines of ---." });
+    // The body's first line in the file, for the line of an image in an error.
+    firstLine = match[1].split("\n").length + 3;
+    if (bodyOnly) return { front: {}, body: match[2], firstLine };
     fields = parseYaml(file, match[1], 2);
     body = match[2];
-    firstLine = match[1].split("\n").length + 3;
   } else {
     fields = parseYaml(file, text);
   }
@@ -68,21 +163,7 @@ function readEntry(root: string, file: string, locale: string, definition: Colle
     if (typeof yamlBody !== "string") throw sitegenError("EntryInvalid", { file, field: "body", problem: "must be text (Markdown)." });
     body = yamlBody;
   }
-  const data = validate(bodyIsMarkdown ? front : (fields as Record<string, unknown>), definition.schema, file, dictionary);
-  const slug = basename(file).replace(/\.(md|ya?ml)$/, "");
-  const env: MarkdownEnv = { images: [], firstLine };
-  const html = body ? render(body, env) : "";
-  return {
-    collection: definition.name,
-    locale,
-    slug,
-    key: typeof data.translationKey === "string" ? data.translationKey : slug,
-    file,
-    data,
-    html,
-    ...(env.images.length ? { bodyImages: env.images } : {}),
-    readingMinutes: readingMinutes(countWords(body)),
-  };
+  return { front: bodyIsMarkdown ? front : (fields as Record<string, unknown>), body, firstLine };
 }
 
 /** The front matter, checked field by field against the schema (unknown fields are an error too: usually a typo). */

@@ -11,14 +11,25 @@ export interface Translator {
 
 export type MissingKeyListener = (locale: string, key: string) => void;
 
+/** Every dotted prefix of every key ("a.b" of "a.b.c"), so a numbered item is found in one lookup; once per dictionary, not per page. */
+const prefixesOf = new WeakMap<Dictionary, Set<string>>();
+
+function prefixes(dictionary: Dictionary): Set<string> {
+  let found = prefixesOf.get(dictionary);
+  if (!found) {
+    found = new Set<string>();
+    for (const key of dictionary.keys()) {
+      for (let i = key.indexOf("."); i !== -1; i = key.indexOf(".", i + 1)) found.add(key.slice(0, i));
+    }
+    prefixesOf.set(dictionary, found);
+  }
+  return found;
+}
+
 export function createTranslator(locale: string, dictionary: Dictionary, onMissing?: MissingKeyListener): Translator {
   const has = (key: string) => dictionary.has(key);
-  // Every dotted prefix of every key ("a.b" of "a.b.c"), so a numbered item is found in one lookup.
-  const prefixes = new Set<string>();
-  for (const key of dictionary.keys()) {
-    for (let i = key.indexOf("."); i !== -1; i = key.indexOf(".", i + 1)) prefixes.add(key.slice(0, i));
-  }
-  const hasItem = (key: string) => dictionary.has(key) || prefixes.has(key);
+  const keyPrefixes = prefixes(dictionary);
+  const hasItem = (key: string) => dictionary.has(key) || keyPrefixes.has(key);
   return {
     locale,
     has,

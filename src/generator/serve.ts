@@ -34,17 +34,24 @@ export async function startServe(options: ServeOptions): Promise<void> {
     let timer: NodeJS.Timeout | undefined;
     let running = false;
     let again = false;
+    // An edit under content/ alone reuses the compiled code of the last build; one under src/ compiles again.
+    let last = first;
+    let codeChanged = false;
     const rebuild = async () => {
       if (running) {
         again = true;
         return;
       }
       running = true;
+      const bundles = codeChanged ? undefined : last.bundles;
+      codeChanged = false;
       try {
-        const result = await buildSite({ root: options.root, outDir: options.outDir, siteUrl: options.siteUrl, precompress: true, drafts: true });
+        const result = await buildSite({ root: options.root, outDir: options.outDir, siteUrl: options.siteUrl, precompress: true, drafts: true, bundles });
+        last = result;
         site.refresh();
-        console.log(`Rebuilt ${result.pages.length} pages in ${Math.round(result.totalMs)} ms; open pages reload.`);
+        console.log(`Rebuilt in ${Math.round(result.totalMs)} ms (${result.rendered} of ${result.pages.length} pages rendered, the others unchanged); open pages reload.`);
       } catch (error) {
+        if (!bundles) codeChanged = true;
         // Keep serving the last good build; the developer fixes the file and saves again.
         console.error(`Rebuild failed; still serving the last good build.\n${formatError(error)}`);
       } finally {
@@ -58,8 +65,10 @@ export async function startServe(options: ServeOptions): Promise<void> {
     for (const folder of ["src", "content"]) {
       watchers.push(
         watch(join(options.root, folder), { recursive: true }, () => {
+          if (folder === "src") codeChanged = true;
           clearTimeout(timer);
-          timer = setTimeout(rebuild, 80);
+          // A save's events arrive within a few milliseconds; a later one only queues one more rebuild.
+          timer = setTimeout(rebuild, 25);
         }),
       );
     }

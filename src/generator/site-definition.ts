@@ -84,9 +84,13 @@ export interface CollectionEntry {
   file: string;
   /** The front matter, checked against the schema. */
   data: Record<string, unknown>;
-  /** The body, rendered. */
-  html: string;
+  /** The body, rendered (read from the file and rendered each time it is asked for). */
+  readonly html: string;
   readingMinutes: number;
+  /** The hash of the file's text, its size and time of change (what incremental builds compare). */
+  hash: string;
+  size: number;
+  mtimeMs: number;
   /** The entry's image for Open Graph and JSON-LD (an address on the site), when it has one. */
   image?: string;
   /** That image's address and size (for og:image:width and og:image:height). */
@@ -95,6 +99,8 @@ export interface CollectionEntry {
   images?: Record<string, ProcessedImage>;
   /** The images the Markdown body refers to, in order: the image stage puts a `<picture>` in place of each. */
   bodyImages?: ImageRef[];
+  /** The `<picture>` of each of them, in order, once the image stage made them (the html shows them). */
+  bodyPictures?: string[];
   /** The entry's page, prefix included ("/de/insights/ki-governance"), when a route shows entries. */
   path?: string;
 }

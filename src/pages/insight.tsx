@@ -89,11 +89,17 @@ export default function InsightPage() {
 
 /** Up to three other articles, those sharing the most tags first, then the newest. */
 function related(all: CollectionEntry[], article: CollectionEntry, tags: string[]): CollectionEntry[] {
-  const shared = (e: CollectionEntry) => ((e.data.tags as string[]) ?? []).filter((tag) => tags.includes(tag)).length;
-  return all
-    .filter((e) => e.key !== article.key && shared(e) > 0)
-    .sort((a, b) => shared(b) - shared(a))
-    .slice(0, 3);
+  // One pass, keeping the best three (each article's page scans them all: no sort of the whole list).
+  const best: { entry: CollectionEntry; shared: number }[] = [];
+  for (const entry of all) {
+    if (entry.key === article.key) continue;
+    const shared = ((entry.data.tags as string[]) ?? []).filter((tag) => tags.includes(tag)).length;
+    if (shared === 0 || (best.length === 3 && shared <= best[2].shared)) continue;
+    const at = best.findIndex((b) => b.shared < shared);
+    best.splice(at < 0 ? best.length : at, 0, { entry, shared });
+    if (best.length > 3) best.pop();
+  }
+  return best.map((b) => b.entry);
 }
 
 function Related({ entries }: { entries: CollectionEntry[] }) {

@@ -221,7 +221,8 @@ describe("special pages and files", () => {
     const perLocale = (l: string) => routes.length + articles.filter((a) => a.paths[l]).length + 8;
     expect(summary).toMatch(new RegExp(`^Built ${result.pages.length} pages \\(pt ${perLocale("pt")}, en ${perLocale("en")}\\) into `));
     // The page named is the largest one, whichever page that is as the content grows.
-    const largest = result.pages.reduce((a, b) => (b.html.length > a.html.length ? b : a));
+    const largest = result.pages.reduce((a, b) => (b.bytes > a.bytes ? b : a));
+    expect(largest.bytes).toBe(statSync(join(out, largest.file)).size);
     expect(summary).toMatch(new RegExp(`largest page ${largest.file.replace(/\./g, "\\.")}, [\\d.]+ KB \\([\\d.]+ KB brotli\\)`));
     expect(summary).toMatch(/stages: content \d+ ms, bundle \d+ ms, collections \d+ ms, images \d+ ms, plan \d+ ms, render \d+ ms, write \d+ ms/);
     expect(summary).toMatch(new RegExp(`\n  images: ${result.images.count} sources, ${result.images.encoded} encoded, ${result.images.count - result.images.encoded} from the cache\n`));

@@ -48,7 +48,7 @@ describe("the typeface", () => {
     expect(font.familyName).toBe("Inter");
     expect(font.variationAxes.wght).toMatchObject({ min: 400, max: 800 });
     const chars = new Set<string>();
-    for (const page of result.pages) for (const c of visibleText(parseHtml(page.html))) chars.add(c);
+    for (const page of result.pages) for (const c of visibleText(parseHtml(readFileSync(join(out, page.file), "utf8")))) chars.add(c);
     for (const dictionary of Object.values(result.dictionaries)) for (const value of dictionary.values()) for (const c of value) chars.add(c);
     // Letters, digits, punctuation and currency: symbols (the footnotes' ↩) may come from a local font.
     const shown = [...chars].filter((c) => /[\p{L}\p{N}\p{P}\p{Sc}]/u.test(c));

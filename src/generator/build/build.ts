@@ -8,14 +8,13 @@ import { bundlePages } from "./bundle-pages.ts";
 import { bundleIslands } from "./bundle-islands.ts";
 import { bundleStyles } from "./bundle-styles.ts";
 import { planPages } from "./plan-pages.ts";
-import { loadCollections } from "../collections.ts";
+import { cachedEntry, loadCollections, type CachedEntry, type Collections } from "../collections.ts";
 import { feedFiles } from "../seo/feeds.ts";
-import { processImages } from "./images.ts";
-import { renderPages } from "./render-pages.ts";
-import { writeOutput } from "./write-output.ts";
+import { processImages, sourceImages } from "./images.ts";
+import { ReadLog, renderPages } from "./render-pages.ts";
+import { TWINS, writeOutput } from "./write-output.ts";
+import { buildKey, forgetManifest, loadManifest, PageInputs, saveManifest, selectPages, type PageRecord } from "./incremental.ts";
 import { formatMissing, missingTranslations, type MissingKey } from "./report.ts";
-import { writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
 import { TARGETS, writeTargetFiles, type TargetName } from "../targets/targets.ts";
 
 export interface BuildOptions extends ConfigOverrides {
@@ -29,13 +28,19 @@ export interface BuildOptions extends ConfigOverrides {
   drafts?: boolean;
   /** Where the output is deployed (targets/targets.ts): `node` by default. */
   target?: TargetName;
+  /** Keep the pages whose inputs did not change since the previous build into outDir (the default); false builds cold. */
+  incremental?: boolean;
+  /** The compiled code of an earlier build, when nothing under src/ changed since (sitegen serve after a content edit). */
+  bundles?: Bundles;
 }
 
 export interface BuildResult {
   outDir: string;
   site: SiteConfig;
-  /** Each page's file, locale, address (or label, for special pages) and minified HTML. */
-  pages: { file: string; locale: string; path: string; html: string }[];
+  /** Each page's file, locale, address (or label, for special pages) and size in bytes (minified HTML). */
+  pages: { file: string; locale: string; path: string; bytes: number }[];
+  /** How many of the pages were rendered (the others were kept from the previous build's output). */
+  rendered: number;
   assets: { file: string; code: Uint8Array }[];
   missing: MissingKey[];
   /** Milliseconds per stage, in pipeline order. */
@@ -49,6 +54,8 @@ export interface BuildResult {
   dictionaries: Record<string, Dictionary>;
   /** What the deploy target made besides the output, for the summary (targets/). */
   targetSummary?: string;
+  /** The compiled code, for a next build that changes only content. */
+  bundles: Bundles;
 }
 
 /**
@@ -59,10 +66,15 @@ export interface BuildResult {
  *    images they and the text refer to (images.ts: AVIF, WebP and JPEG files, cached between builds);
  *    and its endpoints module (endpoints.ts), for `sitegen start`;
  * 3. plan-pages: every page of every locale, with its address and file;
- * 4. render-pages: each page to an HTML document;
- * 5. write-output: minified pages, assets, sitemap, robots.txt, host files and what `sitegen start` needs
- *    (server-bundle.ts), or what the deploy target needs instead (targets/), swapped in at the end;
+ *    then incremental.ts: which pages the previous build's output can keep, as they are (its manifest
+ *    says what each page read; a change to anything all pages depend on makes a cold build);
+ * 4. render-pages: each page to render to an HTML document, one at a time;
+ * 5. write-output: each page minified and written as it comes (kept pages left as they are in the
+ *    previous output), then assets, feeds, sitemap, robots.txt, host files and what `sitegen start` needs
+ *    (server-bundle.ts), or what the deploy target needs instead (targets/), swapped in at the end; the
+ *    manifest is saved for the next build;
  * 6. report (report.ts): the missing translations here, the summary in the CLI.
+ * Only small records of each page outlive its writing, so memory stays flat however many pages there are.
  */
 export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   const started = performance.now();
@@ -77,27 +89,39 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
 
   const content = loadContent(root, { siteUrl: options.siteUrl });
   lap("content");
-  // The three compile at once; when several fail (pages import islands to render them, so an island's
-  // syntax error breaks both), the island's error is the one reported, whatever finished first.
-  const [islandsResult, pagesResult, apiResult] = await Promise.allSettled([bundleIslands(root), bundlePages(root), compileEndpoints(root)]);
-  for (const result of [islandsResult, pagesResult, apiResult]) if (result.status === "rejected") throw result.reason;
-  const islands = (islandsResult as PromiseFulfilledResult<Awaited<ReturnType<typeof bundleIslands>>>).value;
-  const pagesBundle = (pagesResult as PromiseFulfilledResult<Awaited<ReturnType<typeof bundlePages>>>).value;
-  const apiCode = (apiResult as PromiseFulfilledResult<Awaited<ReturnType<typeof compileEndpoints>>>).value;
-  const stylesheet = await bundleStyles(root);
-  lap("bundle");
+  const bundles = options.bundles ?? (await bundleAll(root));
+  const { islands, pagesBundle, apiCode, stylesheet } = bundles;
   const definitions = pagesBundle.site.collections ?? [];
-  const collections = loadCollections({ root, siteUrl: content.site.siteUrl, locales: content.site.locales.map((l) => l.code), dictionaries: content.dictionaries, definitions, drafts: options.drafts === true });
+  const precompress = options.precompress === true;
+  const key = buildKey(root, {
+    pages: pagesBundle.hash,
+    islands: islands.files.map((f) => [f.file, f.code.byteLength]),
+    stylesheet: stylesheet.file,
+    // Source images by size and time of change: a page shows the files made from them under hashed names.
+    images: sourceImages(root),
+    target: options.target ?? "node",
+    site: content.site,
+    text: content.contents.map((c) => [c.locale, [...c.dictionary]]),
+    definitions,
+    drafts: options.drafts === true,
+    precompress,
+    // A page may show today's date (a footer's year), as the sitemap does: each day's first build is cold.
+    today: [new Date().toISOString().slice(0, 10), new Date().toDateString()],
+  });
+  const previous = options.incremental === false ? undefined : loadManifest(root, options.outDir, key);
+  lap("bundle");
+  const log = new ReadLog();
+  const collections = loadCollections({ root, siteUrl: content.site.siteUrl, locales: content.site.locales.map((l) => l.code), dictionaries: content.dictionaries, definitions, drafts: options.drafts === true, cached: previous?.entries, onBodyRead: (entry) => log.note(`body:${entry.file}`) });
   lap("collections");
   const images = await processImages({ root, definitions, collections, contents: content.contents, imageKeys: pagesBundle.site.imageKeys ?? [] });
   lap("images");
   const plan = planPages(pagesBundle.site, content.site, collections);
+  const inputs = new PageInputs(plan.routes, collections);
+  const changes = selectPages(plan.pages, previous, inputs, options.outDir, precompress ? TWINS : []);
   lap("plan");
   const assets = { stylesheet: stylesheet.href, fonts: stylesheet.fonts, scripts: islands.scripts, preloads: islands.preloads, islands: islands.islands };
-  const rendered = renderPages(plan, plan.pages, pagesBundle, content.site, content.dictionaries, assets, collections, images.byKey);
-  lap("render");
-  const missing = missingTranslations(content.contents, rendered);
-  if (missing.length && options.strict) throw sitegenError("MissingTranslations", { count: missing.length, list: formatMissing(missing) });
+  let renderMs = 0;
+  const rendered = timed(renderPages(plan, changes.render, pagesBundle, content.site, content.dictionaries, assets, collections, images.byKey, log), (ms) => (renderMs += ms));
   const assetFiles = [{ file: stylesheet.file, code: stylesheet.code }, ...stylesheet.assets.map(({ file, code }) => ({ file, code })), ...islands.files];
   const feeds = feedFiles({ site: content.site, definitions, collections, routes: plan.routes, dictionaries: content.dictionaries });
   // site.yaml's own submissions settings: SUBMISSIONS_DB and SUBMISSIONS_RATE_LIMIT are for one run, and
@@ -105,33 +129,82 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   const submissions = loadSiteConfig(root, { siteUrl: content.site.siteUrl }, {}).submissions;
   const serverFiles = serverBundleFiles({ site: content.site, submissions, dictionaries: content.dictionaries, apiCode });
   const target = await TARGETS[options.target ?? "node"]({ root, outDir: options.outDir, site: { ...content.site, submissions }, dictionaries: content.dictionaries });
+  let missing: MissingKey[] = [];
   const written = await writeOutput({
-    outDir: options.outDir,
-    root,
-    site: content.site,
-    routes: plan.routes,
-    pages: rendered,
-    assets: [...assetFiles, ...images.files],
-    files: [...feeds, ...target.outputFiles],
-    serverFiles: target.serverBundle ? serverFiles : [],
-    redirects: target.redirects,
-    precompress: options.precompress === true,
+    ...{ outDir: options.outDir, root, site: content.site, routes: plan.routes, pages: rendered, kept: changes.keep, previousFiles: previous?.files },
+    ...{ assets: [...assetFiles, ...images.files], files: [...feeds, ...target.outputFiles], serverFiles: target.serverBundle ? serverFiles : [], redirects: target.redirects, precompress },
+    beforeSwap(pages) {
+      // Every page is written: missing translations can still fail the build before the output changes.
+      missing = missingTranslations(content.contents, pages);
+      if (missing.length && options.strict) throw sitegenError("MissingTranslations", { count: missing.length, list: formatMissing(missing) });
+      forgetManifest(root, options.outDir);
+    },
   });
   writeTargetFiles(root, options.outDir, target);
+  const records: Record<string, PageRecord> = {};
+  for (const page of written.pages) records[page.file] = { ...page, input: inputs.pageInput(plan.byFile.get(page.file)!), reads: Object.fromEntries(page.reads.map((read) => [read, inputs.digest(read)])) };
+  if (options.incremental !== false) saveManifest(root, options.outDir, { key, pages: records, entries: entriesOf(collections), files: written.all });
   lap("write");
+  timings.write -= renderMs;
+  timings.render = renderMs;
 
   return {
     outDir: options.outDir,
     targetSummary: target.summary,
     site: content.site,
-    pages: rendered.map(({ page }, i) => ({ file: page.file, locale: page.locale, path: page.label, html: written.pages[i].html })),
+    pages: plan.pages.map((page) => ({ file: page.file, locale: page.locale, path: page.label, bytes: records[page.file].bytes })),
+    rendered: changes.render.length,
     assets: assetFiles,
     missing,
-    timings,
+    timings: { content: timings.content, bundle: timings.bundle, collections: timings.collections, images: timings.images, plan: timings.plan, render: timings.render, write: timings.write },
     totalMs: performance.now() - started,
     files: written.files,
     bytes: written.bytes,
     images: { count: images.count, encoded: images.encoded },
     dictionaries: content.dictionaries,
+    bundles,
   };
+}
+
+/** The site's code and styles, compiled (stage 2). */
+export interface Bundles {
+  islands: Awaited<ReturnType<typeof bundleIslands>>;
+  pagesBundle: Awaited<ReturnType<typeof bundlePages>>;
+  apiCode: Awaited<ReturnType<typeof compileEndpoints>>;
+  stylesheet: Awaited<ReturnType<typeof bundleStyles>>;
+}
+
+async function bundleAll(root: string): Promise<Bundles> {
+  // The three compile at once; when several fail (pages import islands to render them, so an island's
+  // syntax error breaks both), the island's error is the one reported, whatever finished first.
+  const [islands, pagesBundle, apiCode] = await Promise.allSettled([bundleIslands(root), bundlePages(root), compileEndpoints(root)]);
+  for (const result of [islands, pagesBundle, apiCode]) if (result.status === "rejected") throw result.reason;
+  const value = <T,>(result: PromiseSettledResult<T>) => (result as PromiseFulfilledResult<T>).value;
+  return { islands: value(islands), pagesBundle: value(pagesBundle), apiCode: value(apiCode), stylesheet: await bundleStyles(root) };
+}
+
+/** Each item of a sequence as it is asked for, with the time spent making it added up (the render stage's, inside the writing). */
+function* timed<T>(items: Iterable<T>, add: (ms: number) => void): Generator<T> {
+  const iterator = items[Symbol.iterator]();
+  const step = () => {
+    const started = performance.now();
+    const next = iterator.next();
+    add(performance.now() - started);
+    return next;
+  };
+  for (let next = step(); !next.done; next = step()) yield next.value;
+}
+
+/** What the next build may reuse of each entry file: its hash, checked fields, reading time and images. */
+function entriesOf(collections: Collections): Record<string, CachedEntry> {
+  const out: Record<string, CachedEntry> = {};
+  for (const byLocale of Object.values(collections)) {
+    for (const entries of Object.values(byLocale)) {
+      for (const e of entries) {
+        const cached = cachedEntry(e);
+        if (cached) out[e.file] = cached;
+      }
+    }
+  }
+  return out;
 }

@@ -11,6 +11,8 @@ import { compileError } from "./esbuild-errors.ts";
 /** The site's pages, compiled for Node: its definition, and one function that renders a whole document. */
 export interface PagesBundle {
   site: SiteDefinition;
+  /** The hash of the compiled code. */
+  hash: string;
   render(head: HeadData, page: PageData, component: SiteDefinition["routes"][number]["page"], props?: Record<string, unknown>): string;
 }
 
@@ -53,7 +55,8 @@ export async function bundlePages(root: string): Promise<PagesBundle> {
   }
   const dir = join(cacheFolder(root), "pages");
   mkdirSync(dir, { recursive: true });
-  const file = join(dir, `pages-${createHash("sha1").update(code).digest("hex").slice(0, 12)}.cjs`);
+  const hash = createHash("sha1").update(code).digest("hex");
+  const file = join(dir, `pages-${hash.slice(0, 12)}.cjs`);
   if (!existsSync(file)) writeAtomically(file, code);
   pruneOldBundles(dir, file);
   const loaded = createRequire(join(root, "package.json"))(file) as { site?: SiteDefinition; render: PagesBundle["render"] };
@@ -64,7 +67,7 @@ export async function bundlePages(root: string): Promise<PagesBundle> {
       problem: "its default export must be defineSite({ document, routes, ... }), with a document component and a list of routes.",
     });
   }
-  return { site, render: loaded.render };
+  return { site, hash, render: loaded.render };
 }
 
 /** Keeps the newest few bundles: `sitegen serve` makes one per change. */

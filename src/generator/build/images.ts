@@ -1,4 +1,5 @@
 import { existsSync, statSync } from "node:fs";
+import fg from "fast-glob";
 import { dirname, isAbsolute, join, posix, relative, sep } from "node:path";
 import { sitegenError } from "../errors.ts";
 import { cacheFolder } from "../project.ts";
@@ -7,7 +8,6 @@ import type { LocaleContent } from "../content.ts";
 import type { CollectionDefinition, ProcessedImage } from "../site-definition.ts";
 import { encodeImage, type EncodeRequest } from "../images/encode.ts";
 import { pictureHtml } from "../images/picture.ts";
-import { IMAGE_PLACEHOLDER } from "../markdown.ts";
 
 export interface ImagesInput {
   root: string;
@@ -74,7 +74,8 @@ export async function processImages(input: ImagesInput): Promise<ProcessedImages
             pictures[i] = pictureHtml(image, { alt: ref.alt, title: ref.title, sizes: definition.bodyImageSizes ?? BODY_SIZES });
           }));
         });
-        if (refs.length) afterwards.push(() => (entry.html = entry.html.replace(IMAGE_PLACEHOLDER, (_, i: string) => pictures[Number(i)] ?? "")));
+        // The entry's html puts them in place of its placeholders each time it is rendered (collections.ts).
+        if (refs.length) afterwards.push(() => (entry.bodyPictures = pictures));
       }
     }
   }
@@ -130,4 +131,18 @@ function use(root: string, file: string, written: string, place: string, og: boo
   if (source.startsWith("../")) throw sitegenError("ImageNotLocal", { place, image: written, problem: `is outside the project folder (${source}).` });
   if (!existsSync(path) || !statSync(path).isFile()) throw sitegenError("ImageMissing", { place, image: written, resolved: source });
   return { path, request: { path, source, place, written, og }, apply };
+}
+
+/**
+ * Every image file under content/, with its size and time of change: what an incremental build compares to
+ * tell whether a page that shows an image (under a name made from its bytes) may be kept.
+ */
+export function sourceImages(root: string): [string, number, number][] {
+  return fg
+    .sync("content/**/*.{jpg,jpeg,png,webp,avif,gif,tif,tiff,svg}", { cwd: root, caseSensitiveMatch: false })
+    .sort()
+    .map((file) => {
+      const { size, mtimeMs } = statSync(join(root, file));
+      return [file, size, mtimeMs];
+    });
 }

@@ -28,6 +28,8 @@ export interface PlannedPage {
 export interface PagePlan {
   routes: Route[];
   pages: PlannedPage[];
+  /** Each page by its file. */
+  byFile: Map<string, PlannedPage>;
 }
 
 /**
@@ -91,7 +93,7 @@ export function planPages(definition: SiteDefinition, site: SiteConfig, collecti
     if (first) throw sitegenError("DuplicatePagePath", { path: page.kind === "route" ? page.path : page.file, first: first.route ? `route "${first.route.id}"` : first.label, second: page.route ? `route "${page.route.id}"` : page.label });
     byFile.set(page.file, page);
   }
-  return { routes, pages };
+  return { routes, pages, byFile };
 }
 
 function entriesOf(collections: Collections, name: string, routeId: string): Record<string, CollectionEntry[]> {

@@ -26,21 +26,39 @@ export interface RenderedPage {
   html: string;
   /** Text keys the page asked for and its locale lacks (the page shows the key itself). */
   missing: string[];
+  /** What the page read beyond its own plan (ReadLog's names), for incremental builds. */
+  reads: string[];
+}
+
+/**
+ * Where a page's reads are noted while it renders: the build's collections note the bodies they are asked
+ * for here too, so the set holds everything the page read that its plan does not name.
+ */
+export class ReadLog {
+  current: Set<string> | undefined;
+  note(name: string): void {
+    this.current?.add(name);
+  }
 }
 
 /**
  * Stage 4. Each planned page → a whole HTML document: the data its components read (PageData), its head
  * (title, canonical, hreflang, Open Graph, JSON-LD), rendered by React through the site's document shell.
+ * One page at a time, as the caller asks for the next: the pages are written as they come and never all
+ * held at once.
  */
-export function renderPages(plan: PagePlan, pages: PlannedPage[], bundle: PagesBundle, site: SiteConfig, dictionaries: Record<string, Dictionary>, assets: PageAssets, collections: Collections = {}, images: Record<string, Map<string, ProcessedImage>> = {}): RenderedPage[] {
+export function* renderPages(plan: PagePlan, pages: Iterable<PlannedPage>, bundle: PagesBundle, site: SiteConfig, dictionaries: Record<string, Dictionary>, assets: PageAssets, collections: Collections = {}, images: Record<string, Map<string, ProcessedImage>> = {}, log = new ReadLog()): Generator<RenderedPage> {
   const context = { ...pageContext(plan, site, collections, bundle.site.collections ?? []), images };
-  return pages.map((page) => {
+  for (const page of pages) {
     const missing = new Set<string>();
+    const reads = new Set<string>();
+    log.current = reads;
     const translator = createTranslator(page.locale, dictionaries[page.locale] ?? new Map(), (_locale, key) => missing.add(key));
-    const data = pageData(page, translator, site, context, assets.islands);
+    const data = pageData(page, translator, site, context, assets.islands, log);
     const head = headData(page, data, site, assets, context);
+    let html: string;
     try {
-      return { page, html: bundle.render(head, data, page.component, page.props), missing: [...missing] };
+      html = bundle.render(head, data, page.component, page.props);
     } catch (error) {
       const e = error as Error;
       throw sitegenError(
@@ -48,8 +66,11 @@ export function renderPages(plan: PagePlan, pages: PlannedPage[], bundle: PagesB
         { page: page.route ? `route "${page.route.id}"` : page.label, path: page.path, locale: page.locale, text: e?.message ?? String(error), stack: (e?.stack ?? "").split("\n").slice(1, 6).join("\n") },
         { cause: error },
       );
+    } finally {
+      log.current = undefined;
     }
-  });
+    yield { page, html, missing: [...missing], reads: [...reads] };
+  }
 }
 
 /** What is the same for every page of a build. */
@@ -70,7 +91,7 @@ function pageContext(plan: PagePlan, site: SiteConfig, collections: Collections,
   return { routes: plan.routes, byId: new Map(plan.routes.map((r) => [r.id, r])), notFoundPaths, dateFormats, collections, definitions };
 }
 
-function pageData(page: PlannedPage, translator: Translator, site: SiteConfig, context: BuildContext, islands: Record<string, string>): PageData {
+function pageData(page: PlannedPage, translator: Translator, site: SiteConfig, context: BuildContext, islands: Record<string, string>, log: ReadLog): PageData {
   const { route, locale } = page;
   const localeConfig = site.locales.find((l) => l.code === locale)!;
   return {
@@ -82,8 +103,12 @@ function pageData(page: PlannedPage, translator: Translator, site: SiteConfig, c
     path: page.path,
     route,
     site,
-    routes: context.routes,
+    get routes() {
+      log.note("routes");
+      return context.routes;
+    },
     href(routeId, inLocale = locale) {
+      log.note(`route:${routeId}`);
       const target = context.byId.get(routeId);
       if (!target) throw new Error(`No route has the id "${routeId}" (src/pages/routes.ts).`);
       return target.paths[inLocale];
@@ -96,7 +121,10 @@ function pageData(page: PlannedPage, translator: Translator, site: SiteConfig, c
     crumbs: route ? crumbsOf(page, translator, site) : [],
     islands,
     notFoundPaths: context.notFoundPaths,
-    collection: (name) => context.collections[name]?.[locale] ?? [],
+    collection: (name) => {
+      log.note(`collection:${name}:${locale}`);
+      return context.collections[name]?.[locale] ?? [];
+    },
     image: (key) => context.images?.[locale]?.get(key),
     entry: page.entry,
     listing: page.listing && {

@@ -1,7 +1,8 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { brotliCompressSync } from "node:zlib";
 import type { LocaleContent } from "../content.ts";
 import { compareLocales } from "../content.ts";
-import type { RenderedPage } from "./render-pages.ts";
 
 export interface MissingKey {
   locale: string;
@@ -16,7 +17,7 @@ export interface MissingKey {
  * Every text key some locale lacks: those another locale's files define, and those a page asked for that
  * no locale defines, each with the pages that show it raw.
  */
-export function missingTranslations(contents: LocaleContent[], pages: RenderedPage[]): MissingKey[] {
+export function missingTranslations(contents: LocaleContent[], pages: { locale: string; label: string; missing: string[] }[]): MissingKey[] {
   const report = new Map<string, MissingKey>();
   const definedIn = (key: string) => contents.find((c) => c.sources.has(key))?.sources.get(key);
   const entry = (locale: string, key: string) => {
@@ -25,7 +26,7 @@ export function missingTranslations(contents: LocaleContent[], pages: RenderedPa
     return report.get(id)!;
   };
   for (const [locale, keys] of Object.entries(compareLocales(contents))) for (const key of keys) entry(locale, key);
-  for (const { page, missing } of pages) for (const key of missing) entry(page.locale, key).pages.push(page.label);
+  for (const page of pages) for (const key of page.missing) entry(page.locale, key).pages.push(page.label);
   return [...report.values()].sort((a, b) => a.locale.localeCompare(b.locale) || a.key.localeCompare(b.key));
 }
 
@@ -42,7 +43,10 @@ export function formatMissing(missing: MissingKey[]): string {
 
 export interface BuildSummaryInput {
   outDir: string;
-  pages: { file: string; locale: string; html: string }[];
+  /** Each page's file, locale and size (its HTML is in outDir). */
+  pages: { file: string; locale: string; bytes: number }[];
+  /** How many pages this build rendered (the others were kept from the previous output). */
+  rendered?: number;
   assets: { file: string; code: Uint8Array }[];
   files: number;
   bytes: number;
@@ -57,16 +61,18 @@ const brotliSize = (data: string | Uint8Array) => brotliCompressSync(data).byteL
 
 /**
  * Stage 6. The summary printed after a build: pages per locale, sizes (raw, and brotli for the largest
- * page and each asset, what a visitor downloads), time per stage, and every missing translation.
+ * page and each asset, what a visitor downloads), time per stage, and every missing translation. The
+ * largest page is read back from outDir: the build does not keep pages' HTML.
  */
 export function buildSummary(input: BuildSummaryInput): string {
   const perLocale = new Map<string, number>();
   for (const p of input.pages) perLocale.set(p.locale, (perLocale.get(p.locale) ?? 0) + 1);
-  const html = input.pages.reduce((sum, p) => sum + Buffer.byteLength(p.html), 0);
-  const largest = input.pages.reduce<(typeof input.pages)[number] | undefined>((a, b) => (!a || b.html.length > a.html.length ? b : a), undefined);
+  const html = input.pages.reduce((sum, p) => sum + p.bytes, 0);
+  const largest = input.pages.reduce<(typeof input.pages)[number] | undefined>((a, b) => (!a || b.bytes > a.bytes ? b : a), undefined);
+  const kept = input.rendered === undefined ? 0 : input.pages.length - input.rendered;
   const lines = [
-    `Built ${input.pages.length} pages (${[...perLocale].map(([l, n]) => `${l} ${n}`).join(", ")}) into ${input.outDir} in ${Math.round(input.totalMs)} ms`,
-    `  HTML ${kb(html)}${largest ? `; largest page ${largest.file}, ${kb(Buffer.byteLength(largest.html))} (${kb(brotliSize(largest.html))} brotli)` : ""}`,
+    `Built ${input.pages.length} pages (${[...perLocale].map(([l, n]) => `${l} ${n}`).join(", ")}) into ${input.outDir} in ${Math.round(input.totalMs)} ms${kept ? `; ${kept} unchanged pages kept from the previous build` : ""}`,
+    `  HTML ${kb(html)}${largest ? `; largest page ${largest.file}, ${kb(largest.bytes)} (${kb(brotliSize(readFileSync(join(input.outDir, largest.file))))} brotli)` : ""}`,
     ...input.assets.map((a) => `  ${a.file} ${kb(a.code.byteLength)} (${kb(brotliSize(a.code))} brotli)`),
     ...(input.images?.count ? [`  images: ${input.images.count} sources, ${input.images.encoded} encoded, ${input.images.count - input.images.encoded} from the cache`] : []),
     `  ${input.files} files, ${kb(input.bytes)} written`,

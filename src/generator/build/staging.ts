@@ -1,5 +1,5 @@
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { basename, dirname, join, resolve } from "node:path";
+import { basename, dirname, join, relative, resolve } from "node:path";
 import { sitegenError } from "../errors.ts";
 
 /**
@@ -13,6 +13,8 @@ export class StagingFolder {
   readonly target: string;
   files = 0;
   bytes = 0;
+  /** Folders made so far (thousands of pages share a few folders). */
+  private readonly folders = new Set<string>();
 
   constructor(outDir: string) {
     this.target = resolve(outDir);
@@ -30,11 +32,39 @@ export class StagingFolder {
   write(file: string, data: string | Uint8Array): void {
     const path = join(this.dir, file);
     guard(join(this.target, file), () => {
-      mkdirSync(dirname(path), { recursive: true });
+      this.makeFolder(dirname(path));
       writeFileSync(path, data);
     });
     this.files++;
     this.bytes += typeof data === "string" ? Buffer.byteLength(data) : data.byteLength;
+  }
+
+  /**
+   * Moves each staged file into the output folder (replacing the file there, atomically for a reader) and
+   * removes the given files of it, with the folders they leave empty: an incremental build's changes.
+   */
+  apply(remove: string[]): void {
+    const staged = readdirSync(this.dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile());
+    for (const entry of staged) {
+      const from = join(entry.parentPath ?? entry.path, entry.name);
+      const to = join(this.target, relative(this.dir, from));
+      guard(to, () => {
+        mkdirSync(dirname(to), { recursive: true });
+        renameSync(from, to);
+      });
+    }
+    for (const file of remove) {
+      const path = join(this.target, file);
+      guard(path, () => rmSync(path, { force: true }));
+      for (let folder = dirname(path); folder.startsWith(`${this.target}/`) && readdirSync(folder).length === 0; folder = dirname(folder)) rmSync(folder, { recursive: true });
+    }
+    this.discard();
+  }
+
+  private makeFolder(folder: string): void {
+    if (this.folders.has(folder)) return;
+    mkdirSync(folder, { recursive: true });
+    this.folders.add(folder);
   }
 
   /** Replaces the output folder with the staged one. */

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 import fg from "fast-glob";
@@ -9,13 +9,17 @@ import { buildRobots, buildSitemap } from "../seo/sitemap.ts";
 import { hostFiles } from "../security-headers.ts";
 import { StagingFolder } from "./staging.ts";
 import type { RenderedPage } from "./render-pages.ts";
+import type { PageRecord } from "./incremental.ts";
 
 export interface OutputInput {
   outDir: string;
   root: string;
   site: SiteConfig;
   routes: Route[];
-  pages: RenderedPage[];
+  /** The pages this build renders, written as they come and then let go (never all held at once). */
+  pages: Iterable<RenderedPage>;
+  /** Pages whose inputs did not change since the previous build: their files stay as they are. */
+  kept: PageRecord[];
   /** Hashed assets: the stylesheet and the islands' modules. */
   assets: { file: string; code: Uint8Array }[];
   /** Other generated files (the feeds). */
@@ -26,50 +30,108 @@ export interface OutputInput {
   precompress: boolean;
   /** Write _redirects (Netlify's not-found rules); false for a host that refuses them. */
   redirects?: boolean;
+  /** The files of the previous build's output, when this build updates it (incremental). */
+  previousFiles?: string[];
+  /** Run just before the new output replaces the old one. */
+  beforeSwap?: (pages: WrittenPage[]) => void;
 }
 
+/** What is remembered of each page written or kept (its HTML is not). */
+export type WrittenPage = Omit<PageRecord, "input" | "reads"> & { reads: string[] };
+
 export interface WrittenOutput {
-  /** Each page's file and its minified HTML. */
-  pages: { file: string; html: string }[];
+  pages: WrittenPage[];
   files: number;
   bytes: number;
+  /** Every file of the output folder. */
+  all: string[];
 }
+
+/** The compressed twins written beside each text file when precompressing. */
+export const TWINS = [".br", ".gz"];
 
 const TEXT_FILE = /\.(html|css|js|mjs|svg|xml|txt|json|webmanifest)$/;
 
 /**
  * Stage 5. Everything the output folder holds: the pages (minified), the hashed assets, the feeds, the
  * files of public/ as they are, sitemap.xml, robots.txt, the host files (_headers, _redirects) and
- * _sitegen/ for `sitegen start`, written into a staging folder and swapped in at the end, so a failure
- * leaves the previous output untouched.
+ * _sitegen/ for `sitegen start`, written into a staging folder, so a failure leaves the previous output
+ * untouched. A cold build's folder replaces the output whole; an incremental build (`previousFiles` given)
+ * writes only what it made, then moves those files into the output and removes the files no page or
+ * asset has any more: the kept pages, and the assets (their content named by the build key), stay where they are.
  */
 export async function writeOutput(input: OutputInput): Promise<WrittenOutput> {
   const staging = new StagingFolder(input.outDir);
+  const update = input.previousFiles !== undefined;
+  const all: string[] = [];
   try {
     const write = (file: string, data: string | Uint8Array) => {
+      const twins = input.precompress && TEXT_FILE.test(file) ? TWINS.map((t) => file + t) : [];
+      // An incremental build leaves a file that has the same bytes as it is, and its twins: they need no compressing again.
+      if (update && sameBytes(join(input.outDir, file), data) && twins.every((t) => existsSync(join(input.outDir, t)))) {
+        for (const f of [file, ...twins]) keep(f, statSync(join(input.outDir, f)).size);
+        return;
+      }
       staging.write(file, data);
-      if (input.precompress && TEXT_FILE.test(file)) {
+      all.push(file);
+      if (twins.length) {
         staging.write(`${file}.br`, brotliCompressSync(data, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }));
         staging.write(`${file}.gz`, gzipSync(data, { level: 9 }));
+        all.push(`${file}.br`, `${file}.gz`);
       }
     };
-    const pages = input.pages.map(({ page, html }) => ({ file: page.file, html: minifyHtml(html) }));
-    for (const page of pages) write(page.file, page.html);
-    for (const asset of input.assets) write(asset.file, asset.code);
+    const keep = (file: string, bytes: number) => {
+      staging.files++;
+      staging.bytes += bytes;
+      all.push(file);
+    };
+    const pages: WrittenPage[] = [];
+    for (const record of input.kept) {
+      keep(record.file, record.written);
+      staging.files += record.files - 1;
+      if (input.precompress) all.push(...TWINS.map((t) => record.file + t));
+      pages.push({ ...record, reads: Object.keys(record.reads) });
+    }
+    for (const { page, html, missing, reads } of input.pages) {
+      const before = { files: staging.files, bytes: staging.bytes };
+      const minified = minifyHtml(html);
+      write(page.file, minified);
+      pages.push({ file: page.file, locale: page.locale, label: page.label, missing, reads, bytes: Buffer.byteLength(minified), files: staging.files - before.files, written: staging.bytes - before.bytes });
+    }
+    for (const asset of input.assets) {
+      if (!update) write(asset.file, asset.code);
+      else for (const file of [asset.file, ...(input.precompress && TEXT_FILE.test(asset.file) ? TWINS.map((t) => asset.file + t) : [])]) keep(file, statSync(join(input.outDir, file)).size);
+    }
     for (const generated of input.files) write(generated.file, generated.data);
     for (const file of publicFiles(input.root)) write(file, readFileSync(join(input.root, "public", file)));
     write("sitemap.xml", await buildSitemap(input.site, input.routes, new Date().toISOString().slice(0, 10)));
     write("robots.txt", buildRobots(input.site));
     const host = hostFiles(input.site);
-    staging.write("_headers", host.headers);
-    if (host.redirects && input.redirects !== false) staging.write("_redirects", host.redirects);
-    for (const { file, data } of input.serverFiles) staging.write(file, data);
-    staging.commit();
-    return { pages, files: staging.files, bytes: staging.bytes };
+    const plain = (file: string, data: string) => {
+      staging.write(file, data);
+      all.push(file);
+    };
+    plain("_headers", host.headers);
+    if (host.redirects && input.redirects !== false) plain("_redirects", host.redirects);
+    for (const { file, data } of input.serverFiles) plain(file, data);
+    input.beforeSwap?.(pages);
+    if (update) {
+      const now = new Set(all);
+      staging.apply(input.previousFiles!.filter((file) => !now.has(file)));
+    } else {
+      staging.commit();
+    }
+    return { pages, files: staging.files, bytes: staging.bytes, all };
   } catch (error) {
     staging.discard();
     throw error;
   }
+}
+
+function sameBytes(path: string, data: string | Uint8Array): boolean {
+  if (!existsSync(path)) return false;
+  const old = readFileSync(path);
+  return typeof data === "string" ? old.length === Buffer.byteLength(data) && old.toString() === data : Buffer.compare(old, data) === 0;
 }
 
 /** Files the site ships as they are (favicon, fonts, images): public/**, dot files left out. */

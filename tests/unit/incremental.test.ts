@@ -1,0 +1,147 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { createHash } from "node:crypto";
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { buildSite, type BuildResult } from "../../src/generator/build/build.ts";
+import { projectCopy } from "../helpers.ts";
+
+/**
+ * `sitegen build` into a folder it built before keeps the pages whose inputs did not change. Whatever the
+ * edit, the output must be byte for byte what a cold build of the same sources writes: the test makes
+ * each edit to a copy of the site with a few hundred pages, builds it incrementally and cold, and compares
+ * both folders whole (pages, listing pages, feeds, sitemap, assets).
+ */
+const TAGS = ["governance", "strategy", "operations", "mlops"];
+const GENERATED = 60;
+
+let project: string;
+let work: string;
+let out: string;
+let cold: string;
+
+const article = (locale: string, i: number, title = `${locale === "pt" ? "Artigo de teste" : "Test article"} ${i}`, body = `${locale === "pt" ? "Texto do artigo" : "Text of the article"} ${i}.`) =>
+  [
+    "---",
+    `title: "${title}"`,
+    `description: "${locale === "pt" ? "Resumo" : "Summary"} ${i}."`,
+    `date: 2025-${String((i % 12) + 1).padStart(2, "0")}-${String((i % 27) + 1).padStart(2, "0")}`,
+    "author: cto",
+    `tags: [${TAGS[i % TAGS.length]}, ${TAGS[(i + 1) % TAGS.length]}]`,
+    "---",
+    "",
+    body,
+    "",
+  ].join("\n");
+const articleFile = (locale: string, i: number) => join(project, "content", locale, "insights", `generated-${i}.md`);
+
+/** Every file of a folder with the hash of its bytes, and every folder. */
+function tree(dir: string): Record<string, string> {
+  const files: Record<string, string> = {};
+  for (const name of readdirSync(dir, { recursive: true }).map(String).sort()) {
+    const path = join(dir, name);
+    files[name] = statSync(path).isFile() ? createHash("sha1").update(readFileSync(path)).digest("hex") : "(folder)";
+  }
+  return files;
+}
+
+/** Builds into `out` (incremental) and into `cold` (from nothing); both folders must hold the same bytes. */
+async function buildBoth(options: { precompress?: boolean; drafts?: boolean } = {}): Promise<BuildResult> {
+  const incremental = await buildSite({ root: project, outDir: out, ...options });
+  rmSync(cold, { recursive: true, force: true });
+  await buildSite({ root: project, outDir: cold, incremental: false, ...options });
+  expect(tree(out)).toEqual(tree(cold));
+  return incremental;
+}
+
+const read = (file: string) => readFileSync(join(out, file), "utf8");
+
+beforeAll(async () => {
+  project = projectCopy();
+  work = mkdtempSync(join(tmpdir(), "sitegen-incremental-"));
+  out = join(work, "dist");
+  cold = join(work, "cold");
+  for (const locale of ["pt", "en"]) for (let i = 0; i < GENERATED; i++) writeFileSync(articleFile(locale, i), article(locale, i));
+  const first = await buildSite({ root: project, outDir: out });
+  expect(first.rendered).toBe(first.pages.length);
+}, 180_000);
+
+afterAll(() => {
+  rmSync(project, { recursive: true, force: true });
+  rmSync(work, { recursive: true, force: true });
+});
+
+describe("incremental build", () => {
+  it("renders nothing when nothing changed, and keeps every file", async () => {
+    const result = await buildBoth();
+    expect(result.pages.length).toBeGreaterThan(2 * GENERATED);
+    expect(result.rendered).toBe(0);
+  }, 120_000);
+
+  it("renders only the article whose text changed", async () => {
+    // One of the newest articles, so that the feeds carry its text too.
+    expect(read("insights/rss.xml")).toContain("Texto do artigo 23.");
+    writeFileSync(articleFile("pt", 23), article("pt", 23, undefined, "Um parágrafo reescrito, com outra conclusão."));
+    const result = await buildBoth();
+    expect(result.rendered).toBe(1);
+    expect(read("insights/generated-23.html")).toContain("Um parágrafo reescrito, com outra conclusão.");
+    expect(read("insights/rss.xml")).toContain("Um parágrafo reescrito");
+  }, 120_000);
+
+  it("re-renders the listing, the feeds and the neighbours' links when a title changes", async () => {
+    const before = read("insights/generated-8.html");
+    writeFileSync(articleFile("pt", 8), article("pt", 8, "Um título novo para o artigo oito"));
+    const result = await buildBoth();
+    expect(result.rendered).toBeGreaterThan(1);
+    expect(read("insights/generated-8.html")).not.toBe(before);
+    const listings = readdirSync(join(out, "insights", "page")).map((f) => read(`insights/page/${f}`)).concat(read("insights.html"));
+    expect(listings.some((html) => html.includes("Um título novo para o artigo oito"))).toBe(true);
+    expect(read("insights/atom.xml") + read("insights/rss.xml") + readdirSync(join(out, "insights")).filter((f) => f.startsWith("generated-") && f !== "generated-8.html").map((f) => read(`insights/${f}`)).join("")).toContain(
+      "Um título novo para o artigo oito",
+    );
+  }, 120_000);
+
+  it("renders everything again when a text key changes", async () => {
+    const file = join(project, "content", "en", "insights.yaml");
+    writeFileSync(file, readFileSync(file, "utf8").replace("previous: Previous article", "previous: Earlier article"));
+    const result = await buildBoth();
+    expect(result.rendered).toBe(result.pages.length);
+    expect(read("en/insights/generated-5.html")).toContain("Earlier article");
+  }, 120_000);
+
+  it("adds a new article everywhere, and removes a deleted one from the pages, the sitemap and the feeds", async () => {
+    writeFileSync(articleFile("en", 100), article("en", 100, "A brand new article", "Brand new text."));
+    expect(read("en/insights/rss.xml")).toContain("/en/insights/generated-11<");
+    rmSync(articleFile("en", 11));
+    await buildBoth();
+    expect(existsSync(join(out, "en/insights/generated-100.html"))).toBe(true);
+    expect(read("sitemap.xml")).toContain("/en/insights/generated-100<");
+    expect(existsSync(join(out, "en/insights/generated-11.html"))).toBe(false);
+    expect(read("sitemap.xml")).not.toContain("/en/insights/generated-11<");
+    expect(read("en/insights/rss.xml")).not.toContain("/en/insights/generated-11<");
+    // The Portuguese page that was its translation no longer links to it.
+    expect(read("insights/generated-11.html")).not.toContain("/en/insights/generated-11\"");
+  }, 120_000);
+
+  it("keeps the compressed twins of unchanged pages, as sitegen serve builds (drafts, precompressed)", async () => {
+    await buildSite({ root: project, outDir: out, precompress: true, drafts: true });
+    writeFileSync(articleFile("pt", 23), article("pt", 23, undefined, "Mais uma versão do texto."));
+    const result = await buildBoth({ precompress: true, drafts: true });
+    expect(result.rendered).toBe(1);
+    expect(existsSync(join(out, "insights/generated-22.html.br"))).toBe(true);
+  }, 300_000);
+
+  it("starts cold on a new day, since a page may show the date (the footer's year)", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    try {
+      vi.setSystemTime(new Date(2026, 11, 31, 12));
+      await buildSite({ root: project, outDir: out });
+      vi.setSystemTime(new Date(2027, 0, 1, 12));
+      const result = await buildBoth();
+      expect(result.rendered).toBe(result.pages.length);
+      expect(read("index.html")).toContain("2027");
+    } finally {
+      vi.useRealTimers();
+    }
+  }, 300_000);
+});
