@@ -49,7 +49,7 @@ describe("the CLI", () => {
     // A host sitegen cannot build for is named with those it can, before anything is built.
     const target = run(["build", "--target", "vercel", "--out", join(mkdtempSync(join(tmpdir(), "sitegen-target-")), "dist")]);
     expect(target.status).not.toBe(0);
-    expect(target.stderr).toContain("option '--target <host>' argument 'vercel' is invalid. Allowed choices are node, netlify.");
+    expect(target.stderr).toContain("option '--target <host>' argument 'vercel' is invalid. Allowed choices are node, cloudflare, netlify.");
   });
 });
 
