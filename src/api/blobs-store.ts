@@ -8,8 +8,8 @@
  *   takes the post; the first spelling and locale stay.
  * - `contact/<id>` and `outbox/<id>`: one blob per submission and per notification, each created only if
  *   absent, so no concurrent write can overwrite another.
- * - Changes to an existing blob (a suspect mark cleared, a notification claimed, delivered or failed) are
- *   compare-and-swap writes (`onlyIfMatch` with the ETag read), retried a bounded number of times.
+ * - Changes to an existing blob (a suspect mark cleared, a subscription confirmed, a notification claimed,
+ *   delivered or failed) are compare-and-swap writes (`onlyIfMatch` with the ETag read), retried a bounded number of times.
  * All of it relies on Netlify's service applying a write's condition as part of the write; the local Blobs
  * server of `netlify dev` checks and then writes, so there two racing writes can both pass.
  *
@@ -76,6 +76,11 @@ function checkMessages(messages: readonly OutboxMessage[]): { kind: string; payl
 function withoutStored<T extends Stored>(row: T): Omit<T, keyof Stored> {
   const { key: _key, email_key: _emailKey, ...rest } = row;
   return rest;
+}
+
+/** A subscription blob written before double opt-in has no confirmed_at: it counts as confirmed when it was made. */
+function newsletterBlob(blob: NewsletterBlob): NewsletterBlob {
+  return blob.confirmed_at === undefined ? { ...blob, confirmed_at: blob.created_at } : blob;
 }
 
 function outboxRow(blob: OutboxBlob): OutboxRow {
@@ -145,7 +150,18 @@ export class BlobsSubmissionStore implements SubmissionStore {
     return values.filter((v) => v !== null).sort((a, b) => a.id - b.id);
   }
 
-  private async enqueue(type: SubmissionType, submission: { id: number; key: string; email_key: string }, messages: { kind: string; payload: unknown }[], createdAt: string): Promise<void> {
+  /**
+   * Queues `messages` for a submission just stored (or just confirmed). No transaction to roll back: if one
+   * cannot be queued, what was queued is removed and `undo` takes back the submission's write (by default,
+   * removes the submission), so nothing is half stored.
+   */
+  private async enqueue(
+    type: SubmissionType,
+    submission: { id: number; key: string; email_key: string },
+    messages: { kind: string; payload: unknown }[],
+    createdAt: string,
+    undo: () => Promise<unknown> = () => this.blobs().delete(submission.key),
+  ): Promise<void> {
     const written: string[] = [];
     try {
       for (const m of messages) {
@@ -166,8 +182,7 @@ export class BlobsSubmissionStore implements SubmissionStore {
         written.push(outboxKey(blob.id));
       }
     } catch (error) {
-      // No transaction to roll back: the submission and what was queued are removed, so nothing is half stored.
-      await Promise.allSettled([submission.key, ...written].map((key) => this.blobs().delete(key)));
+      await Promise.allSettled([undo(), ...written.map((key) => this.blobs().delete(key))]);
       throw error;
     }
   }
@@ -184,7 +199,16 @@ export class BlobsSubmissionStore implements SubmissionStore {
     const messages = checkMessages(outbox);
     const email_key = emailKey(entry.email);
     const key = `newsletter/${await sha256(email_key)}`;
-    const row: NewsletterBlob = { id: this.nextId(), email: entry.email, locale: entry.locale, created_at: entry.createdAt, suspect: entry.suspect ? 1 : 0, key, email_key };
+    const row: NewsletterBlob = {
+      id: this.nextId(),
+      email: entry.email,
+      locale: entry.locale,
+      created_at: entry.createdAt,
+      suspect: entry.suspect ? 1 : 0,
+      confirmed_at: entry.confirmed === false ? null : entry.createdAt,
+      key,
+      email_key,
+    };
     if (!(await this.blobs().setJSON(key, row, { onlyIfNew: true })).modified) {
       // A person confirming an address that only a suspect submission had given clears the mark.
       if (!entry.suspect) await this.update<NewsletterBlob>(key, (old) => (old.suspect === 1 ? { ...old, suspect: 0 } : undefined));
@@ -192,6 +216,22 @@ export class BlobsSubmissionStore implements SubmissionStore {
     }
     await this.enqueue("newsletter", row, messages, entry.createdAt);
     return "added";
+  }
+
+  async confirmNewsletter(email: string, now: number, outbox: readonly OutboxMessage[] = []): Promise<"confirmed" | "already" | "missing"> {
+    const messages = checkMessages(outbox);
+    const key = `newsletter/${await sha256(emailKey(email))}`;
+    let found: NewsletterBlob | undefined;
+    // A compare-and-swap: of two confirmations racing, one write wins and the other then finds it confirmed.
+    const confirmed = await this.update<NewsletterBlob>(key, (old) => {
+      found = newsletterBlob(old);
+      return found.confirmed_at === null ? { ...found, confirmed_at: iso(now) } : undefined;
+    });
+    if (!confirmed) return found ? "already" : "missing";
+    // Taken back if a notification cannot be queued, so the person can confirm again.
+    const unconfirm = () => this.update<NewsletterBlob>(key, (row) => (row.confirmed_at === iso(now) ? { ...row, confirmed_at: null } : undefined));
+    await this.enqueue("newsletter", confirmed, messages, iso(now), unconfirm);
+    return "confirmed";
   }
 
   async addContact(entry: ContactEntry, outbox: readonly OutboxMessage[] = []): Promise<void> {
@@ -214,7 +254,8 @@ export class BlobsSubmissionStore implements SubmissionStore {
   }
 
   async list<T extends SubmissionType>(type: T): Promise<ListedRow<T>[]> {
-    const [rows, outbox] = await Promise.all([this.readAll<NewsletterBlob | ContactBlob>(type), this.readAll<OutboxBlob>("outbox")]);
+    const [stored, outbox] = await Promise.all([this.readAll<NewsletterBlob | ContactBlob>(type), this.readAll<OutboxBlob>("outbox")]);
+    const rows = type === "newsletter" ? (stored as NewsletterBlob[]).map(newsletterBlob) : stored;
     const bySubmission = new Map<string, OutboxBlob[]>();
     for (const o of outbox) bySubmission.set(o.submission_key, [...(bySubmission.get(o.submission_key) ?? []), o]);
     return rows.map((row) => {
@@ -267,16 +308,22 @@ export class BlobsSubmissionStore implements SubmissionStore {
     const key = emailKey(email);
     const [newsletter, contact, outbox] = await Promise.all([this.readAll<NewsletterBlob>("newsletter"), this.readAll<ContactBlob>("contact"), this.readAll<OutboxBlob>("outbox")]);
     return {
-      newsletter: newsletter.filter((r) => r.email_key === key).map((r) => withoutStored(r) as NewsletterRow),
+      newsletter: newsletter.filter((r) => r.email_key === key).map((r) => withoutStored(newsletterBlob(r)) as NewsletterRow),
       contact: contact.filter((r) => r.email_key === key).map((r) => withoutStored(r) as ContactRow),
       outbox: outbox.filter((o) => o.email_key === key).map(outboxRow),
     };
   }
 
-  /** Removes the submissions `doomed` picks and their notifications: notifications first, found through the submissions. */
-  private async remove(doomed: (row: NewsletterBlob | ContactBlob) => boolean): Promise<RemovedRows> {
+  /**
+   * Removes the submissions `doomed` picks in each table and their notifications: notifications first,
+   * found through the submissions. A table without a predicate is left alone.
+   */
+  private async remove(doomed: { newsletter?: (row: NewsletterBlob) => boolean; contact?: (row: ContactBlob) => boolean }): Promise<RemovedRows> {
     const [newsletter, contact, outbox] = await Promise.all([this.readAll<NewsletterBlob>("newsletter"), this.readAll<ContactBlob>("contact"), this.readAll<OutboxBlob>("outbox")]);
-    const gone = { newsletter: newsletter.filter(doomed), contact: contact.filter(doomed) };
+    const gone = {
+      newsletter: doomed.newsletter ? newsletter.map(newsletterBlob).filter(doomed.newsletter) : [],
+      contact: doomed.contact ? contact.filter(doomed.contact) : [],
+    };
     const keys = new Set([...gone.newsletter, ...gone.contact].map((r) => r.key));
     const notifications = outbox.filter((o) => keys.has(o.submission_key));
     for (const o of notifications) await this.blobs().delete(outboxKey(o.id));
@@ -286,12 +333,19 @@ export class BlobsSubmissionStore implements SubmissionStore {
 
   async deleteByEmail(email: string): Promise<RemovedRows> {
     const key = emailKey(email);
-    return this.remove((row) => row.email_key === key);
+    const mine = (row: Stored) => row.email_key === key;
+    return this.remove({ newsletter: mine, contact: mine });
   }
 
-  async purgeOlderThan(days: number, now: number): Promise<RemovedRows> {
+  async purgeOlderThan(days: number, now: number, types: readonly SubmissionType[] = ["newsletter", "contact"]): Promise<RemovedRows> {
     const cutoff = iso(now - retentionMs(days));
-    return this.remove((row) => row.created_at < cutoff);
+    const old = (row: { created_at: string }) => row.created_at < cutoff;
+    return this.remove({ newsletter: types.includes("newsletter") ? old : undefined, contact: types.includes("contact") ? old : undefined });
+  }
+
+  async purgeUnconfirmed(days: number, now: number): Promise<RemovedRows> {
+    const cutoff = iso(now - retentionMs(days));
+    return this.remove({ newsletter: (row) => row.confirmed_at === null && row.created_at < cutoff });
   }
 
   async close(): Promise<void> {

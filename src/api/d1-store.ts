@@ -40,15 +40,19 @@ export interface D1Database {
 }
 
 const COLUMNS: Record<SubmissionType, string> = {
-  newsletter: "id, email, locale, created_at, suspect",
+  newsletter: "id, email, locale, created_at, suspect, confirmed_at",
   contact: "id, first_name, last_name, email, company, message, locale, created_at, suspect",
 };
 
 const OUTBOX_OF_EMAIL = `(submission_type = 'newsletter' AND submission_id IN (SELECT id FROM newsletter WHERE email_key = ?1))
   OR (submission_type = 'contact' AND submission_id IN (SELECT id FROM contact WHERE email_key = ?1))`;
 
+/** The outbox rows of the newsletter signups older than ?1 and of the contact messages older than ?2. */
 const OUTBOX_BEFORE = `(submission_type = 'newsletter' AND submission_id IN (SELECT id FROM newsletter WHERE created_at < ?1))
-  OR (submission_type = 'contact' AND submission_id IN (SELECT id FROM contact WHERE created_at < ?1))`;
+  OR (submission_type = 'contact' AND submission_id IN (SELECT id FROM contact WHERE created_at < ?2))`;
+
+/** The subscriptions still unconfirmed and stored before ?1. */
+const STALE_UNCONFIRMED = "SELECT id FROM newsletter WHERE confirmed_at IS NULL AND created_at < ?1";
 
 /**
  * The outbox rows of the submission the previous statement of the batch inserted, one per message of the
@@ -126,8 +130,8 @@ export class D1SubmissionStore implements SubmissionStore {
     const key = emailKey(entry.email);
     const statements = [
       this.db
-        .prepare("INSERT INTO newsletter (email, email_key, locale, created_at, suspect) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING")
-        .bind(entry.email, key, entry.locale, entry.createdAt, entry.suspect ? 1 : 0),
+        .prepare("INSERT INTO newsletter (email, email_key, locale, created_at, suspect, confirmed_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING")
+        .bind(entry.email, key, entry.locale, entry.createdAt, entry.suspect ? 1 : 0, entry.confirmed === false ? null : entry.createdAt),
     ];
     // Right after the insert, so changes() is the insert's.
     if (outbox.length > 0) statements.push(this.db.prepare(ENQUEUE("newsletter")).bind(outboxJson(outbox), entry.createdAt));
@@ -147,6 +151,40 @@ export class D1SubmissionStore implements SubmissionStore {
     ];
     if (outbox.length > 0) statements.push(this.db.prepare(ENQUEUE("contact")).bind(outboxJson(outbox), entry.createdAt));
     await this.db.batch(statements);
+  }
+
+  async confirmNewsletter(email: string, now: number, outbox: readonly OutboxMessage[] = []): Promise<"confirmed" | "already" | "missing"> {
+    await this.ready();
+    const key = emailKey(email);
+    const statements = [this.db.prepare("UPDATE newsletter SET confirmed_at = ?1 WHERE email_key = ?2 AND confirmed_at IS NULL").bind(iso(now), key)];
+    // Right after the update, so changes() is the update's: queued only with a confirmation made now.
+    if (outbox.length > 0) {
+      statements.push(
+        this.db
+          .prepare(
+            `WITH confirmed(id) AS MATERIALIZED (SELECT id FROM newsletter WHERE email_key = ?3 AND changes() = 1)
+               INSERT INTO outbox (kind, submission_type, submission_id, payload, next_attempt_at, created_at)
+               SELECT json_extract(m.value, '$.kind'), 'newsletter', confirmed.id, json_extract(m.value, '$.payload'), ?2, ?2
+               FROM confirmed, json_each(?1) AS m ORDER BY m.key`,
+          )
+          .bind(outboxJson(outbox), iso(now), key),
+      );
+    }
+    statements.push(this.db.prepare("SELECT count(*) AS stored FROM newsletter WHERE email_key = ?1").bind(key));
+    const results = await this.db.batch(statements);
+    if (results[0].meta.changes === 1) return "confirmed";
+    const [{ stored }] = results.at(-1)!.results as { stored: number }[];
+    return stored > 0 ? "already" : "missing";
+  }
+
+  async purgeUnconfirmed(days: number, now: number): Promise<RemovedRows> {
+    const cutoff = iso(now - retentionMs(days));
+    await this.ready();
+    const [outbox, newsletter] = await this.db.batch([
+      this.db.prepare(`DELETE FROM outbox WHERE submission_type = 'newsletter' AND submission_id IN (${STALE_UNCONFIRMED})`).bind(cutoff),
+      this.db.prepare(`DELETE FROM newsletter WHERE id IN (${STALE_UNCONFIRMED})`).bind(cutoff),
+    ]);
+    return { newsletter: newsletter.meta.changes, contact: 0, outbox: outbox.meta.changes };
   }
 
   async list<T extends SubmissionType>(type: T): Promise<ListedRow<T>[]> {
@@ -198,23 +236,35 @@ export class D1SubmissionStore implements SubmissionStore {
     };
   }
 
-  /** Three deletes in one batch (one transaction); the outbox first, as its rows are found through the submissions. */
-  private async remove(outboxWhere: string, submissionWhere: string, value: string): Promise<RemovedRows> {
+  /**
+   * Three deletes in one batch (one transaction); the outbox first, as its rows are found through the
+   * submissions. Each table's condition comes with the values it binds.
+   */
+  private async remove(where: Record<keyof RemovedRows, [sql: string, ...values: string[]]>): Promise<RemovedRows> {
     await this.ready();
-    const [outbox, newsletter, contact] = await this.db.batch([
-      this.db.prepare(`DELETE FROM outbox WHERE ${outboxWhere}`).bind(value),
-      this.db.prepare(`DELETE FROM newsletter WHERE ${submissionWhere}`).bind(value),
-      this.db.prepare(`DELETE FROM contact WHERE ${submissionWhere}`).bind(value),
-    ]);
+    const [outbox, newsletter, contact] = await this.db.batch(
+      (["outbox", "newsletter", "contact"] as const).map((table) => {
+        const [sql, ...values] = where[table];
+        return this.db.prepare(`DELETE FROM ${table} WHERE ${sql}`).bind(...values);
+      }),
+    );
     return { newsletter: newsletter.meta.changes, contact: contact.meta.changes, outbox: outbox.meta.changes };
   }
 
   deleteByEmail(email: string): Promise<RemovedRows> {
-    return this.remove(OUTBOX_OF_EMAIL, "email_key = ?1", emailKey(email));
+    const key = emailKey(email);
+    return this.remove({ outbox: [OUTBOX_OF_EMAIL, key], newsletter: ["email_key = ?1", key], contact: ["email_key = ?1", key] });
   }
 
-  async purgeOlderThan(days: number, now: number): Promise<RemovedRows> {
-    return this.remove(OUTBOX_BEFORE, "created_at < ?1", iso(now - retentionMs(days)));
+  async purgeOlderThan(days: number, now: number, types: readonly SubmissionType[] = ["newsletter", "contact"]): Promise<RemovedRows> {
+    const cutoff = iso(now - retentionMs(days));
+    // A cutoff no row can be older than leaves a table alone.
+    const before = (type: SubmissionType) => (types.includes(type) ? cutoff : "");
+    return this.remove({
+      outbox: [OUTBOX_BEFORE, before("newsletter"), before("contact")],
+      newsletter: ["created_at < ?1", before("newsletter")],
+      contact: ["created_at < ?1", before("contact")],
+    });
   }
 
   /** The binding belongs to the runtime: nothing to close. */

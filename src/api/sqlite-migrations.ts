@@ -108,9 +108,9 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
   {
     version: 4,
     name: "newsletter confirmation (double opt-in)",
-    // Every subscription stored before had no confirmation step: each counts as confirmed when it was made.
     steps: [
       "ALTER TABLE newsletter ADD COLUMN confirmed_at TEXT",
+      // Every subscription stored before had no confirmation step: each counts as confirmed when it was made.
       "UPDATE newsletter SET confirmed_at = created_at",
       "CREATE INDEX newsletter_unconfirmed ON newsletter (created_at) WHERE confirmed_at IS NULL",
     ],

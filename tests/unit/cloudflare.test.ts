@@ -81,6 +81,9 @@ describe("sitegen build --target cloudflare", () => {
     expect(await d1Query(folder, "SELECT first_name, last_name, email, company, message, locale FROM contact WHERE email = 'ana@empresa.com.br'")).toEqual([
       { first_name: "Ana", last_name: "Souza", email: "ana@empresa.com.br", company: "Empresa", message: "Queremos um piloto de IA.", locale: "en" },
     ]);
+    // No outbox worker nor SMTP on Pages: signups are final and nothing is queued that nothing would send.
+    expect(await d1Query(folder, "SELECT confirmed_at = created_at AS confirmed FROM newsletter WHERE email_key = 'leitora@exemplo.com.br'")).toEqual([{ confirmed: 1 }]);
+    expect(await d1Query(folder, "SELECT count(*) AS queued FROM outbox")).toEqual([{ queued: 0 }]);
   });
 
   it("stores the forms posted without JavaScript and redirects with 303 to the result page, which Pages serves", async () => {

@@ -115,6 +115,11 @@ describe("sitegen build --target netlify", () => {
       ["João", "Araújo", "joao@empresa.com.br", "Empresa Ltda", "Queremos automatizar o atendimento.", "pt"],
       ["João", "Araújo", "joao@empresa.com.br", null, "No JavaScript here.", "en"],
     ]);
+    // No outbox worker nor SMTP in a function: signups are final and nothing is queued that nothing would send.
+    const [signup] = await store.list("newsletter");
+    expect([signup.confirmed_at, signup.delivery]).toEqual([signup.created_at, "none"]);
+    expect((await store.list("contact")).map((r) => r.delivery)).toEqual(["none", "none"]);
+    expect(await store.claimOutbox({ now: Date.now() + 86_400_000 })).toEqual([]);
   });
 
   it("answers invalid posts in the visitor's language and refuses posts from another site", async () => {

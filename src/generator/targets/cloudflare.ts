@@ -62,10 +62,13 @@ export function cloudflareSettings(site: SiteConfig): CloudflareSettings {
 
 /**
  * The paths the worker answers: each endpoint's path, an absolute URL's included (the deployment at that
- * origin serves it, for pages served by a host with no functions), as src/api/handlers.ts mounts them.
+ * origin serves it, for pages served by a host with no functions), as src/api/handlers.ts mounts them. Not
+ * the double opt-in's confirmation: it needs the outbox worker and SMTP of a long-running process, so the
+ * worker neither applies the opt-in nor answers its link.
  */
 function endpointPaths(site: SiteConfig): string[] {
-  const paths = Object.values(site.endpoints).map((endpoint) => {
+  const answered = Object.entries(site.endpoints).filter(([name]) => name !== "newsletterConfirm");
+  const paths = answered.map(([, endpoint]) => {
     if (endpoint.startsWith("/")) return endpoint.startsWith("//") ? undefined : endpoint;
     return /^https?:\/\//i.test(endpoint) ? new URL(endpoint).pathname : undefined;
   });

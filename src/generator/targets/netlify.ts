@@ -30,9 +30,16 @@ export const NETLIFY_CONFIG = "netlify.toml";
 /** The first line of a netlify.toml sitegen wrote: any other is the developer's, never overwritten. */
 const MARKER = "# Written by `sitegen build --target netlify`";
 
-/** The endpoints the function serves: the ones of site.yaml that are paths on this site. */
+/**
+ * The endpoints the function serves: the ones of site.yaml that are paths on this site. Not the double
+ * opt-in's confirmation: it needs the outbox worker and SMTP of a long-running process, so the function
+ * neither applies the opt-in nor answers its link.
+ */
 function localPaths(site: SiteConfig): string[] {
-  return Object.values(site.endpoints ?? {}).filter((p): p is string => typeof p === "string" && p.startsWith("/") && !p.startsWith("//"));
+  return Object.entries(site.endpoints ?? {})
+    .filter(([name]) => name !== "newsletterConfirm")
+    .map(([, path]) => path)
+    .filter((p): p is string => typeof p === "string" && p.startsWith("/") && !p.startsWith("//"));
 }
 
 /** A project-relative path as netlify.toml writes it, with forward slashes. */
