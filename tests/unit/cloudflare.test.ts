@@ -44,7 +44,7 @@ describe("sitegen build --target cloudflare", () => {
     expect(existsSync(join(dist, "_sitegen"))).toBe(false);
     expect(existsSync(join(dist, "_redirects"))).toBe(false);
     expect(existsSync(join(dist, "en", "404.html"))).toBe(true);
-    expect(JSON.parse(readFileSync(join(dist, "_routes.json"), "utf8"))).toEqual({ version: 1, include: ["/api/contact", "/api/detect-language", "/api/newsletter", "/api/newsletter/confirm"], exclude: [] });
+    expect(JSON.parse(readFileSync(join(dist, "_routes.json"), "utf8"))).toEqual({ version: 1, include: ["/api/contact", "/api/detect-language", "/api/newsletter"], exclude: [] });
     const worker = readFileSync(join(dist, "_worker.js"), "utf8");
     expect(worker).not.toMatch(/from\s*["']node:|require\(["']node:/);
     expect(worker).toContain("export {");

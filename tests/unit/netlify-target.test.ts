@@ -72,14 +72,14 @@ describe("sitegen build --target netlify", () => {
     expect(toml).toContain(`directory = "${FUNCTIONS_DIR}"`);
     const fn = readFileSync(join(project, FUNCTIONS_DIR, FUNCTION_NAME, `${FUNCTION_NAME}.mjs`), "utf8");
     expect(fn).toContain("export default (request, context) =>");
-    expect(fn).toContain('export const config = { path: ["/api/newsletter","/api/contact","/api/detect-language","/api/newsletter/confirm"] };');
+    expect(fn).toContain('export const config = { path: ["/api/newsletter","/api/contact","/api/detect-language"] };');
     // The function carries its packages: no SQLite, whose native module Netlify could not load.
     const bundle = readFileSync(join(project, FUNCTIONS_DIR, FUNCTION_NAME, "endpoints.cjs"), "utf8");
     expect(bundle).not.toContain("better-sqlite3");
     expect(bundle).toMatch(/require\("pg-native"\)/);
     expect(existsSync(join(project, "dist", "_sitegen"))).toBe(false);
     expect(existsSync(join(project, "dist", "_headers"))).toBe(true);
-    expect(printed.join("\n")).toContain(`Netlify: ${FUNCTIONS_DIR}/${FUNCTION_NAME} answers /api/newsletter, /api/contact, /api/detect-language, /api/newsletter/confirm; netlify.toml publishes dist.`);
+    expect(printed.join("\n")).toContain(`Netlify: ${FUNCTIONS_DIR}/${FUNCTION_NAME} answers /api/newsletter, /api/contact, /api/detect-language; netlify.toml publishes dist.`);
   });
 
   it("serves the pages with the headers of _headers", async () => {

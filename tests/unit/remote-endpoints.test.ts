@@ -72,8 +72,7 @@ describe("a build whose endpoints are on another origin", () => {
   it("gives the Cloudflare worker those endpoints' paths, for the deployment at that origin", async () => {
     const target = await cloudflareTarget({ root: project, outDir: join(project, "dist"), site: loadSiteConfig(project, {}, {}), dictionaries: {} });
     const routes = JSON.parse(target.outputFiles.find((f) => f.file === "_routes.json")!.data);
-    // Every endpoint of site.yaml is routed to the worker, the double opt-in's confirmation included (it answers 404 while that is off).
-    expect(routes.include).toEqual(["/api/contact", "/api/detect-language", "/api/newsletter", "/api/newsletter/confirm"]);
+    expect(routes.include).toEqual(["/api/contact", "/api/detect-language", "/api/newsletter"]);
   });
 });
 
