@@ -107,6 +107,11 @@ export async function loadApiModule(root: string): Promise<ApiModule | undefined
  * (--out /srv/site) or a start from another folder still finds the installed production dependencies.
  */
 export function loadBuiltEndpoints(file: string, root: string, site: SiteConfig, messages: Record<string, Dictionary>): Promise<Endpoints> {
+  return instantiate(requireBuiltModule(file, root), file, { site, root, messages });
+}
+
+/** The endpoints module a build wrote, loaded as loadBuiltEndpoints says, not instantiated (the submissions commands use its store). */
+export function requireBuiltModule(file: string, root: string): ApiModule {
   const places = [createRequire(file), createRequire(join(root, "package.json")), createRequire(import.meta.url)];
   const require = Object.assign((id: string) => {
     for (const from of places) {
@@ -126,7 +131,7 @@ export function loadBuiltEndpoints(file: string, root: string, site: SiteConfig,
     throw sitegenError("ApiModuleInvalid", { file, problem: (error as Error).message }, { cause: error });
   }
   run(module.exports, require, module, file, dirname(file));
-  return instantiate(module.exports, file, { site, root, messages });
+  return module.exports;
 }
 
 async function instantiate(module: ApiModule, file: string, options: { site: SiteConfig; root: string; messages: Record<string, Dictionary> }): Promise<Endpoints> {

@@ -3,18 +3,15 @@
  * backoff, through the site's own endpoints module (the same deliverers the servers run, configured by the
  * same environment), and prints what went out and what still fails. What fails stays in the outbox.
  */
-import { loadSiteConfig } from "./config.ts";
-import { loadLocaleContent } from "./content.ts";
-import { loadEndpoints, type DeliveryReport } from "./endpoints.ts";
+import { commandSite } from "./command-site.ts";
+import type { DeliveryReport } from "./endpoints.ts";
 import { sitegenError } from "./errors.ts";
 import { PROJECT_FILES } from "./project.ts";
 
 const describe = (row: DeliveryReport["delivered"][number]) => `${row.kind} for ${row.submission_type} ${row.submission_id} (try ${row.attempts})`;
 
 export async function retryDeliveries(root: string): Promise<DeliveryReport> {
-  const site = loadSiteConfig(root);
-  const dictionaries = Object.fromEntries(site.locales.map((l) => [l.code, loadLocaleContent(root, l.code, site).dictionary]));
-  const api = await loadEndpoints(root, site, dictionaries);
+  const api = await commandSite(root).endpoints();
   if (!api.retry) {
     await api.close();
     throw sitegenError("ApiModuleInvalid", { file: PROJECT_FILES.api, problem: "its createApiHandlers returns no retry(), which sitegen submissions retry sends the outbox through." });

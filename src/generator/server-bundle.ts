@@ -15,7 +15,7 @@ import type { Dictionary } from "./content.ts";
 import { sitegenError } from "./errors.ts";
 
 export const SERVER_DIR = "_sitegen";
-const SITE_FILE = `${SERVER_DIR}/site.json`;
+export const SITE_FILE = `${SERVER_DIR}/site.json`;
 const API_FILE = `${SERVER_DIR}/api.cjs`;
 /** Raised when the file's shape changes, so an older `dist/` is rebuilt rather than misread. */
 const FORMAT = 1;

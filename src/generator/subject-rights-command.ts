@@ -7,8 +7,7 @@
  * Addresses are matched in any case, as the store compares them.
  */
 import { existsSync } from "node:fs";
-import { loadSiteConfig } from "./config.ts";
-import { loadApiModule } from "./endpoints.ts";
+import { commandSite } from "./command-site.ts";
 import { sitegenError } from "./errors.ts";
 import { openStoreForCommand, storeModule, type Environment } from "./open-store.ts";
 
@@ -27,8 +26,9 @@ export function checkEmailOption(command: SubjectCommand, value: string | undefi
 }
 
 async function withStore<T>(root: string, env: Environment, work: (store: Awaited<ReturnType<typeof openStoreForCommand>>) => Promise<T>, empty: () => T): Promise<T> {
-  const site = loadSiteConfig(root);
-  const api = await loadApiModule(root);
+  const project = commandSite(root, env as NodeJS.ProcessEnv);
+  const site = project.site;
+  const api = await project.module();
   const { storeKind, sqliteFile } = storeModule(api);
   // Nothing was ever stored: there is nothing to find or erase, and no database is created for it.
   if (storeKind(env) === "sqlite" && !existsSync(sqliteFile(site.submissions, root))) return empty();

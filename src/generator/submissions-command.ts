@@ -1,9 +1,8 @@
 import { existsSync } from "node:fs";
 import { relative } from "node:path";
-import { loadSiteConfig } from "./config.ts";
+import { commandSite } from "./command-site.ts";
 import { sitegenError } from "./errors.ts";
 import { openStoreForCommand, storeModule, type Environment } from "./open-store.ts";
-import { loadApiModule } from "./endpoints.ts";
 
 export const SUBMISSION_TYPES = ["newsletter", "contact"] as const;
 export const SUBMISSION_FORMATS = ["csv", "json"] as const;
@@ -60,8 +59,9 @@ export async function printSubmissions(root: string, opts: { type?: string; form
   }
   const types = type ? [type as SubmissionType] : [...SUBMISSION_TYPES];
 
-  const site = loadSiteConfig(root);
-  const api = await loadApiModule(root);
+  const project = commandSite(root, env as NodeJS.ProcessEnv);
+  const site = project.site;
+  const api = await project.module();
   const { storeKind, sqliteFile } = storeModule(api);
   if (storeKind(env) === "sqlite") {
     // Listing creates no database: that is the first submission's job.

@@ -3,7 +3,8 @@
  * a folder holding no content/ or src/, on a built dist only, configured by the environment.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
 import { request } from "node:http";
 import { connect } from "node:net";
 import { tmpdir } from "node:os";
@@ -12,7 +13,7 @@ import { openSqlite } from "../../src/api/sqlite-driver.ts";
 import { buildSite } from "../../src/generator/build/build.ts";
 import { createSiteServer } from "../../src/generator/server.ts";
 import { hstsWanted, startPort } from "../../src/generator/start.ts";
-import { projectCopy } from "../helpers.ts";
+import { projectCopy, ROOT } from "../helpers.ts";
 import { freePort, startProcess, type StartedServer } from "../start-process.ts";
 import { startSmtpSink, startWebhook, until } from "../notify-sinks.ts";
 import { SqliteSubmissionStore } from "../../src/api/sqlite-store.ts";
@@ -350,5 +351,35 @@ describe("sitegen start and the leads' notifications", () => {
     await expect(start(["--port", "0"], { SUBMISSIONS_DB: join(folder, "submissions.db"), PORT: undefined, HSTS: undefined })).rejects.toThrow(
       /exited \(1\) before listening[^]*SubmissionsUnreadable: Cannot read the submissions/,
     );
+  });
+
+  it("runs the submissions commands on a server that holds only dist/, reading the store the server writes", async () => {
+    // As in the container image: the working folder holds dist/ and no content/ nor src/.
+    const app = emptyFolder();
+    cpSync(dist, join(app, "dist"), { recursive: true });
+    const env = { PORT: undefined, HSTS: undefined, SUBMISSIONS_DB: undefined, DATABASE_URL: undefined };
+    const server = await start(["--port", "0", "--out", join(app, "dist")], env, app);
+    const post = await send(server.port, "/api/contact", {
+      method: "POST",
+      headers: JSON_POST,
+      body: JSON.stringify({ firstName: "Ana", lastName: "Souza", email: "Ana@Exemplo.com.br", message: "Quero falar sobre IA.", locale: "pt" }),
+    });
+    expect(post.status, post.body).toBe(200);
+    process.kill(server.child.pid!, "SIGTERM");
+    expect(await server.exited()).toBe(0);
+
+    const sitegen = (...args: string[]) =>
+      spawnSync(process.execPath, [join(ROOT, "bin", "sitegen.js"), "submissions", ...args], { cwd: app, encoding: "utf8", env: { ...process.env, ...env }, timeout: 60_000 });
+    const listed = sitegen("--type", "contact", "--format", "json");
+    expect(listed.status, listed.stderr).toBe(0);
+    expect(JSON.parse(listed.stdout).map((r: { email: string; message: string }) => [r.email, r.message])).toEqual([["Ana@Exemplo.com.br", "Quero falar sobre IA."]]);
+    const exported = sitegen("export", "--email", "ana@exemplo.com.br");
+    expect(exported.status, exported.stderr).toBe(0);
+    expect(JSON.parse(exported.stdout).contact.map((r: { first_name: string }) => r.first_name)).toEqual(["Ana"]);
+    const deleted = sitegen("delete", "--email", "ana@exemplo.com.br");
+    expect(deleted.status, deleted.stderr).toBe(0);
+    expect(deleted.stdout).toContain("Erased everything stored about ana@exemplo.com.br (LGPD art. 18): newsletter: 0 rows, contact: 1 row");
+    // Where site.yaml puts the file, under the working folder, as the server put it.
+    expect(rows(join(app, ".data", "submissions.db"), "contact")).toEqual([]);
   });
 });
