@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createHash } from "node:crypto";
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildSite, type BuildResult } from "../../src/generator/build/build.ts";
@@ -129,6 +129,26 @@ describe("incremental build", () => {
     const result = await buildBoth({ precompress: true, drafts: true });
     expect(result.rendered).toBe(1);
     expect(existsSync(join(out, "insights/generated-22.html.br"))).toBe(true);
+  }, 300_000);
+
+  it("keeps an article with an image in its body as it is, its image files included, when another article changes", async () => {
+    const withImage = (text: string) => article("en", 120, "An article with a chart", `${text}\n\n![A chart of the pilots](../../images/insights/ai-governance.webp)\n`);
+    writeFileSync(articleFile("en", 120), withImage("Before the chart."));
+    await buildBoth();
+    expect(read("en/insights/generated-120.html")).toMatch(/<picture>[^]*alt="A chart of the pilots"/);
+    writeFileSync(articleFile("en", 7), article("en", 7, undefined, "Another article's text, changed."));
+    const result = await buildBoth();
+    expect(result.rendered).toBe(1);
+    expect(read("en/insights/generated-120.html")).toMatch(/<picture>[^]*alt="A chart of the pilots"/);
+  }, 300_000);
+
+  it("renders every page again when a source image changes, since pages name its files by their bytes", async () => {
+    const cover = join(project, "content", "images", "insights", "ai-governance.webp");
+    const before = read("en/insights/ai-governance.html");
+    copyFileSync(join(project, "content", "images", "insights", "ai-agents-back-office.webp"), cover);
+    const result = await buildBoth();
+    expect(result.rendered).toBe(result.pages.length);
+    expect(read("en/insights/ai-governance.html")).not.toBe(before);
   }, 300_000);
 
   it("starts cold on a new day, since a page may show the date (the footer's year)", async () => {
