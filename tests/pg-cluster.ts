@@ -144,3 +144,14 @@ async function waitUntilAccepting(port: number): Promise<void> {
   }
   throw new Error(`PostgreSQL on 127.0.0.1:${port} did not accept connections: ${(lastError as Error)?.message}`);
 }
+
+/** Runs one statement on the database at `url` through a connection of its own; its rows. */
+export async function queryOnce(url: string, sql: string): Promise<Record<string, unknown>[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query(sql)).rows as Record<string, unknown>[];
+  } finally {
+    await client.end();
+  }
+}

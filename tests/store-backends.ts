@@ -14,7 +14,7 @@ import pg from "pg";
 import { migratePg } from "../src/api/pg-migrations.ts";
 import { openStore, type Environment } from "../src/api/stores.ts";
 import type { SubmissionStore } from "../src/api/store.ts";
-import { startPgCluster, type PgCluster } from "./pg-cluster.ts";
+import { queryOnce, startPgCluster, type PgCluster } from "./pg-cluster.ts";
 import { Miniflare } from "miniflare";
 import { D1SubmissionStore, type D1Database, type D1PreparedStatement } from "../src/api/d1-store.ts";
 import { getStore } from "@netlify/blobs";
@@ -139,15 +139,7 @@ export function postgresBackend(): Backend {
     const url = await cluster.createDatabase();
     const root = project(".data/unused.db");
     const env: Environment = { DATABASE_URL: url };
-    const query = async (sql: string) => {
-      const client = new pg.Client({ connectionString: url });
-      await client.connect();
-      try {
-        return (await client.query(sql)).rows as Record<string, unknown>[];
-      } finally {
-        await client.end();
-      }
-    };
+    const query = (sql: string) => queryOnce(url, sql);
     return {
       env,
       root,

@@ -9,6 +9,11 @@ import type { SiteConfig } from "./config.ts";
 /** Dotted key → text, for one locale. */
 export type Dictionary = Map<string, string>;
 
+/** Each locale's text as plain objects, as it is written into a file or inlined into a bundle (JSON). */
+export function plainDictionaries(dictionaries: Record<string, Dictionary>): Record<string, Record<string, string>> {
+  return Object.fromEntries(Object.entries(dictionaries).map(([locale, dictionary]) => [locale, Object.fromEntries(dictionary)]));
+}
+
 export interface LocaleContent {
   locale: string;
   dictionary: Dictionary;

@@ -11,7 +11,7 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { submissionSettings, type SiteConfig } from "./config.ts";
-import type { Dictionary } from "./content.ts";
+import { plainDictionaries, type Dictionary } from "./content.ts";
 import { sitegenError } from "./errors.ts";
 
 export const SERVER_DIR = "_sitegen";
@@ -42,7 +42,7 @@ export function serverBundleFiles(input: ServerBundleInput): { file: string; dat
   const content: SiteFile = {
     format: FORMAT,
     site: { ...input.site, submissions: input.submissions },
-    messages: Object.fromEntries(Object.entries(input.dictionaries).map(([locale, dictionary]) => [locale, Object.fromEntries(dictionary)])),
+    messages: plainDictionaries(input.dictionaries),
     endpoints: input.apiCode !== undefined,
   };
   const files = [{ file: SITE_FILE, data: JSON.stringify(content) }];

@@ -19,11 +19,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import pg from "pg";
 import { openSqlite, pragmaValue } from "../../src/api/sqlite-driver.ts";
 import { buildSite } from "../../src/generator/build/build.ts";
 import { projectCopy } from "../helpers.ts";
-import { startPgCluster, type PgCluster } from "../pg-cluster.ts";
+import { queryOnce, startPgCluster, type PgCluster } from "../pg-cluster.ts";
 import { startProcess, type StartedServer } from "../start-process.ts";
 
 const NEWSLETTER_POSTS = 10_000;
@@ -171,15 +170,7 @@ function sqliteStore(): StoreUnderTest {
 
 async function postgresStore(cluster: PgCluster): Promise<StoreUnderTest> {
   const url = await cluster.createDatabase();
-  const query = async (sql: string) => {
-    const client = new pg.Client({ connectionString: url });
-    await client.connect();
-    try {
-      return (await client.query(sql)).rows as Record<string, unknown>[];
-    } finally {
-      await client.end();
-    }
-  };
+  const query = (sql: string) => queryOnce(url, sql);
   return {
     name: "PostgreSQL",
     env: { DATABASE_URL: url },

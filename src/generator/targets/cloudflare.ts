@@ -15,7 +15,7 @@ import { build } from "esbuild";
 import { existsSync } from "node:fs";
 import { basename, join } from "node:path";
 import type { SiteConfig } from "../config.ts";
-import type { Dictionary } from "../content.ts";
+import { plainDictionaries, type Dictionary } from "../content.ts";
 import { sitegenError } from "../errors.ts";
 import { PROJECT_FILES } from "../project.ts";
 import { securityHeaders } from "../security-headers.ts";
@@ -81,7 +81,7 @@ async function bundleWorker(root: string, site: SiteConfig, dictionaries: Record
   if (!existsSync(join(root, file))) throw sitegenError("WorkerModuleMissing", { file });
   const options = {
     site,
-    messages: Object.fromEntries(Object.entries(dictionaries).map(([locale, dictionary]) => [locale, Object.fromEntries(dictionary)])),
+    messages: plainDictionaries(dictionaries),
     headers: securityHeaders(site),
   };
   const entry = `import { createPagesWorker } from ${JSON.stringify(`./${file}`)};\nexport default createPagesWorker(${JSON.stringify(options)});\n`;

@@ -18,7 +18,7 @@ import { build } from "esbuild";
 import { existsSync, readFileSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import type { SiteConfig } from "../config.ts";
-import type { Dictionary } from "../content.ts";
+import { plainDictionaries, type Dictionary } from "../content.ts";
 import { sitegenError } from "../errors.ts";
 import { PROJECT_FILES } from "../project.ts";
 import type { TargetInput, TargetOutput } from "./targets.ts";
@@ -77,7 +77,7 @@ function functionSource(paths: string[]): string {
 async function bundleEndpoints(root: string, site: SiteConfig, dictionaries: Record<string, Dictionary>): Promise<string> {
   const file = PROJECT_FILES.netlifyApi;
   if (!existsSync(join(root, file))) throw sitegenError("NetlifyFunctionInvalid", { file, problem: "it does not exist, and the Netlify Function is made from it." });
-  const messages = Object.fromEntries(Object.entries(dictionaries).map(([locale, dictionary]) => [locale, Object.fromEntries(dictionary)]));
+  const messages = plainDictionaries(dictionaries);
   const entry = [
     `const { createNetlifyFunction } = require(${JSON.stringify(`./${file}`)});`,
     `if (typeof createNetlifyFunction !== "function") throw new Error(${JSON.stringify(`${file} does not export createNetlifyFunction.`)});`,
