@@ -13,8 +13,12 @@ export function projectCopy(): string {
   cpSync(join(ROOT, "public"), join(dir, "public"), { recursive: true });
   // Each package linked, not the folder: the copy keeps its own node_modules/.cache (compiled pages, endpoints).
   mkdirSync(join(dir, "node_modules"));
+  // Preact, which the islands bundle, is copied: esbuild names chunks by a hash of their inputs' paths, and a
+  // link would put this repository's own path in them, so the copy's scripts would weigh a few bytes more
+  // or less than the real site's depending on where the repository is cloned.
   for (const name of readdirSync(join(ROOT, "node_modules"))) {
-    if (name !== ".cache") symlinkSync(join(ROOT, "node_modules", name), join(dir, "node_modules", name), "dir");
+    if (name === "preact") cpSync(join(ROOT, "node_modules", name), join(dir, "node_modules", name), { recursive: true });
+    else if (name !== ".cache") symlinkSync(join(ROOT, "node_modules", name), join(dir, "node_modules", name), "dir");
   }
   symlinkSync(join(ROOT, "package.json"), join(dir, "package.json"));
   // The processed images are shared: their cache is keyed by content, so a copy never reads another's
