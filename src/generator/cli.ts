@@ -57,9 +57,11 @@ export function createProgram(root: string): Command {
     .option("--precompress", "also write .br and .gz copies of every text file, for servers that send precompressed files (nginx brotli_static/gzip_static)", false)
     .addOption(new Option("--target <host>", "where the output is deployed: node (sitegen start, static hosts), cloudflare (Pages, with the endpoints as its worker) or netlify (with the endpoints as a Netlify Function and netlify.toml)").choices(TARGET_NAMES).default("node"))
     .option("--no-cache", "render every page, keeping nothing of the previous build (a cold build)")
+    .addOption(new Option("--write-thread <when>", "write the files on a thread of their own beside the rendering: auto (when many pages are rendered), on or off").choices(["auto", "on", "off"]).default("auto"))
     .addOption(new Option("--json", "print the figures as one JSON line (for sitegen bench)").hideHelp())
-    .action(async (opts: { out: string; siteUrl?: string; strict: boolean; precompress: boolean; target: TargetName; cache: boolean; json?: boolean }) => {
-      const result = await buildSite({ root, outDir: resolve(opts.out), siteUrl: opts.siteUrl, strict: opts.strict, precompress: opts.precompress, target: opts.target, incremental: opts.cache });
+    .action(async (opts: { out: string; siteUrl?: string; strict: boolean; precompress: boolean; target: TargetName; cache: boolean; writeThread: "auto" | "on" | "off"; json?: boolean }) => {
+      const writeThread = opts.writeThread === "auto" ? undefined : opts.writeThread === "on";
+      const result = await buildSite({ root, outDir: resolve(opts.out), siteUrl: opts.siteUrl, strict: opts.strict, precompress: opts.precompress, target: opts.target, incremental: opts.cache, writeThread });
       if (opts.json) {
         const maxRssMb = process.resourceUsage().maxRSS / 1024;
         return console.log(JSON.stringify({ buildMs: result.totalMs, pages: result.pages.length, rendered: result.rendered, timings: result.timings, maxRssMb }));

@@ -33,6 +33,8 @@ export interface CachedEntry {
   /** The Markdown body's first line in the file, and the images it refers to (for the image stage). */
   firstLine: number;
   bodyImages?: ImageRef[];
+  /** The body as the file gave it, when it was kept in memory (within KEPT_BODIES): not read from the file again. */
+  body?: string;
 }
 
 /** What the next build may reuse of each entry's file (see cachedEntry). */
@@ -91,6 +93,12 @@ function readEntry(input: CollectionsInput, file: string, locale: string, defini
   // An unchanged file (same size and time of change, as make and most generators judge it) is not read.
   if (cached && cached.size === size && cached.mtimeMs === mtimeMs) {
     fields = cached;
+    if (typeof cached.body === "string" && cached.body.length <= budget.left) {
+      body = cached.body;
+      budget.left -= body.length;
+    } else {
+      delete cached.body;
+    }
   } else {
     const text = readFileSync(path, "utf8");
     const hash = createHash("sha1").update(text).digest("hex");
@@ -109,6 +117,7 @@ function readEntry(input: CollectionsInput, file: string, locale: string, defini
     if (typeof kept === "string" && kept.length <= budget.left) {
       body = Buffer.from(kept).toString();
       budget.left -= body.length;
+      fields.body = body;
     }
   }
   const data = { ...fields.data };

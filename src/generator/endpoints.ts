@@ -66,11 +66,12 @@ export interface CommandStore {
  * as require() calls, so it runs wherever the project's node_modules are installed. Undefined when the site
  * has no endpoints. The build writes it into the output for `sitegen start` (server-bundle.ts).
  */
-export async function compileEndpoints(root: string): Promise<string | undefined> {
+export async function compileEndpoints(root: string, inputs?: Set<string>): Promise<string | undefined> {
   const entry = join(root, PROJECT_FILES.api);
   if (!existsSync(entry)) return undefined;
   try {
-    const result = await build({ entryPoints: [entry], absWorkingDir: root, bundle: true, platform: "node", format: "cjs", target: "node20", packages: "external", write: false, logLevel: "silent" });
+    const result = await build({ entryPoints: [entry], absWorkingDir: root, bundle: true, platform: "node", format: "cjs", target: "node20", packages: "external", write: false, logLevel: "silent", metafile: true });
+    for (const input of Object.keys(result.metafile.inputs)) inputs?.add(join(root, input));
     return result.outputFiles[0].text;
   } catch (error) {
     const first = (error as { errors?: { text: string }[] }).errors?.[0];

@@ -14,7 +14,7 @@ describe("rendering, one page at a time", () => {
     const dictionaries = Object.fromEntries(locales.map((l) => [l, loadLocaleContent(ROOT, l, config).dictionary]));
     const plan = planPages(site, config, collections);
     let renders = 0;
-    const bundle = { site, hash: "", render: () => `<!doctype html><p>${++renders}</p>` };
+    const bundle = { site, hash: "", file: "", render: () => `<!doctype html><p>${++renders}</p>` };
     const assets = { stylesheet: "/site.css", fonts: [], scripts: [], preloads: [], islands: {} };
     const pages = renderPages(plan, plan.pages, bundle, config, dictionaries, assets, collections, {}, new ReadLog());
     expect(renders).toBe(0);

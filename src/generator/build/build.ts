@@ -1,10 +1,13 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { loadSiteConfig, type ConfigOverrides, type SiteConfig } from "../config.ts";
 import type { Dictionary } from "../content.ts";
 import { sitegenError } from "../errors.ts";
 import { compileEndpoints } from "../endpoints.ts";
 import { serverBundleFiles } from "../server-bundle.ts";
 import { loadContent } from "./load-content.ts";
-import { bundlePages } from "./bundle-pages.ts";
+import { bundlePages, loadPagesBundle } from "./bundle-pages.ts";
+import { loadCompiledCode, saveCompiledCode } from "./bundle-cache.ts";
 import { bundleIslands } from "./bundle-islands.ts";
 import { bundleStyles } from "./bundle-styles.ts";
 import { planPages } from "./plan-pages.ts";
@@ -13,6 +16,7 @@ import { feedFiles } from "../seo/feeds.ts";
 import { processImages, sourceImages } from "./images.ts";
 import { ReadLog, renderPages } from "./render-pages.ts";
 import { TWINS, writeOutput } from "./write-output.ts";
+import { loadEntryCache, saveEntryCache } from "./entry-cache.ts";
 import { buildKey, forgetManifest, loadManifest, PageInputs, saveManifest, selectPages, type PageRecord } from "./incremental.ts";
 import { formatMissing, missingTranslations, type MissingKey } from "./report.ts";
 import { TARGETS, writeTargetFiles, type TargetName } from "../targets/targets.ts";
@@ -30,9 +34,17 @@ export interface BuildOptions extends ConfigOverrides {
   target?: TargetName;
   /** Keep the pages whose inputs did not change since the previous build into outDir (the default); false builds cold. */
   incremental?: boolean;
+  /** Write the files on a thread of their own (file-writer.ts); by default, when WRITE_THREAD_PAGES or more pages are rendered. */
+  writeThread?: boolean;
   /** The compiled code of an earlier build, when nothing under src/ changed since (sitegen serve after a content edit). */
   bundles?: Bundles;
 }
+
+/**
+ * From how many rendered pages the files are written on a thread of their own: below it, starting the
+ * thread costs about what it saves (`npm run bench` compares both on this site and at scale).
+ */
+export const WRITE_THREAD_PAGES = 100;
 
 export interface BuildResult {
   outDir: string;
@@ -89,7 +101,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
 
   const content = loadContent(root, { siteUrl: options.siteUrl });
   lap("content");
-  const bundles = options.bundles ?? (await bundleAll(root));
+  const bundles = options.bundles ?? (await bundleAll(root, options.incremental !== false));
   const { islands, pagesBundle, apiCode, stylesheet } = bundles;
   const definitions = pagesBundle.site.collections ?? [];
   const precompress = options.precompress === true;
@@ -109,9 +121,13 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     today: [new Date().toISOString().slice(0, 10), new Date().toDateString()],
   });
   const previous = options.incremental === false ? undefined : loadManifest(root, options.outDir, key);
+  // What reading an entry's file gives depends on these too: the schema, the text its references are
+  // checked against, the site's address (its links), and sitegen's code (in buildKey).
+  const entriesKey = buildKey(root, { entries: true, root, definitions, text: content.contents.map((c) => [c.locale, [...c.dictionary]]), siteUrl: content.site.siteUrl });
+  const cachedEntries = options.incremental === false ? undefined : loadEntryCache(root, entriesKey);
   lap("bundle");
   const log = new ReadLog();
-  const collections = loadCollections({ root, siteUrl: content.site.siteUrl, locales: content.site.locales.map((l) => l.code), dictionaries: content.dictionaries, definitions, drafts: options.drafts === true, cached: previous?.entries, onBodyRead: (entry) => log.note(`body:${entry.file}`) });
+  const collections = loadCollections({ root, siteUrl: content.site.siteUrl, locales: content.site.locales.map((l) => l.code), dictionaries: content.dictionaries, definitions, drafts: options.drafts === true, cached: cachedEntries, onBodyRead: (entry) => log.note(`body:${entry.file}`) });
   lap("collections");
   const images = await processImages({ root, definitions, collections, contents: content.contents, imageKeys: pagesBundle.site.imageKeys ?? [] });
   lap("images");
@@ -132,6 +148,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   let missing: MissingKey[] = [];
   const written = await writeOutput({
     ...{ outDir: options.outDir, root, site: content.site, routes: plan.routes, pages: rendered, kept: changes.keep, previousFiles: previous?.files },
+    manyPages: options.writeThread ?? changes.render.length >= WRITE_THREAD_PAGES,
     ...{ assets: [...assetFiles, ...images.files], files: [...feeds, ...target.outputFiles], serverFiles: target.serverBundle ? serverFiles : [], redirects: target.redirects, precompress },
     beforeSwap(pages) {
       // Every page is written: missing translations can still fail the build before the output changes.
@@ -143,7 +160,11 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   writeTargetFiles(root, options.outDir, target);
   const records: Record<string, PageRecord> = {};
   for (const page of written.pages) records[page.file] = { ...page, input: inputs.pageInput(plan.byFile.get(page.file)!), reads: Object.fromEntries(page.reads.map((read) => [read, inputs.digest(read)])) };
-  if (options.incremental !== false) saveManifest(root, options.outDir, { key, pages: records, entries: entriesOf(collections), files: written.all });
+  if (options.incremental !== false) {
+    saveManifest(root, options.outDir, { key, pages: records, files: written.all });
+    const entries = entriesOf(collections);
+    if (changedEntries(cachedEntries, entries)) saveEntryCache(root, entriesKey, entries);
+  }
   lap("write");
   timings.write -= renderMs;
   timings.render = renderMs;
@@ -174,13 +195,23 @@ export interface Bundles {
   stylesheet: Awaited<ReturnType<typeof bundleStyles>>;
 }
 
-async function bundleAll(root: string): Promise<Bundles> {
+/** The site's code compiled, or as an earlier build compiled it when none of its files changed since (bundle-cache.ts). */
+async function bundleAll(root: string, useCache: boolean): Promise<Bundles> {
+  // The inputs are named by absolute path: a cache folder shared by two projects never mixes them up.
+  const key = buildKey(root, { compiled: true, root });
+  const cached = useCache ? loadCompiledCode(root, key) : undefined;
+  if (cached) return { islands: cached.islands, pagesBundle: loadPagesBundle(root, cached.pages.file, cached.pages.hash), apiCode: cached.apiCode, stylesheet: cached.stylesheet };
+  // Besides the files the compilers read: the folders whose files are found by listing them (a new island,
+  // an endpoints module or a shim that appears changes the folder), and the settings esbuild reads (tsconfig.json).
+  const inputs = new Set(["src/islands", "src/islands/runtime", "src/api", "src/pages", "src/styles", "tsconfig.json", "package.json"].map((p) => join(root, p)).filter((p) => existsSync(p)));
   // The three compile at once; when several fail (pages import islands to render them, so an island's
   // syntax error breaks both), the island's error is the one reported, whatever finished first.
-  const [islands, pagesBundle, apiCode] = await Promise.allSettled([bundleIslands(root), bundlePages(root), compileEndpoints(root)]);
+  const [islands, pagesBundle, apiCode] = await Promise.allSettled([bundleIslands(root, inputs), bundlePages(root, inputs), compileEndpoints(root, inputs)]);
   for (const result of [islands, pagesBundle, apiCode]) if (result.status === "rejected") throw result.reason;
   const value = <T,>(result: PromiseSettledResult<T>) => (result as PromiseFulfilledResult<T>).value;
-  return { islands: value(islands), pagesBundle: value(pagesBundle), apiCode: value(apiCode), stylesheet: await bundleStyles(root) };
+  const bundles = { islands: value(islands), pagesBundle: value(pagesBundle), apiCode: value(apiCode), stylesheet: await bundleStyles(root, inputs) };
+  if (useCache) saveCompiledCode(root, key, inputs, { islands: bundles.islands, pages: { file: bundles.pagesBundle.file, hash: bundles.pagesBundle.hash }, apiCode: bundles.apiCode, stylesheet: bundles.stylesheet });
+  return bundles;
 }
 
 /** Each item of a sequence as it is asked for, with the time spent making it added up (the render stage's, inside the writing). */
@@ -193,6 +224,13 @@ function* timed<T>(items: Iterable<T>, add: (ms: number) => void): Generator<T> 
     return next;
   };
   for (let next = step(); !next.done; next = step()) yield next.value;
+}
+
+/** Whether the entries read differ from those the cache held (a file read again, added or gone). */
+function changedEntries(before: Record<string, CachedEntry> | undefined, after: Record<string, CachedEntry>): boolean {
+  if (!before) return true;
+  const files = Object.keys(after);
+  return files.length !== Object.keys(before).length || files.some((file) => before[file] !== after[file]);
 }
 
 /** What the next build may reuse of each entry file: its hash, checked fields, reading time and images. */

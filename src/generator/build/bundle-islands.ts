@@ -23,7 +23,7 @@ const NONE: IslandsBundle = { files: [], scripts: [], preloads: [], islands: {} 
  * against React's API and shipped as Preact: `react` resolves to src/islands/runtime/react.ts when the site
  * has one, else to preact/compat. A site without the runtime ships no JavaScript.
  */
-export async function bundleIslands(root: string): Promise<IslandsBundle> {
+export async function bundleIslands(root: string, inputs?: Set<string>): Promise<IslandsBundle> {
   const runtime = PROJECT_FILES.islandsRuntime;
   if (!existsSync(join(root, runtime))) return NONE;
   const islandFiles = fg.sync(`${PROJECT_FILES.islands}/*.{ts,tsx}`, { cwd: root }).sort();
@@ -55,6 +55,7 @@ export async function bundleIslands(root: string): Promise<IslandsBundle> {
   } catch (error) {
     throw compileError("IslandCompileError", error, PROJECT_FILES.islands);
   }
+  for (const input of Object.keys(result.metafile.inputs)) inputs?.add(join(root, input));
   const urlOf = (outPath: string) => `/assets/${relative(outdir, join(root, outPath))}`;
   const outputs = result.metafile.outputs;
   const islands: Record<string, string> = {};

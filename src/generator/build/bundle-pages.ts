@@ -13,6 +13,8 @@ export interface PagesBundle {
   site: SiteDefinition;
   /** The hash of the compiled code. */
   hash: string;
+  /** The compiled module's file (in the project's cache folder). */
+  file: string;
   render(head: HeadData, page: PageData, component: SiteDefinition["routes"][number]["page"], props?: Record<string, unknown>): string;
 }
 
@@ -22,7 +24,7 @@ export interface PagesBundle {
  * project's node_modules, so the bundle and the renderer share one React. Each bundle is written under a
  * name made of its code's hash, so `sitegen serve` loads fresh code after every change.
  */
-export async function bundlePages(root: string): Promise<PagesBundle> {
+export async function bundlePages(root: string, inputs?: Set<string>): Promise<PagesBundle> {
   const routesFile = join(root, PROJECT_FILES.routes);
   if (!existsSync(routesFile)) throw sitegenError("SiteDefinitionMissing", { file: PROJECT_FILES.routes });
   const entry = [
@@ -48,8 +50,10 @@ export async function bundlePages(root: string): Promise<PagesBundle> {
       write: false,
       logLevel: "silent",
       define: { "process.env.NODE_ENV": '"production"' },
+      metafile: true,
     });
     code = result.outputFiles[0].text;
+    for (const input of Object.keys(result.metafile.inputs)) if (input !== "sitegen-pages.js") inputs?.add(join(root, input));
   } catch (error) {
     throw compileError("PageCompileError", error, PROJECT_FILES.routes);
   }
@@ -59,6 +63,11 @@ export async function bundlePages(root: string): Promise<PagesBundle> {
   const file = join(dir, `pages-${hash.slice(0, 12)}.cjs`);
   if (!existsSync(file)) writeAtomically(file, code);
   pruneOldBundles(dir, file);
+  return loadPagesBundle(root, file, hash);
+}
+
+/** The compiled pages loaded from their file: by bundlePages, or by a build that found them compiled already (bundle-cache.ts). */
+export function loadPagesBundle(root: string, file: string, hash: string): PagesBundle {
   const loaded = createRequire(join(root, "package.json"))(file) as { site?: SiteDefinition; render: PagesBundle["render"] };
   const site = loaded.site;
   if (!site || typeof site.document !== "function" || !Array.isArray(site.routes)) {
@@ -67,7 +76,7 @@ export async function bundlePages(root: string): Promise<PagesBundle> {
       problem: "its default export must be defineSite({ document, routes, ... }), with a document component and a list of routes.",
     });
   }
-  return { site, hash, render: loaded.render };
+  return { site, hash, file, render: loaded.render };
 }
 
 /** Keeps the newest few bundles: `sitegen serve` makes one per change. */

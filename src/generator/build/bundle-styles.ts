@@ -1,6 +1,6 @@
-import { bundle } from "lightningcss";
+import { bundleAsync } from "lightningcss";
 import { createHash } from "node:crypto";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { SitegenError, sitegenError } from "../errors.ts";
 import { PROJECT_FILES } from "../project.ts";
@@ -24,15 +24,20 @@ const TARGETS = { chrome: 109 << 16, firefox: 115 << 16, safari: (15 << 16) | (4
  * Stage 2c. src/styles/main.css and its @imports → one minified stylesheet named by its content's hash,
  * and the files it names with url() (fonts subset to their @font-face rule), hashed beside it.
  */
-export async function bundleStyles(root: string): Promise<Stylesheet> {
+export async function bundleStyles(root: string, inputs?: Set<string>): Promise<Stylesheet> {
   const filename = join(root, PROJECT_FILES.stylesheet);
   if (!existsSync(filename)) throw sitegenError("StylesMissing", { file: PROJECT_FILES.stylesheet });
   let code: Uint8Array;
   let assets: StyleAsset[];
   try {
-    const found = await styleAssets(root, PROJECT_FILES.stylesheet, filename, TARGETS);
+    const found = await styleAssets(root, PROJECT_FILES.stylesheet, filename, TARGETS, inputs);
     assets = found.assets;
-    code = bundle({ filename, minify: true, targets: TARGETS, visitor: { Url: (url) => ({ ...url, url: found.hrefs.get(url.url) ?? url.url }) } }).code;
+    // Each file the stylesheet is made of (main.css and its @imports) is read here, and noted.
+    const read = (file: string) => {
+      inputs?.add(file);
+      return readFileSync(file, "utf8");
+    };
+    code = (await bundleAsync({ filename, minify: true, targets: TARGETS, resolver: { read }, visitor: { Url: (url) => ({ ...url, url: found.hrefs.get(url.url) ?? url.url }) } })).code;
   } catch (error) {
     if (error instanceof SitegenError) throw error;
     const e = error as { fileName?: string; loc?: { line: number; column: number }; message: string };

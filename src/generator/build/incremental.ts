@@ -1,9 +1,9 @@
 import { createHash } from "node:crypto";
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readdirSync, readSync, renameSync, rmSync, writeSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readdirSync, readSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { CollectionEntry, Route } from "../site-definition.ts";
-import type { CachedEntry, Collections } from "../collections.ts";
+import type { Collections } from "../collections.ts";
 import { cacheFolder } from "../project.ts";
 import type { PlannedPage } from "./plan-pages.ts";
 
@@ -29,8 +29,6 @@ export interface BuildManifest {
   /** Everything that every page depends on (buildKey): when it changes, the build starts cold. */
   key: string;
   pages: Record<string, PageRecord>;
-  /** What was read from each collection file, by file. */
-  entries: Record<string, CachedEntry>;
   /** Every file the build left in the output folder. */
   files: string[];
 }
@@ -43,9 +41,19 @@ const hash = (value: unknown) => createHash("sha1").update(typeof value === "str
  * lock file) and the build's options. Any change to one of them makes a cold build.
  */
 export function buildKey(root: string, parts: Record<string, unknown>): string {
-  const own = fileURLToPath(import.meta.url);
+  return hash({ ...codeAndLock(root), ...parts });
+}
+
+/** sitegen's code and the project's lock file, hashed once per process and lock file (a build asks for several keys). */
+const codeAndLocks = new Map<string, { stamp: string; value: { code: string; lock: string } }>();
+function codeAndLock(root: string): { code: string; lock: string } {
   const lock = join(root, "package-lock.json");
-  return hash({ code: hash(readFileSync(own)), lock: existsSync(lock) ? hash(readFileSync(lock)) : "", ...parts });
+  const stamp = existsSync(lock) ? `${statSync(lock).mtimeMs} ${statSync(lock).size}` : "";
+  const known = codeAndLocks.get(root);
+  if (known?.stamp === stamp) return known.value;
+  const value = { code: hash(readFileSync(fileURLToPath(import.meta.url))), lock: stamp ? hash(readFileSync(lock)) : "" };
+  codeAndLocks.set(root, { stamp, value });
+  return value;
 }
 
 function manifestFile(root: string, outDir: string): string {
@@ -54,21 +62,21 @@ function manifestFile(root: string, outDir: string): string {
 
 /**
  * The manifest of the previous build into outDir, if it was made with the same key and its output is there.
- * It is a file of JSON lines (the key, then one page or entry a line), read and written a piece at a time:
- * with entries whose fields hold whole articles, it is as large as the content, and never in memory as one string.
+ * It is a file of JSON lines (the key, then one page a line), read and written a piece at a time: at tens of
+ * thousands of pages it is never in memory as one string. (What was read from the collections' files is
+ * kept apart, whatever the output folder: entry-cache.ts.)
  */
 export function loadManifest(root: string, outDir: string, key: string): BuildManifest | undefined {
   const file = manifestFile(root, outDir);
   if (!existsSync(file) || !existsSync(outDir)) return undefined;
-  const manifest: BuildManifest = { key, pages: {}, entries: {}, files: [] };
+  const manifest: BuildManifest = { key, pages: {}, files: [] };
   try {
     let first = true;
     for (const line of lines(file)) {
-      const item = JSON.parse(line) as { key?: string; page?: PageRecord; entry?: [string, CachedEntry]; files?: string[] };
+      const item = JSON.parse(line) as { key?: string; page?: PageRecord; files?: string[] };
       if (first && item.key !== key) return undefined;
       first = false;
       if (item.page) manifest.pages[item.page.file] = item.page;
-      if (item.entry) manifest.entries[item.entry[0]] = item.entry[1];
       if (item.files) manifest.files.push(...item.files);
     }
     return first ? undefined : manifest;
@@ -100,7 +108,6 @@ export function saveManifest(root: string, outDir: string, manifest: BuildManife
     };
     put({ key: manifest.key });
     for (const page of Object.values(manifest.pages)) put({ page });
-    for (const entry of Object.entries(manifest.entries)) put({ entry });
     for (let i = 0; i < manifest.files.length; i += 1000) put({ files: manifest.files.slice(i, i + 1000) });
     flush();
   } finally {
@@ -110,7 +117,7 @@ export function saveManifest(root: string, outDir: string, manifest: BuildManife
 }
 
 /** The lines of a file, read a block at a time. */
-function* lines(file: string): Generator<string> {
+export function* lines(file: string): Generator<string> {
   const fd = openSync(file, "r");
   try {
     const block = Buffer.alloc(1 << 20);

@@ -79,6 +79,7 @@ interface BuildContext {
   byId: Map<string, Route>;
   notFoundPaths: Record<string, string>;
   dateFormats: Map<string, Intl.DateTimeFormat>;
+  formattedDates: Map<string, string>;
   collections: Collections;
   definitions: CollectionDefinition[];
   /** Locale → text key → its processed image (the image stage). */
@@ -88,7 +89,7 @@ interface BuildContext {
 function pageContext(plan: PagePlan, site: SiteConfig, collections: Collections, definitions: CollectionDefinition[]): BuildContext {
   const notFoundPaths = Object.fromEntries(site.locales.map((l) => [l.code, localizedPath("/404", l)]));
   const dateFormats = new Map(site.locales.map((l) => [l.code, new Intl.DateTimeFormat(l.lang, { dateStyle: "long", timeZone: "UTC" })]));
-  return { routes: plan.routes, byId: new Map(plan.routes.map((r) => [r.id, r])), notFoundPaths, dateFormats, collections, definitions };
+  return { routes: plan.routes, byId: new Map(plan.routes.map((r) => [r.id, r])), notFoundPaths, dateFormats, formattedDates: new Map(), collections, definitions };
 }
 
 function pageData(page: PlannedPage, translator: Translator, site: SiteConfig, context: BuildContext, islands: Record<string, string>, log: ReadLog): PageData {
@@ -114,8 +115,15 @@ function pageData(page: PlannedPage, translator: Translator, site: SiteConfig, c
       return target.paths[inLocale];
     },
     formatDate(iso) {
-      const date = /^\d{4}-\d{2}-\d{2}$/.test(iso) ? new Date(`${iso}T00:00:00Z`) : new Date(Number.NaN);
-      return Number.isNaN(date.getTime()) ? iso : context.dateFormats.get(locale)!.format(date);
+      // Thousands of pages show the same few hundred dates: each is formatted once per locale.
+      const key = `${locale} ${iso}`;
+      let formatted = context.formattedDates.get(key);
+      if (formatted === undefined) {
+        const date = /^\d{4}-\d{2}-\d{2}$/.test(iso) ? new Date(`${iso}T00:00:00Z`) : new Date(Number.NaN);
+        formatted = Number.isNaN(date.getTime()) ? iso : context.dateFormats.get(locale)!.format(date);
+        context.formattedDates.set(key, formatted);
+      }
+      return formatted;
     },
     languages: site.locales.map((l) => ({ code: l.code, lang: l.lang, href: route?.paths[l.code] ?? route?.fallback?.[l.code] ?? localizedPath("/", l), current: l.code === locale })),
     crumbs: route ? crumbsOf(page, translator, site) : [],

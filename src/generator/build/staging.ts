@@ -1,6 +1,7 @@
-import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from "node:fs";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import { sitegenError } from "../errors.ts";
+import { FileWriter, type PageWritten } from "./file-writer.ts";
 
 /**
  * A build is written into a fresh sibling of the output folder (".dist.building-<pid>") and swapped in
@@ -13,10 +14,10 @@ export class StagingFolder {
   readonly target: string;
   files = 0;
   bytes = 0;
-  /** Folders made so far (thousands of pages share a few folders). */
-  private readonly folders = new Set<string>();
+  private readonly writer: FileWriter;
 
-  constructor(outDir: string) {
+  /** `thread`: write the files on a thread of their own (file-writer.ts), for a build of many files. */
+  constructor(outDir: string, thread = false) {
     this.target = resolve(outDir);
     const parent = dirname(this.target);
     guard(parent, () => mkdirSync(parent, { recursive: true }));
@@ -26,17 +27,40 @@ export class StagingFolder {
       rmSync(this.dir, { recursive: true, force: true });
       mkdirSync(this.dir);
     });
+    this.writer = new FileWriter(thread);
   }
 
   /** Writes one file under the staging folder (creating its folders). */
   write(file: string, data: string | Uint8Array): void {
-    const path = join(this.dir, file);
-    guard(join(this.target, file), () => {
-      this.makeFolder(dirname(path));
-      writeFileSync(path, data);
-    });
+    guard(join(this.target, file), () => this.writer.write(join(this.dir, file), data));
     this.files++;
     this.bytes += typeof data === "string" ? Buffer.byteLength(data) : data.byteLength;
+  }
+
+  /** Writes a page minified, and its compressed twins if asked (see FileWriter.writePage); `done` is told what was written. */
+  writePage(file: string, html: string, twins: boolean, done: (written: PageWritten) => void): void {
+    guard(join(this.target, file), () =>
+      this.writer.writePage(join(this.dir, file), html, twins, (written) => {
+        this.files += written.files;
+        this.bytes += written.written;
+        done(written);
+      }),
+    );
+  }
+
+  /** Waits while many files are still on their way to the disk (see FileWriter.drain). */
+  drain(): Promise<void> {
+    return this.writer.drain();
+  }
+
+  /** Waits until every file is on disk; a file that could not be written fails the build here, named. */
+  async finish(): Promise<void> {
+    const failure = await this.writer.close();
+    if (failure) {
+      guard(join(this.target, relative(this.dir, failure.path)), () => {
+        throw Object.assign(new Error(failure.message), { code: failure.code });
+      });
+    }
   }
 
   /**
@@ -58,13 +82,7 @@ export class StagingFolder {
       guard(path, () => rmSync(path, { force: true }));
       for (let folder = dirname(path); folder.startsWith(`${this.target}/`) && readdirSync(folder).length === 0; folder = dirname(folder)) rmSync(folder, { recursive: true });
     }
-    this.discard();
-  }
-
-  private makeFolder(folder: string): void {
-    if (this.folders.has(folder)) return;
-    mkdirSync(folder, { recursive: true });
-    this.folders.add(folder);
+    rmSync(this.dir, { recursive: true, force: true });
   }
 
   /** Replaces the output folder with the staged one. */
@@ -77,7 +95,8 @@ export class StagingFolder {
     rmSync(old, { recursive: true, force: true });
   }
 
-  discard(): void {
+  async discard(): Promise<void> {
+    await this.writer.abandon();
     rmSync(this.dir, { recursive: true, force: true });
   }
 }

@@ -105,7 +105,7 @@ async function subsetForFace(root: string, stylesheet: string, url: string, sour
  * where main.css and its @imports live), fonts subset to their @font-face rule, each named by its content's
  * hash. Returns them with the map from each url() as written to its address in the output.
  */
-export async function styleAssets(root: string, stylesheet: string, filename: string, targets: object): Promise<{ assets: StyleAsset[]; hrefs: Map<string, string> }> {
+export async function styleAssets(root: string, stylesheet: string, filename: string, targets: object, inputs?: Set<string>): Promise<{ assets: StyleAsset[]; hrefs: Map<string, string> }> {
   const { urls, fonts } = scanStyleUrls(filename, targets);
   const assets: StyleAsset[] = [];
   const hrefs = new Map<string, string>();
@@ -113,6 +113,7 @@ export async function styleAssets(root: string, stylesheet: string, filename: st
     const path = resolve(dirname(filename), decodeURIComponent(url.split(/[?#]/)[0]));
     if (!existsSync(path)) throw sitegenError("StyleAssetMissing", { file: stylesheet, url });
     const source = readFileSync(path);
+    inputs?.add(path);
     const use = fonts.get(url);
     const code = use ? await subsetForFace(root, stylesheet, url, source, use) : source;
     const ext = extname(path);

@@ -32,6 +32,8 @@ export interface OutputInput {
   redirects?: boolean;
   /** The files of the previous build's output, when this build updates it (incremental). */
   previousFiles?: string[];
+  /** Whether the build renders enough pages for writing them on a thread of its own to pay. */
+  manyPages?: boolean;
   /** Run just before the new output replaces the old one. */
   beforeSwap?: (pages: WrittenPage[]) => void;
 }
@@ -61,8 +63,9 @@ const TEXT_FILE = /\.(html|css|js|mjs|svg|xml|txt|json|webmanifest)$/;
  * asset has any more: the kept pages, and the assets (their content named by the build key), stay where they are.
  */
 export async function writeOutput(input: OutputInput): Promise<WrittenOutput> {
-  const staging = new StagingFolder(input.outDir);
   const update = input.previousFiles !== undefined;
+  // A thread minifies and writes the pages beside the rendering when there are many (file-writer.ts).
+  const staging = new StagingFolder(input.outDir, input.manyPages === true && !update);
   const all: string[] = [];
   try {
     const write = (file: string, data: string | Uint8Array) => {
@@ -93,10 +96,19 @@ export async function writeOutput(input: OutputInput): Promise<WrittenOutput> {
       pages.push({ ...record, reads: Object.keys(record.reads) });
     }
     for (const { page, html, missing, reads } of input.pages) {
-      const before = { files: staging.files, bytes: staging.bytes };
-      const minified = minifyHtml(html);
-      write(page.file, minified);
-      pages.push({ file: page.file, locale: page.locale, label: page.label, missing, reads, bytes: Buffer.byteLength(minified), files: staging.files - before.files, written: staging.bytes - before.bytes });
+      const record: WrittenPage = { file: page.file, locale: page.locale, label: page.label, missing, reads, bytes: 0, files: 0, written: 0 };
+      pages.push(record);
+      if (update) {
+        // An incremental build compares the page with the file there: a page whose bytes did not change stays.
+        const before = { files: staging.files, bytes: staging.bytes };
+        const minified = minifyHtml(html);
+        write(page.file, minified);
+        Object.assign(record, { bytes: Buffer.byteLength(minified), files: staging.files - before.files, written: staging.bytes - before.bytes });
+        continue;
+      }
+      all.push(page.file, ...(input.precompress ? TWINS.map((t) => page.file + t) : []));
+      staging.writePage(page.file, html, input.precompress, (written) => Object.assign(record, written));
+      await staging.drain();
     }
     for (const asset of input.assets) {
       if (!update) write(asset.file, asset.code);
@@ -114,6 +126,7 @@ export async function writeOutput(input: OutputInput): Promise<WrittenOutput> {
     plain("_headers", host.headers);
     if (host.redirects && input.redirects !== false) plain("_redirects", host.redirects);
     for (const { file, data } of input.serverFiles) plain(file, data);
+    await staging.finish();
     input.beforeSwap?.(pages);
     if (update) {
       const now = new Set(all);
@@ -123,7 +136,7 @@ export async function writeOutput(input: OutputInput): Promise<WrittenOutput> {
     }
     return { pages, files: staging.files, bytes: staging.bytes, all };
   } catch (error) {
-    staging.discard();
+    await staging.discard();
     throw error;
   }
 }

@@ -8,13 +8,11 @@ import { absoluteUrl } from "./urls.ts";
  * close the script element or open a comment, and U+2028/2029 are escaped for old parsers. Still valid JSON.
  */
 export function serializeJsonLd(data: unknown): string {
-  return JSON.stringify(data)
-    .replace(/</g, "\\u003c")
-    .replace(/>/g, "\\u003e")
-    .replace(/&/g, "\\u0026")
-    .replace(/\u2028/g, "\\u2028")
-    .replace(/\u2029/g, "\\u2029");
+  return JSON.stringify(data).replace(UNSAFE_IN_SCRIPT, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
+
+/** What could end the script element or be read as markup, and the line separators older parsers choke on. */
+const UNSAFE_IN_SCRIPT = /[<>&\u2028\u2029]/g;
 
 export interface StructuredDataInput {
   site: SiteConfig;

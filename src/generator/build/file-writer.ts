@@ -1,0 +1,181 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import * as zlib from "node:zlib";
+import { dirname } from "node:path";
+import { Worker } from "node:worker_threads";
+import { createMinifier } from "../html/minify-html.ts";
+
+/** Why a file could not be written: its path, and the system's code and message. */
+export interface WriteFailure {
+  path: string;
+  code: string;
+  message: string;
+}
+
+/** What writing a page made: its minified HTML's bytes, and the files written for it (its twins too) and their bytes. */
+export interface PageWritten {
+  bytes: number;
+  files: number;
+  written: number;
+}
+
+/**
+ * Writes the output's files, each with its folders, in the order they come; a page is minified first, and
+ * compressed too when its twins are asked for. With `thread`, all this happens on a thread of its own while
+ * the build goes on rendering the next pages, so that the second core minifies, compresses and writes beside
+ * the first's rendering. Without it (a rebuild of a few pages, where starting a thread costs more than it
+ * saves), each file is written at once.
+ *
+ * A failure is thrown at once without a thread, and returned by `close()` with one.
+ */
+export class FileWriter {
+  private readonly worker: Worker | undefined;
+  private readonly inline = { folders: new Set<string>(), finish: finishPage(createMinifier(), zlib) };
+  /** Files sent to the thread and not yet confirmed written. */
+  private pending = 0;
+  private failure: WriteFailure | undefined;
+  private wakeUp: (() => void) | undefined;
+  private readonly done = new Map<number, (written: PageWritten) => void>();
+  private nextId = 0;
+  private readonly closed: Promise<void> | undefined;
+
+  constructor(thread: boolean) {
+    if (!thread) return;
+    this.worker = new Worker(`(${writerThread.toString()})(${finishPage.toString()}, ${createMinifier.toString()})`, { eval: true });
+    this.closed = new Promise((resolve, reject) => {
+      this.worker!.on("message", (message: { count: number; pages: [number, PageWritten][]; failure?: WriteFailure }) => {
+        this.pending -= message.count;
+        for (const [id, written] of message.pages) {
+          this.done.get(id)!(written);
+          this.done.delete(id);
+        }
+        if (message.failure) this.failure ??= message.failure;
+        this.wakeUp?.();
+      });
+      this.worker!.once("error", reject);
+      this.worker!.once("exit", () => resolve());
+    });
+  }
+
+  /** Writes one file as it is. */
+  write(path: string, data: string | Uint8Array): void {
+    if (!this.worker) return writeNow(path, data, this.inline.folders);
+    this.pending++;
+    this.worker.postMessage({ path, data });
+  }
+
+  /** Writes a page's HTML minified (and its compressed twins, `.br` and `.gz`, if asked); `done` is told what was written. */
+  writePage(path: string, html: string, twins: boolean, done: (written: PageWritten) => void): void {
+    if (!this.worker) {
+      const page = this.inline.finish(html, twins);
+      for (const file of page.files) writeNow(path + file.suffix, file.data, this.inline.folders);
+      return done(page.written);
+    }
+    const id = this.nextId++;
+    this.done.set(id, done);
+    this.pending++;
+    this.worker.postMessage({ path, html, twins, id });
+  }
+
+  /**
+   * Waits while more than `limit` files are on their way, so that pages rendered faster than they are
+   * written never pile up in memory.
+   */
+  async drain(limit = 256): Promise<void> {
+    while (this.worker && this.pending > limit && !this.failure) await new Promise<void>((resolve) => (this.wakeUp = resolve));
+    this.wakeUp = undefined;
+  }
+
+  /** Waits until every file is written and stops the thread; the first failure, if any, is returned. */
+  async close(): Promise<WriteFailure | undefined> {
+    if (!this.worker) return undefined;
+    this.worker.postMessage({ close: true });
+    await this.closed;
+    return this.failure;
+  }
+
+  /** Stops the thread without waiting for what it has left to write (the build failed anyway). */
+  async abandon(): Promise<void> {
+    if (this.worker) await this.worker.terminate();
+  }
+}
+
+function writeNow(path: string, data: string | Uint8Array, folders: Set<string>): void {
+  const folder = dirname(path);
+  if (!folders.has(folder)) {
+    mkdirSync(folder, { recursive: true });
+    folders.add(folder);
+  }
+  writeFileSync(path, data);
+}
+
+/**
+ * A page as written: its HTML minified, and its twins compressed as `sitegen start` and precompressing
+ * servers expect them (brotli at its best quality, gzip at level 9). It refers to nothing outside itself:
+ * its source text is also the thread's.
+ */
+function finishPage(minify: (html: string) => string, compress: Pick<typeof zlib, "brotliCompressSync" | "gzipSync" | "constants">) {
+  return (html: string, twins: boolean) => {
+    const minified = minify(html);
+    const data = Buffer.from(minified);
+    const files: { suffix: string; data: Uint8Array }[] = [{ suffix: "", data }];
+    if (twins) {
+      files.push({ suffix: ".br", data: compress.brotliCompressSync(data, { params: { [compress.constants.BROTLI_PARAM_QUALITY]: 11 } }) });
+      files.push({ suffix: ".gz", data: compress.gzipSync(data, { level: 9 }) });
+    }
+    return { files, written: { bytes: data.byteLength, files: files.length, written: files.reduce((sum, f) => sum + f.data.byteLength, 0) } };
+  };
+}
+
+/**
+ * The thread's code, run from its source text with finishPage's and the minifier's (so it needs no file of
+ * its own, compiled or not). It writes each file it is sent, tells how many it wrote and what each page made
+ * every few files, and the first failure, after which it writes nothing more.
+ */
+function writerThread(finish: typeof finishPage, minifier: typeof createMinifier): void {
+  /* eslint-disable @typescript-eslint/no-require-imports */
+  const fs = require("node:fs") as typeof import("node:fs");
+  const path = require("node:path") as typeof import("node:path");
+  const { parentPort } = require("node:worker_threads") as typeof import("node:worker_threads");
+  const page = finish(minifier(), require("node:zlib"));
+  const folders = new Set<string>();
+  let count = 0;
+  let pages: [number, PageWritten][] = [];
+  let failed = false;
+  const report = (failure?: WriteFailure) => {
+    parentPort!.postMessage({ count, pages, failure });
+    count = 0;
+    pages = [];
+  };
+  const put = (file: string, data: string | Uint8Array) => {
+    const folder = path.dirname(file);
+    if (!folders.has(folder)) {
+      fs.mkdirSync(folder, { recursive: true });
+      folders.add(folder);
+    }
+    fs.writeFileSync(file, data);
+  };
+  parentPort!.on("message", (message: { path: string; data?: string | Uint8Array; html?: string; twins?: boolean; id?: number; close?: boolean }) => {
+    if (message.close) {
+      report();
+      parentPort!.close();
+      return;
+    }
+    count++;
+    if (failed) return;
+    let file = message.path;
+    try {
+      if (message.html === undefined) {
+        put(file, message.data!);
+      } else {
+        const made = page(message.html, message.twins === true);
+        for (const { suffix, data } of made.files) put((file = message.path + suffix), data);
+        pages.push([message.id!, made.written]);
+      }
+    } catch (error) {
+      failed = true;
+      const e = error as NodeJS.ErrnoException;
+      return report({ path: file, code: e.code ?? "", message: e.message });
+    }
+    if (count >= 32) report();
+  });
+}
