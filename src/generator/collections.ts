@@ -17,8 +17,10 @@ export interface CollectionsInput {
   definitions: CollectionDefinition[];
   /** Include entries marked `draft: true` (sitegen serve does; sitegen build never). */
   drafts: boolean;
-  /** What an earlier build read from each file, by file: reused when the file's text is the same. */
+  /** What an earlier build read from each file, by file: reused when the file's size and time of change are the same. */
   cached?: Record<string, CachedEntry>;
+  /** The body an earlier build kept of an entry (build/entry-cache.ts), if it is still there. */
+  cachedBody?: (entry: CachedEntry) => string | undefined;
   /** Called each time an entry's body is read (incremental builds note which pages read which bodies). */
   onBodyRead?: (entry: CollectionEntry) => void;
 }
@@ -33,8 +35,10 @@ export interface CachedEntry {
   /** The Markdown body's first line in the file, and the images it refers to (for the image stage). */
   firstLine: number;
   bodyImages?: ImageRef[];
-  /** The body as the file gave it, when it was kept in memory (within KEPT_BODIES): not read from the file again. */
+  /** The body as the file gave it, when this build read it and kept it in memory (within KEPT_BODIES). */
   body?: string;
+  /** Where an earlier build kept the body (build/entry-cache.ts), to be read back when a page asks for it. */
+  bodyAt?: { offset: number; length: number; hash: string };
 }
 
 /** What the next build may reuse of each entry's file (see cachedEntry). */
@@ -55,8 +59,9 @@ export type Collections = Record<string, Record<string, CollectionEntry[]>>;
  * the build, naming the file and the field. Translations are paired by `translationKey`, else by slug.
  *
  * An entry's rendered body (`html`) is not kept: it is rendered each time it is asked for (by its own
- * page, by the feeds), from the body text kept in memory up to KEPT_BODIES, read from the file again beyond
- * it, so a build of many thousand entries never holds every body at once. A file whose text hashes as in
+ * page, by the feeds), from the body text kept in memory up to KEPT_BODIES, or read back from where an
+ * earlier build kept it (`cachedBody`), or from the file again, so a build of many thousand entries never
+ * holds every body at once. A file whose text hashes as in
  * `cached` is not parsed again.
  */
 export function loadCollections(input: CollectionsInput): Collections {
@@ -93,12 +98,6 @@ function readEntry(input: CollectionsInput, file: string, locale: string, defini
   // An unchanged file (same size and time of change, as make and most generators judge it) is not read.
   if (cached && cached.size === size && cached.mtimeMs === mtimeMs) {
     fields = cached;
-    if (typeof cached.body === "string" && cached.body.length <= budget.left) {
-      body = cached.body;
-      budget.left -= body.length;
-    } else {
-      delete cached.body;
-    }
   } else {
     const text = readFileSync(path, "utf8");
     const hash = createHash("sha1").update(text).digest("hex");
@@ -128,6 +127,8 @@ function readEntry(input: CollectionsInput, file: string, locale: string, defini
   const bodyText = (): string => {
     input.onBodyRead?.(entry);
     if (body !== undefined) return body;
+    const kept = input.cachedBody?.(fields);
+    if (kept !== undefined) return kept;
     const parsed = parseEntry(file, readFileSync(join(input.root, file), "utf8"), definition, !bodyField);
     return String((bodyField ? parsed.front.body : parsed.body) ?? "");
   };

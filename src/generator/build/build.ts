@@ -124,10 +124,10 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   // What reading an entry's file gives depends on these too: the schema, the text its references are
   // checked against, the site's address (its links), and sitegen's code (in buildKey).
   const entriesKey = buildKey(root, { entries: true, root, definitions, text: content.contents.map((c) => [c.locale, [...c.dictionary]]), siteUrl: content.site.siteUrl });
-  const cachedEntries = options.incremental === false ? undefined : loadEntryCache(root, entriesKey);
+  const entryCache = options.incremental === false ? undefined : loadEntryCache(root, entriesKey);
   lap("bundle");
   const log = new ReadLog();
-  const collections = loadCollections({ root, siteUrl: content.site.siteUrl, locales: content.site.locales.map((l) => l.code), dictionaries: content.dictionaries, definitions, drafts: options.drafts === true, cached: cachedEntries, onBodyRead: (entry) => log.note(`body:${entry.file}`) });
+  const collections = loadCollections({ root, siteUrl: content.site.siteUrl, locales: content.site.locales.map((l) => l.code), dictionaries: content.dictionaries, definitions, drafts: options.drafts === true, cached: entryCache?.entries, cachedBody: entryCache?.body, onBodyRead: (entry) => log.note(`body:${entry.file}`) });
   lap("collections");
   const images = await processImages({ root, definitions, collections, contents: content.contents, imageKeys: pagesBundle.site.imageKeys ?? [] });
   lap("images");
@@ -163,7 +163,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   if (options.incremental !== false) {
     saveManifest(root, options.outDir, { key, pages: records, files: written.all });
     const entries = entriesOf(collections);
-    if (changedEntries(cachedEntries, entries)) saveEntryCache(root, entriesKey, entries);
+    if (changedEntries(entryCache?.entries, entries)) saveEntryCache(root, entriesKey, entries);
   }
   lap("write");
   timings.write -= renderMs;

@@ -1,4 +1,5 @@
-import { closeSync, existsSync, mkdirSync, openSync, renameSync, writeSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readSync, renameSync, rmSync, writeSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { CachedEntry } from "../collections.ts";
 import { cacheFolder } from "../project.ts";
@@ -6,14 +7,26 @@ import { lines } from "./incremental.ts";
 
 /**
  * What earlier builds read from the collections' files, kept in the project's cache folder whatever the
- * output folder: each file's checked fields, reading time, images and body, by file, with its size and time of
- * change. A file that is as it was is then neither read nor parsed again, by a build into any folder (a
- * fresh checkout's first build, a CI job that restores the cache, a build into a new folder), as content
- * layers of other generators do. The cache is tied to a key (the collections' definitions, the text their
- * references are checked against, sitegen's own code): a change to one of them makes every file read again.
+ * output folder: each file's checked fields, reading time and images (`entries.ndjson`, read whole), and its
+ * body (`entries.bodies`, read an entry at a time, when a page asks for it). A file of the same size and time
+ * of change is then neither read nor parsed again, by a build into any folder (a CI job that restores the
+ * cache, a build into a new folder), as the content layers of other generators do. The cache is tied to a
+ * key (the collections' definitions, the text their references are checked against, sitegen's own code): a
+ * change to one of them makes every file read again.
+ *
+ * The bodies file only grows between builds (a changed entry's body is added at its end), so that a build
+ * that changed one entry of thousands writes one body; it is written afresh once most of it is bodies no
+ * entry names any more. Each body is checked against its hash when read: a body another build's rewrite
+ * moved is read from its own file instead.
  */
-export function loadEntryCache(root: string, key: string): Record<string, CachedEntry> | undefined {
-  const file = cacheFile(root);
+export interface EntryCache {
+  entries: Record<string, CachedEntry>;
+  /** An entry's body from the bodies file, or undefined when it is not there as it was written. */
+  body(entry: CachedEntry): string | undefined;
+}
+
+export function loadEntryCache(root: string, key: string): EntryCache | undefined {
+  const file = fieldsFile(root);
   if (!existsSync(file)) return undefined;
   const entries: Record<string, CachedEntry> = {};
   try {
@@ -24,35 +37,104 @@ export function loadEntryCache(root: string, key: string): Record<string, Cached
       first = false;
       if (item.entry) entries[item.entry[0]] = item.entry[1];
     }
-    return first ? undefined : entries;
+    if (first) return undefined;
   } catch {
     // A cache cut short (a build killed while writing it) only means reading the files again.
     return undefined;
   }
+  return { entries, body: (entry) => (entry.bodyAt ? readBody(bodiesFile(root), entry.bodyAt) : undefined) };
 }
 
-/** Written a line at a time beside its final name, then renamed: another build may be reading it. */
+/**
+ * Saves the entries of this build: the bodies read from their files this time (`body`, in memory) are added
+ * to the bodies file, the fields written whole, beside their final name and then renamed.
+ */
 export function saveEntryCache(root: string, key: string, entries: Record<string, CachedEntry>): void {
-  const file = cacheFile(root);
+  const file = fieldsFile(root);
   mkdirSync(dirname(file), { recursive: true });
+  const bodies = bodiesFile(root);
+  const fd = openSync(bodies, "a");
+  try {
+    let end = fstatSync(fd).size;
+    for (const entry of Object.values(entries)) {
+      if (typeof entry.body !== "string") continue;
+      const data = Buffer.from(entry.body);
+      writeSync(fd, data);
+      entry.bodyAt = { offset: end, length: data.byteLength, hash: bodyHash(data) };
+      end += data.byteLength;
+    }
+  } finally {
+    closeSync(fd);
+  }
+  compactIfMostlyGarbage(bodies, Object.values(entries));
   const temporary = `${file}.${process.pid}.tmp`;
-  const fd = openSync(temporary, "w");
+  const out = openSync(temporary, "w");
   try {
     let chunk = `${JSON.stringify({ key })}\n`;
-    for (const entry of Object.entries(entries)) {
-      chunk += `${JSON.stringify({ entry })}\n`;
+    for (const [name, { body: _inMemory, ...entry }] of Object.entries(entries)) {
+      chunk += `${JSON.stringify({ entry: [name, entry] })}\n`;
       if (chunk.length > 1 << 20) {
-        writeSync(fd, chunk);
+        writeSync(out, chunk);
         chunk = "";
       }
     }
-    writeSync(fd, chunk);
+    writeSync(out, chunk);
   } finally {
-    closeSync(fd);
+    closeSync(out);
   }
   renameSync(temporary, file);
 }
 
-function cacheFile(root: string): string {
+/** Writes the bodies file afresh, with only the bodies the entries name, once they are under a third of it. */
+function compactIfMostlyGarbage(bodies: string, entries: CachedEntry[]): void {
+  const named = entries.filter((e) => e.bodyAt);
+  const live = named.reduce((sum, e) => sum + e.bodyAt!.length, 0);
+  const fd = openSync(bodies, "r");
+  const size = fstatSync(fd).size;
+  closeSync(fd);
+  if (size <= 3 * live + (1 << 20)) return;
+  const temporary = `${bodies}.${process.pid}.tmp`;
+  const out = openSync(temporary, "w");
+  try {
+    let end = 0;
+    for (const entry of named) {
+      const text = readBody(bodies, entry.bodyAt!);
+      if (text === undefined) {
+        delete entry.bodyAt;
+        continue;
+      }
+      const data = Buffer.from(text);
+      writeSync(out, data);
+      entry.bodyAt = { offset: end, length: data.byteLength, hash: entry.bodyAt!.hash };
+      end += data.byteLength;
+    }
+  } catch (error) {
+    closeSync(out);
+    rmSync(temporary, { force: true });
+    throw error;
+  }
+  closeSync(out);
+  renameSync(temporary, bodies);
+}
+
+function readBody(bodies: string, at: NonNullable<CachedEntry["bodyAt"]>): string | undefined {
+  if (!existsSync(bodies)) return undefined;
+  const fd = openSync(bodies, "r");
+  try {
+    const data = Buffer.alloc(at.length);
+    if (readSync(fd, data, 0, at.length, at.offset) !== at.length || bodyHash(data) !== at.hash) return undefined;
+    return data.toString("utf8");
+  } finally {
+    closeSync(fd);
+  }
+}
+
+const bodyHash = (data: Uint8Array) => createHash("sha1").update(data).digest("hex").slice(0, 16);
+
+function fieldsFile(root: string): string {
   return join(cacheFolder(root), "entries.ndjson");
+}
+
+function bodiesFile(root: string): string {
+  return join(cacheFolder(root), "entries.bodies");
 }
