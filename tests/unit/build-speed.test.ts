@@ -97,6 +97,19 @@ describe("the entries read by an earlier build", () => {
     expect(existsSync(join(work, "third", "insights", "generated-8.html"))).toBe(true);
   }, 120_000);
 
+  it("are read from their own file when the body kept for them is not there as it was written", async () => {
+    await buildSite({ root: project, outDir: join(work, "bodies-1") });
+    const bodies = join(project, "node_modules", ".cache", "sitegen", "entries.bodies");
+    expect(readFileSync(bodies, "utf8")).toContain("Texto original 12.");
+    // Another build rewrote the bodies file, or it was cut short: every body is elsewhere now.
+    writeFileSync(bodies, readFileSync(bodies, "utf8").replaceAll("Texto original", "Texto estragado"));
+    await buildSite({ root: project, outDir: join(work, "bodies-2") });
+    expect(readFileSync(join(work, "bodies-2", "insights", "generated-12.html"), "utf8")).toContain("Texto original 12.");
+    rmSync(bodies);
+    await buildSite({ root: project, outDir: join(work, "bodies-3") });
+    expect(tree(join(work, "bodies-3"))).toEqual(tree(join(work, "bodies-1")));
+  }, 120_000);
+
   it("are checked again when the text their references name changes", async () => {
     await buildSite({ root: project, outDir: join(work, "before-rename") });
     // The author "cto" taken out of the text: every cached entry naming it must fail as a fresh one would.
