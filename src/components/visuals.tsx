@@ -14,19 +14,19 @@ const STREAMS = [
 ];
 
 /**
+ * The field's points, 12 by 10, 40 apart: one path of zero-length strokes, each drawn by its round cap as a
+ * dot (visuals.css), a tenth of the markup of a circle element each, on every page that carries the visual.
+ */
+const DOT_GRID = Array.from({ length: 10 }, (_, row) => `M20 ${30 + row * 40}h0${"m40 0h0".repeat(11)}`).join("");
+
+/**
  * The heroes' visual: a field of data points whose streams converge into one vector (the firm's name is
  * the Portuguese for it) rising over a small chart. `compact` is the inner pages' lighter version.
  */
 export function HeroVisual({ compact = false }: { compact?: boolean }) {
-  const dots: [number, number][] = [];
-  for (let y = 30; y <= 390; y += 40) for (let x = 20; x <= 460; x += 40) dots.push([x, y]);
   return (
     <svg className={`hero-visual${compact ? " hero-visual-compact" : ""}`} viewBox="0 0 480 420" aria-hidden="true" focusable="false">
-      <g className="hv-grid">
-        {dots.map(([x, y]) => (
-          <circle key={`${x}-${y}`} cx={x} cy={y} r="1.6" />
-        ))}
-      </g>
+      <path className="hv-grid" d={DOT_GRID} />
       <g className="hv-streams">
         {STREAMS.map(([x1, y1, cx, cy, x2, y2], i) => (
           <path key={i} d={`M${x1} ${y1}Q${cx} ${cy} ${x2} ${y2}`} />
