@@ -1,6 +1,6 @@
 import { usePage } from "../components/page-context.tsx";
 import { CtaBand } from "../components/blocks.tsx";
-import { PostCard } from "../components/PostCard.tsx";
+import { leadCoverSizes, PostCard } from "../components/PostCard.tsx";
 import { Picture } from "../components/Picture.tsx";
 import type { CollectionEntry } from "../generator/site-definition.ts";
 
@@ -109,9 +109,9 @@ function Related({ entries }: { entries: CollectionEntry[] }) {
     <section className="section section-muted" aria-labelledby="related-title">
       <div className="container">
         <h2 id="related-title">{t("insights.article.related")}</h2>
-        <ul className="card-grid cols-3">
-          {entries.map((e) => (
-            <PostCard key={e.key} entry={e} />
+        <ul className="card-grid cols-3 post-list">
+          {entries.map((e, i) => (
+            <PostCard key={e.key} entry={e} sizes={i === 0 ? leadCoverSizes(entries.length) : undefined} />
           ))}
         </ul>
       </div>

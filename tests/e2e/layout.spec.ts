@@ -96,6 +96,29 @@ test.describe("details a reviewer measured (issue 19)", () => {
     }
   });
 
+  test("a list of articles that would leave one alone leads with the newest across the row, its cover beside its text (pt, en)", async ({ page }) => {
+    for (const [width, path] of [
+      [1440, "/insights"],
+      [768, "/en/insights"],
+      [768, "/en"],
+    ] as const) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.goto(path);
+      const list = page.locator("ul.post-list");
+      const count = await list.locator(":scope > li").count();
+      const columns = width >= 1024 ? 3 : 2;
+      // Only a count that leaves a remainder of one makes the first card lead (the site's listing has seven).
+      expect(count % columns, `${path} at ${width} px`).toBe(1);
+      const [grid, first, second] = await Promise.all([list.boundingBox(), list.locator(":scope > li").first().boundingBox(), list.locator(":scope > li").nth(1).boundingBox()]);
+      expect(Math.abs(first!.width - grid!.width), `${path} at ${width} px`).toBeLessThanOrEqual(1);
+      expect(second!.y).toBeGreaterThan(first!.y + first!.height);
+      // The newest article (the first) is the one leading, and its cover sits to the left of its title.
+      const [cover, title] = await Promise.all([list.locator(":scope > li").first().locator("img").boundingBox(), list.locator(":scope > li").first().locator("h3").boundingBox()]);
+      expect(cover!.x + cover!.width).toBeLessThanOrEqual(title!.x);
+      expect(title!.y).toBeLessThan(cover!.y + cover!.height);
+    }
+  });
+
   test("the footer's e-mail field holds its placeholder at every width (pt, en)", async ({ page }) => {
     for (const path of ["/about", "/en/about"]) {
       for (const width of [360, 768, 1024, 1440, 1920]) {
