@@ -1,13 +1,13 @@
 import { expect, test } from "@playwright/test";
 import { sitePlan } from "../helpers.ts";
 
-const { routes, locales: LOCALES } = await sitePlan();
+const { routes, articles, locales: LOCALES } = await sitePlan();
 
 /**
- * Issue 3: from a phone to a wide desktop, no page scrolls sideways (nothing wider than the viewport).
+ * Issue 3: from a phone to a wide desktop, no page, articles included, scrolls sideways (nothing wider than the viewport).
  * Issue 19: and no grid of cards, figures or footer columns leaves a lone item on its last row.
  */
-const paths = [...routes.flatMap((route) => LOCALES.map((locale) => route.paths[locale])), "/no-such-page", "/en/no-such-page"];
+const paths = [...[...routes, ...articles].flatMap((route) => LOCALES.map((locale) => route.paths[locale]).filter(Boolean)), "/no-such-page", "/en/no-such-page"];
 
 /** Lists laid out as grids (and the footer's columns) whose last row does not fill the grid's width. */
 function orphanedGridItems(): string[] {
