@@ -92,6 +92,13 @@ try {
         await page.route(url + address, (route) => route.fulfill({ path: join(DIST, file), contentType: "text/html; charset=utf-8" }));
         await page.goto(url + address, { waitUntil: "load" });
       }
+      // Covers further down load lazily, as a visitor scrolls to them; a full-page picture must show them too.
+      await page.evaluate(() => {
+        const lazy = [...document.images].filter((img) => img.loading === "lazy");
+        for (const img of lazy) img.loading = "eager";
+        const shown = Promise.all(lazy.map((img) => img.decode().catch(() => undefined)));
+        return Promise.race([shown, new Promise((done) => setTimeout(done, 10_000))]);
+      });
       await page.screenshot({ path: join(OUT, `${nameOf(address, "pt", prefixes)}-${width}.png`), fullPage: true });
     }
     await context.close();

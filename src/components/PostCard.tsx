@@ -6,11 +6,20 @@ import { Picture } from "./Picture.tsx";
 const CARD_SIZES = "(min-width: 64rem) 23rem, (min-width: 48rem) 50vw, 100vw";
 
 /**
+ * The cover's width for the first card of a `.post-list` of `count` cards. Where the count would leave one
+ * card alone on the last row (articles.css), the first card takes the whole row with its cover beside its
+ * text: wider than a card's cover in three columns (from 64rem), as wide as one in two.
+ */
+export function leadCoverSizes(count: number): string {
+  return `(min-width: 64rem) ${count % 3 === 1 ? "38rem" : "23rem"}, (min-width: 48rem) 50vw, 100vw`;
+}
+
+/**
  * An article in a list (home, listing, related): its cover (decoration: the title beside it says what it
  * is about), date, title linked to it, excerpt and reading time. `priority` for the card whose cover is the
  * page's main image above the fold (a listing's first), fetched first; every other cover loads lazily.
  */
-export function PostCard({ entry, headingLevel = 3, priority = false }: { entry: CollectionEntry; headingLevel?: 2 | 3; priority?: boolean }) {
+export function PostCard({ entry, headingLevel = 3, priority = false, sizes = CARD_SIZES }: { entry: CollectionEntry; headingLevel?: 2 | 3; priority?: boolean; sizes?: string }) {
   const { t, formatDate } = usePage();
   const Heading = headingLevel === 2 ? "h2" : "h3";
   const id = `post-${entry.slug}`;
@@ -18,7 +27,7 @@ export function PostCard({ entry, headingLevel = 3, priority = false }: { entry:
   return (
     <li className="card post">
       <article aria-labelledby={id}>
-        {entry.images?.cover && <Picture image={entry.images.cover} alt="" sizes={CARD_SIZES} className="post-cover" priority={priority} />}
+        {entry.images?.cover && <Picture image={entry.images.cover} alt="" sizes={sizes} className="post-cover" priority={priority} />}
         <p className="meta">
           <time dateTime={date}>{formatDate(date)}</time> · {t("insights.article.readingTime", { minutes: entry.readingMinutes })}
         </p>

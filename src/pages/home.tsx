@@ -1,8 +1,8 @@
 import { ArrowRight } from "../components/icons.tsx";
 import { usePage } from "../components/page-context.tsx";
-import { PostCard } from "../components/PostCard.tsx";
+import { leadCoverSizes, PostCard } from "../components/PostCard.tsx";
 import { ServiceLineHead } from "../components/ServiceLineHead.tsx";
-import { ArrowLink, CardLink, CtaBand, Prose, Section, useNumbered } from "../components/blocks.tsx";
+import { ArrowLink, CardLink, CtaBand, Prose, Section } from "../components/blocks.tsx";
 import { IndependenceBenefits, MethodSteps, OutcomeFigure } from "../components/proof.tsx";
 import { HeroVisual } from "../components/visuals.tsx";
 import { sectorIcons, technologyIcons } from "../components/icons.tsx";
@@ -20,7 +20,7 @@ const sectorSlug: Record<string, string> = Object.fromEntries(Object.entries(ROU
 
 export default function HomePage() {
   const { t, href, collection } = usePage();
-  const proof = useNumbered("home.proof", "item");
+  const latest = collection("insights").slice(0, 3);
   return (
     <>
       <div className="hero">
@@ -40,11 +40,6 @@ export default function HomePage() {
               {t("hero.learnMore")}
             </a>
           </div>
-          <ul className="proof-list">
-            {proof.map((i) => (
-              <li key={i}>{t(`home.proof.item${i}`)}</li>
-            ))}
-          </ul>
           </div>
           <HeroVisual />
         </div>
@@ -118,12 +113,10 @@ export default function HomePage() {
       </Section>
 
       <Section id="insights" title={t("insights.heading")} intro={t("insights.intro")}>
-        <ul className="card-grid cols-3">
-          {collection("insights")
-            .slice(0, 3)
-            .map((entry) => (
-              <PostCard key={entry.key} entry={entry} />
-            ))}
+        <ul className="card-grid cols-3 post-list">
+          {latest.map((entry, i) => (
+            <PostCard key={entry.key} entry={entry} sizes={i === 0 ? leadCoverSizes(latest.length) : undefined} />
+          ))}
         </ul>
         <ArrowLink href={href("insights")}>{t("insights.readMore")}</ArrowLink>
       </Section>

@@ -49,13 +49,15 @@ export default function IndustriesPage() {
         </ul>
       </Section>
       <UnroutedSector sector="manufacturing">
+        {/* Logistics and the public sector have a heading of their own, so they are not read as industry's. */}
+        <h3>{t("industries.alsoHeading")}</h3>
         <div className="card-grid cols-2">
           <div className="card">
-            <h3>{t("industries.manufacturing.logistics.title")}</h3>
+            <h4>{t("industries.manufacturing.logistics.title")}</h4>
             <Prose text={t("industries.manufacturing.logistics.body")} />
           </div>
           <div className="card">
-            <h3>{t("industries.manufacturing.publicSector.title")}</h3>
+            <h4>{t("industries.manufacturing.publicSector.title")}</h4>
             <Prose text={t("industries.manufacturing.publicSector.body")} />
           </div>
         </div>

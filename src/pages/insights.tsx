@@ -1,6 +1,6 @@
 import { usePage } from "../components/page-context.tsx";
 import { PageHero } from "../components/blocks.tsx";
-import { PostCard } from "../components/PostCard.tsx";
+import { leadCoverSizes, PostCard } from "../components/PostCard.tsx";
 
 /** The articles, newest first, twelve a page, with links to the other pages and to the feed. */
 export default function InsightsPage() {
@@ -18,7 +18,7 @@ export default function InsightsPage() {
           <ul className="card-grid cols-3 post-list">
             {/* The first cover is the largest image above the fold on every screen: fetched first, not lazily. */}
             {entries.map((entry, i) => (
-              <PostCard key={entry.key} entry={entry} priority={i === 0} />
+              <PostCard key={entry.key} entry={entry} priority={i === 0} sizes={i === 0 ? leadCoverSizes(entries.length) : undefined} />
             ))}
           </ul>
           {pages > 1 && (

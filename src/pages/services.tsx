@@ -1,6 +1,6 @@
 import { usePage } from "../components/page-context.tsx";
-import { CtaBand, PageHero, Prose, Section, useNumbered } from "../components/blocks.tsx";
-import { MethodSteps } from "../components/proof.tsx";
+import { CtaBand, PageHero, Section, useNumbered } from "../components/blocks.tsx";
+import { IndependenceBenefits, MethodSteps } from "../components/proof.tsx";
 import { ServiceLineHead } from "../components/ServiceLineHead.tsx";
 import { SERVICE_LINES } from "./sections.ts";
 
@@ -33,8 +33,9 @@ export default function ServicesPage() {
           ))}
         </ul>
       </Section>
-      <Section id="approach" tone="muted" title={t("labels.approach")}>
-        <Prose text={t("services.overview.approach")} />
+      {/* Independence as the buyer's benefit, then how an engagement runs: the lines above are not restated. */}
+      <Section id="independence" tone="dark" title={t("independence.heading")} intro={t("independence.intro")}>
+        <IndependenceBenefits />
       </Section>
       <Section id="method" title={t("method.heading")} intro={t("method.intro")}>
         <MethodSteps />

@@ -12,10 +12,10 @@ test.beforeEach(async ({ page }) => {
   });
 });
 
-/** Where the blocks of the first screen and a half sit: the hero's text, buttons and proof, the first figures. */
+/** Where the blocks of the first screen and a half sit: the hero's text and buttons, the first figures. */
 const positions = (page: Page) =>
   page.evaluate(() =>
-    ["h1", ".hero .lead", ".hero .btn-primary", ".proof-list", "#results h2", "#results .outcome-value"].map((selector) => {
+    ["h1", ".hero .lead", ".hero .btn-primary", "#results h2", "#results .outcome-value"].map((selector) => {
       const r = document.querySelector(selector)!.getBoundingClientRect();
       return { selector, top: Math.round(r.top + scrollY), height: Math.round(r.height) };
     }),

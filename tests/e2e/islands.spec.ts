@@ -183,7 +183,7 @@ test.describe("newsletter", () => {
   });
 
   for (const [width, height] of [[375, 800], [768, 1024], [1440, 900]] as const) {
-    test(`toasts never cover the form that raised them, so a retry click reaches the button (en, ${width} px)`, async ({ page }) => {
+    test(`toasts never cover the form that raised them, so a retry click reaches the button, nor the header (en, ${width} px)`, async ({ page }) => {
       await page.setViewportSize({ width, height });
       let answers = 0;
       await page.route("**/api/newsletter", (route) => {
@@ -201,12 +201,14 @@ test.describe("newsletter", () => {
         await button.click({ timeout: 2000 });
         await expect(page.locator("[data-toaster=main] li")).toHaveCount(i);
       }
-      const overlap = await page.evaluate(() => {
-        const a = document.querySelector("[data-toaster=main]")!.getBoundingClientRect();
-        const b = document.querySelector("form.newsletter-form")!.getBoundingClientRect();
-        return a.top < b.bottom && b.top < a.bottom && a.left < b.right && b.left < a.right;
-      });
-      expect(overlap).toBe(false);
+      const overlaps = await page.evaluate(() =>
+        ["form.newsletter-form", ".site-header"].map((selector) => {
+          const a = document.querySelector("[data-toaster=main]")!.getBoundingClientRect();
+          const b = document.querySelector(selector)!.getBoundingClientRect();
+          return a.top < b.bottom && b.top < a.bottom && a.left < b.right && b.left < a.right;
+        }),
+      );
+      expect(overlaps).toEqual([false, false]);
       expect(answers).toBe(3);
     });
   }

@@ -1,13 +1,13 @@
 import { expect, test } from "@playwright/test";
 import { sitePlan } from "../helpers.ts";
 
-const { routes, locales: LOCALES } = await sitePlan();
+const { routes, articles, locales: LOCALES } = await sitePlan();
 
 /**
- * Issue 3: from a phone to a wide desktop, no page scrolls sideways (nothing wider than the viewport).
+ * Issue 3: from a phone to a wide desktop, no page, articles included, scrolls sideways (nothing wider than the viewport).
  * Issue 19: and no grid of cards, figures or footer columns leaves a lone item on its last row.
  */
-const paths = [...routes.flatMap((route) => LOCALES.map((locale) => route.paths[locale])), "/no-such-page", "/en/no-such-page"];
+const paths = [...[...routes, ...articles].flatMap((route) => LOCALES.map((locale) => route.paths[locale]).filter(Boolean)), "/no-such-page", "/en/no-such-page"];
 
 /** Lists laid out as grids (and the footer's columns) whose last row does not fill the grid's width. */
 function orphanedGridItems(): string[] {
@@ -93,6 +93,29 @@ test.describe("details a reviewer measured (issue 19)", () => {
         }),
       );
       for (const { width: ruleWidth, column } of spans) expect(Math.abs(ruleWidth - column)).toBeLessThanOrEqual(1);
+    }
+  });
+
+  test("a list of articles that would leave one alone leads with the newest across the row, its cover beside its text (pt, en)", async ({ page }) => {
+    for (const [width, path] of [
+      [1440, "/insights"],
+      [768, "/en/insights"],
+      [768, "/en"],
+    ] as const) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.goto(path);
+      const list = page.locator("ul.post-list");
+      const count = await list.locator(":scope > li").count();
+      const columns = width >= 1024 ? 3 : 2;
+      // Only a count that leaves a remainder of one makes the first card lead (the site's listing has seven).
+      expect(count % columns, `${path} at ${width} px`).toBe(1);
+      const [grid, first, second] = await Promise.all([list.boundingBox(), list.locator(":scope > li").first().boundingBox(), list.locator(":scope > li").nth(1).boundingBox()]);
+      expect(Math.abs(first!.width - grid!.width), `${path} at ${width} px`).toBeLessThanOrEqual(1);
+      expect(second!.y).toBeGreaterThan(first!.y + first!.height);
+      // The newest article (the first) is the one leading, and its cover sits to the left of its title.
+      const [cover, title] = await Promise.all([list.locator(":scope > li").first().locator("img").boundingBox(), list.locator(":scope > li").first().locator("h3").boundingBox()]);
+      expect(cover!.x + cover!.width).toBeLessThanOrEqual(title!.x);
+      expect(title!.y).toBeLessThan(cover!.y + cover!.height);
     }
   });
 

@@ -90,7 +90,7 @@ describe("article covers", () => {
     },
   );
 
-  it("shows on every card of the listings and the home page with the card's sizes: the listing's first fetched first, every other lazily", async () => {
+  it("shows on every card of the listings and the home page with the card's sizes (wider for a card leading its row): the listing's first fetched first, every other lazily", async () => {
     for (const file of ["insights.html", "en/insights.html", "index.html", "en.html"]) {
       const cards = page(file).querySelectorAll("main .post");
       expect(cards.length).toBeGreaterThanOrEqual(3);
@@ -100,7 +100,9 @@ describe("article covers", () => {
         const { img } = await checkPicture(picture);
         const first = listing && i === 0;
         expect([img.getAttribute("loading"), img.getAttribute("decoding"), img.getAttribute("fetchpriority")]).toEqual(first ? [undefined, undefined, "high"] : ["lazy", "async", undefined]);
-        expect(picture.querySelector("source")!.getAttribute("sizes")).toBe("(min-width: 64rem) 23rem, (min-width: 48rem) 50vw, 100vw");
+        // A first card that leads its row in three columns (a count that would leave one alone) has a wider cover.
+        const leads = i === 0 && cards.length % 3 === 1;
+        expect(picture.querySelector("source")!.getAttribute("sizes")).toBe(`(min-width: 64rem) ${leads ? "38rem" : "23rem"}, (min-width: 48rem) 50vw, 100vw`);
       }
       // The home page's articles are far below the fold: nothing there is fetched first.
       expect(page(file).querySelectorAll("img[fetchpriority]")).toHaveLength(listing ? 1 : 0);
