@@ -45,6 +45,12 @@ export interface Endpoints {
   /** A worker over the outbox, or none when the store has no outbox. A runtime may make one per request. */
   deliveryWorker(): DeliveryWorker | undefined;
   unconfirmedDays: number;
+  /**
+   * Erases what is past its time: contact messages older than submissions.retentionDays (a newsletter
+   * subscription lasts until the person leaves or asks to be erased), and signups never confirmed after
+   * submissions.unconfirmedDays. Failures are logged, never thrown.
+   */
+  purge(): Promise<void>;
   /** Closes the mail transport. */
   close(): void;
 }
@@ -70,7 +76,8 @@ export function createEndpoints(options: EndpointsOptions): Endpoints {
   const { site, messages, env } = options;
   const now = options.now ?? Date.now;
   const settings = site.submissions ?? DEFAULT_SUBMISSIONS;
-  const extra = settings as { doubleOptIn?: unknown; unconfirmedDays?: unknown };
+  const extra = settings as { doubleOptIn?: unknown; unconfirmedDays?: unknown; retentionDays?: unknown };
+  const retentionDays = Number(extra.retentionDays ?? 0);
   const unconfirmedDays = Number(extra.unconfirmedDays ?? DEFAULT_UNCONFIRMED_DAYS);
   const notify = notifySettings(site.notifications as NotificationsConfig | undefined, env);
   const optIn = extra.doubleOptIn === true ? doubleOptIn(site, env, notify.smtpUrl, unconfirmedDays, now) : undefined;
@@ -104,6 +111,16 @@ export function createEndpoints(options: EndpointsOptions): Endpoints {
     handlers,
     store: full,
     unconfirmedDays,
+    async purge() {
+      if (!full) return;
+      try {
+        if (retentionDays > 0) await full.purgeOlderThan(retentionDays, now(), ["contact"]);
+        // There are none unless double opt-in is, or was, on.
+        await full.purgeUnconfirmed(unconfirmedDays, now());
+      } catch (error) {
+        console.error(`sitegen: purging old submissions failed: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    },
     deliveryWorker: () =>
       full ? new DeliveryWorker({ store: full, deliverers, now, backoff: options.backoff, leaseMs: Math.max(300_000, notify.timeoutMs * 3), onFailure }) : undefined,
     close,

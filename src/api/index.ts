@@ -68,7 +68,6 @@ export function createApiHandlers(options: ApiOptions): ApiInstance {
   const now = options.now ?? Date.now;
   const env = options.env ?? globalThis.process?.env ?? {};
   const settings = site.submissions ?? DEFAULT_SUBMISSIONS;
-  const retentionDays = Number((settings as { retentionDays?: unknown }).retentionDays ?? 0);
   // Settings that cannot work fail here, before a server listens; the store is opened only once they pass.
   let store: SubmissionSink | undefined;
   const endpoints = createEndpoints({
@@ -82,21 +81,11 @@ export function createApiHandlers(options: ApiOptions): ApiInstance {
     onStored: () => worker?.kick(),
     openStore: () => (store = options.store ?? openStore(settings, env, root)),
   });
-  const { handlers, unconfirmedDays } = endpoints;
+  const { handlers } = endpoints;
   const full = endpoints.store;
   const worker = endpoints.deliveryWorker();
   let purgeTimer: ReturnType<typeof setInterval> | undefined;
-  const purge = async () => {
-    if (!full) return;
-    try {
-      // Contact messages only: a newsletter subscription lasts until the person leaves or asks to be erased.
-      if (retentionDays > 0) await full.purgeOlderThan(retentionDays, now(), ["contact"]);
-      // Signups never confirmed expire (there are none unless double opt-in is, or was, on).
-      await full.purgeUnconfirmed(unconfirmedDays, now());
-    } catch (error) {
-      console.error(`sitegen: purging old submissions failed: ${(error as Error).message}`);
-    }
-  };
+  const purge = () => endpoints.purge();
 
   return {
     handlers,

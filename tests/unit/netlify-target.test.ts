@@ -115,7 +115,8 @@ describe("sitegen build --target netlify", () => {
       ["João", "Araújo", "joao@empresa.com.br", "Empresa Ltda", "Queremos automatizar o atendimento.", "pt"],
       ["João", "Araújo", "joao@empresa.com.br", null, "No JavaScript here.", "en"],
     ]);
-    // No outbox worker nor SMTP in a function: signups are final and nothing is queued that nothing would send.
+    // No notifier set in the environment and no double opt-in for this site: signups are final and nothing
+    // is queued (netlify-delivery.test.ts sets them).
     const [signup] = await store.list("newsletter");
     expect([signup.confirmed_at, signup.delivery]).toEqual([signup.created_at, "none"]);
     expect((await store.list("contact")).map((r) => r.delivery)).toEqual(["none", "none"]);

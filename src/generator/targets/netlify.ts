@@ -21,6 +21,7 @@ import type { SiteConfig } from "../config.ts";
 import { plainDictionaries, type Dictionary } from "../content.ts";
 import { sitegenError } from "../errors.ts";
 import { PROJECT_FILES } from "../project.ts";
+import { confirmRoute } from "./confirm-route.ts";
 import type { TargetInput, TargetOutput } from "./targets.ts";
 
 /** The generated functions, relative to the project folder. */
@@ -31,15 +32,16 @@ export const NETLIFY_CONFIG = "netlify.toml";
 const MARKER = "# Written by `sitegen build --target netlify`";
 
 /**
- * The endpoints the function serves: the ones of site.yaml that are paths on this site. Not the double
- * opt-in's confirmation: it needs the outbox worker and SMTP of a long-running process, so the function
- * neither applies the opt-in nor answers its link.
+ * The endpoints the function serves: the ones of site.yaml that are paths on this site; the double
+ * opt-in's confirmation link only when submissions.doubleOptIn is on (src/api/endpoints.ts).
  */
 function localPaths(site: SiteConfig): string[] {
-  return Object.entries(site.endpoints ?? {})
+  const paths = Object.entries(site.endpoints ?? {})
     .filter(([name]) => name !== "newsletterConfirm")
     .map(([, path]) => path)
     .filter((p): p is string => typeof p === "string" && p.startsWith("/") && !p.startsWith("//"));
+  const confirm = confirmRoute(site);
+  return confirm ? [...paths, confirm] : paths;
 }
 
 /** A project-relative path as netlify.toml writes it, with forward slashes. */
@@ -117,9 +119,9 @@ export function checkNetlifyConfig(root: string): void {
 export async function netlifyTarget(input: TargetInput): Promise<TargetOutput> {
   const { root, outDir, site, dictionaries } = input;
   checkNetlifyConfig(root);
+  const paths = localPaths(site);
   const code = await bundleEndpoints(root, site, dictionaries);
   const functionDir = `${FUNCTIONS_DIR}/${FUNCTION_NAME}`;
-  const paths = localPaths(site);
   return {
     summary: `Netlify: ${functionDir} answers ${paths.join(", ")}; ${NETLIFY_CONFIG} publishes ${tomlPath(root, outDir)}.`,
     outputFiles: [],
