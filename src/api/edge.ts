@@ -4,8 +4,9 @@
  * start` (endpoints.ts), with no process left to run the delivery worker on a timer. Instead, once an
  * endpoint has answered, one pass of the worker runs in the background of that same request (the host's
  * `waitUntil` keeps it alive after the answer): it sends what the request stored, and whatever earlier
- * requests left due, failed ones included once their backoff is over. The outbox's lease keeps two
- * instances from sending one notification twice. The purge of old rows runs the same way, once a day per
+ * requests left due, failed ones included once their backoff is over; a host with scheduled runs (Netlify)
+ * also calls deliverDue on a timer. The outbox's lease keeps two instances from sending one notification
+ * twice. The purge of old rows runs the same way, once a day per
  * instance.
  */
 import type { SiteConfig } from "../generator/config.ts";
@@ -37,6 +38,8 @@ export interface EdgeRequestContext {
 export interface EdgeApi {
   /** The endpoint's answer, or undefined when the path is no endpoint. */
   handle(request: Request, context: EdgeRequestContext): Promise<Response | undefined>;
+  /** One pass of the outbox with no request (a host's scheduled run): what is due is sent. */
+  deliverDue(context: Omit<EdgeRequestContext, "waitUntil">): Promise<void>;
 }
 
 /** The variables that change what is sent; a change makes new endpoints (a new deployment's environment). */
@@ -96,6 +99,10 @@ export function createEdgeApi(options: EdgeApiOptions): EdgeApi {
       if (context.waitUntil) context.waitUntil(pass);
       else await pass;
       return response;
+    },
+    async deliverDue(context) {
+      const state = endpointsFor(context.store, context.env);
+      if (!(state.endpoints instanceof NotifyConfigError)) await background(state, state.endpoints);
     },
   };
 }

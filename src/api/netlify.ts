@@ -40,8 +40,11 @@ export function openNetlifyStore(env: Environment): SubmissionSink {
   return url ? new PgSubmissionStore(checkDatabaseUrl(url)) : new BlobsSubmissionStore();
 }
 
-/** Endpoint paths this function answers, and the function. */
-export function createNetlifyFunction(options: NetlifyOptions): { handle: NetlifyFunction } {
+/**
+ * The endpoints' function, and `deliver`: one pass of the outbox, which the scheduled function runs every
+ * few minutes, so a failed notification is retried even when no visitor posts or loads a page.
+ */
+export function createNetlifyFunction(options: NetlifyOptions): { handle: NetlifyFunction; deliver(): Promise<void> } {
   const env = () => options.env ?? globalThis.process?.env ?? {};
   const store = options.store ?? openNetlifyStore(env());
   const api = createEdgeApi({ site: options.site, messages: options.messages, createMailer });
@@ -56,5 +59,5 @@ export function createNetlifyFunction(options: NetlifyOptions): { handle: Netlif
     const response = await api.handle(forwarded, { store, env: env(), waitUntil });
     return response ?? new Response("Not found\n", { status: 404, headers: { "content-type": "text/plain; charset=utf-8" } });
   };
-  return { handle };
+  return { handle, deliver: () => api.deliverDue({ store, env: env() }) };
 }

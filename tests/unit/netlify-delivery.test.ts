@@ -5,7 +5,8 @@
  * the environment as a site's variables are. The function's delivery pass after each answer
  * (context.waitUntil) sends a contact message to an in-process SMTP sink (nodemailer) and to a webhook
  * receiver; a receiver that is down leaves the notification in the Blobs store's outbox with its error
- * until a later request finds it due and it is up; the confirmation e-mail's link confirms the signup.
+ * until a later request, or the scheduled function, finds it due and it is up; the confirmation e-mail's
+ * link confirms the signup.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { readFileSync, writeFileSync } from "node:fs";
@@ -61,6 +62,14 @@ afterAll(async () => {
 const fromOwnPage = () => ({ origin: netlify!.url, "sec-fetch-site": "same-origin" });
 const post = (path: string, body: unknown) =>
   fetch(`${netlify!.url}${path}`, { method: "POST", redirect: "manual", body: JSON.stringify(body), headers: { ...fromOwnPage(), "content-type": "application/json", accept: "application/json" } });
+/** As if the backoff's wait were over: every notification not yet delivered is due now. */
+async function overdue(): Promise<void> {
+  const blobs = getStore({ name: "submissions", consistency: "strong" });
+  for (const { key } of (await blobs.list({ prefix: "outbox/" })).blobs) {
+    const row = (await blobs.get(key, { type: "json" })) as { delivered_at: string | null };
+    if (row.delivered_at === null) await blobs.setJSON(key, { ...row, next_attempt_at: "2000-01-01T00:00:00.000Z" });
+  }
+}
 const outbox = async (email: string) =>
   (await new BlobsSubmissionStore().findByEmail(email)).outbox.map((o) => ({ kind: o.kind, attempts: o.attempts, last_error: o.last_error, delivered: o.delivered_at !== null })).sort((a, b) => a.kind.localeCompare(b.kind));
 
@@ -103,17 +112,30 @@ describe("notifications on Netlify", () => {
     expect(webhook.last_error).toMatch(/^the webhook could not be reached/);
 
     hook = await startWebhook(port);
-    // As if the backoff's wait were over.
-    const blobs = getStore({ name: "submissions", consistency: "strong" });
-    for (const { key } of (await blobs.list({ prefix: "outbox/" })).blobs) {
-      const row = (await blobs.get(key, { type: "json" })) as { delivered_at: string | null };
-      if (row.delivered_at === null) await blobs.setJSON(key, { ...row, next_attempt_at: "2000-01-01T00:00:00.000Z" });
-    }
+    await overdue();
     expect((await fetch(`${netlify!.url}/api/detect-language`, { headers: { "accept-language": "en" } })).status).toBe(200);
     await until(() => hook.bodies.length === 1, 30_000, "the webhook call on a later request");
     expect(hook.bodies[0]).toMatchObject({ event: "contact", submission: { firstName: "Bruno", message: "Retorno, por favor." } });
     await until(async () => (await outbox("bruno@cliente.example.com"))[1].delivered, 15_000, "the row marked delivered");
     expect((await outbox("bruno@cliente.example.com"))[1]).toMatchObject({ attempts: 2, last_error: null });
+  });
+
+  it("sends what is due from the scheduled function too, with no visitor's request", async () => {
+    const scheduled = readFileSync(join(project, FUNCTIONS_DIR, "sitegen-deliver", "sitegen-deliver.mjs"), "utf8");
+    expect(scheduled).toContain('export const config = { schedule: "*/5 * * * *" };');
+    const port = hook.port;
+    await hook.close();
+    const response = await post("/api/contact", { firstName: "Carla", lastName: "Dias", email: "carla@cliente.example.com", message: "Sem pressa.", locale: "pt" });
+    expect(response.status).toBe(200);
+    await until(async () => (await outbox("carla@cliente.example.com")).every((row) => row.attempts === 1), 30_000, "the e-mail sent and the webhook's failed try recorded");
+    hook = await startWebhook(port);
+    await overdue();
+    // What Netlify's scheduler does; the local runtime runs a scheduled function when its address is called.
+    const run = await fetch(`${netlify!.url}/.netlify/functions/sitegen-deliver`, { method: "POST" });
+    expect(run.status).toBe(204);
+    expect(hook.bodies).toHaveLength(1);
+    expect(hook.bodies[0]).toMatchObject({ event: "contact", submission: { firstName: "Carla", message: "Sem pressa." } });
+    expect((await outbox("carla@cliente.example.com"))[1]).toMatchObject({ attempts: 2, last_error: null, delivered: true });
   });
 
   it("sends the double opt-in confirmation through the outbox, and its link confirms the signup", async () => {

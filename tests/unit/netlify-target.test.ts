@@ -79,7 +79,9 @@ describe("sitegen build --target netlify", () => {
     expect(bundle).toMatch(/require\("pg-native"\)/);
     expect(existsSync(join(project, "dist", "_sitegen"))).toBe(false);
     expect(existsSync(join(project, "dist", "_headers"))).toBe(true);
-    expect(printed.join("\n")).toContain(`Netlify: ${FUNCTIONS_DIR}/${FUNCTION_NAME} answers /api/newsletter, /api/contact, /api/detect-language; netlify.toml publishes dist.`);
+    expect(printed.join("\n")).toContain(
+      `Netlify: ${FUNCTIONS_DIR}/${FUNCTION_NAME} answers /api/newsletter, /api/contact, /api/detect-language, ${FUNCTIONS_DIR}/sitegen-deliver sends due notifications on the schedule "*/5 * * * *"; netlify.toml publishes dist.`,
+    );
   });
 
   it("serves the pages with the headers of _headers", async () => {

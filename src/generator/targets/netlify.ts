@@ -6,6 +6,8 @@
  *   reads (its `config` a literal, as Netlify parses it without running it), and `endpoints.cjs`, the site's
  *   src/api/netlify.ts bundled with its packages (the same handlers as `sitegen start`, Netlify Blobs, pg)
  *   and the build's configuration and text, so the function needs nothing from node_modules.
+ * - A scheduled function in FUNCTIONS_DIR/sitegen-deliver/, which sends the notifications that are due
+ *   every few minutes through the same bundle, so a failed one is retried even without visitors.
  * - `netlify.toml` at the project root: the build command, `publish` the output folder, the functions folder.
  *
  * The functions live in a build folder of their own, not in `netlify/functions/` (the folder people write
@@ -27,6 +29,10 @@ import type { TargetInput, TargetOutput } from "./targets.ts";
 /** The generated functions, relative to the project folder. */
 export const FUNCTIONS_DIR = ".sitegen/netlify-functions";
 export const FUNCTION_NAME = "sitegen-api";
+/** The scheduled function that sends due notifications when no request comes (src/api/edge.ts). */
+export const DELIVERY_FUNCTION = "sitegen-deliver";
+/** How often it runs: a failed notification's first retry is due within a minute, later ones far apart. */
+export const DELIVERY_SCHEDULE = "*/5 * * * *";
 export const NETLIFY_CONFIG = "netlify.toml";
 /** The first line of a netlify.toml sitegen wrote: any other is the developer's, never overwritten. */
 const MARKER = "# Written by `sitegen build --target netlify`";
@@ -72,6 +78,25 @@ function functionSource(paths: string[]): string {
     "export default (request, context) => endpoints.handle(request, context);",
     "",
     `export const config = { path: ${JSON.stringify(paths)} };`,
+    "",
+  ].join("\n");
+}
+
+/**
+ * The scheduled function: one pass of the outbox (the endpoints' bundle, from the other function's folder)
+ * on Netlify's timer, answering nothing a visitor could call: Netlify does not route scheduled functions.
+ */
+function deliverySource(): string {
+  return [
+    "// Written by `sitegen build --target netlify`: sends the notifications that are due, on a schedule.",
+    `import endpoints from "../${FUNCTION_NAME}/endpoints.cjs";`,
+    "",
+    "export default async () => {",
+    "  await endpoints.deliver();",
+    "  return new Response(null, { status: 204 });",
+    "};",
+    "",
+    `export const config = { schedule: ${JSON.stringify(DELIVERY_SCHEDULE)} };`,
     "",
   ].join("\n");
 }
@@ -122,16 +147,18 @@ export async function netlifyTarget(input: TargetInput): Promise<TargetOutput> {
   const paths = localPaths(site);
   const code = await bundleEndpoints(root, site, dictionaries);
   const functionDir = `${FUNCTIONS_DIR}/${FUNCTION_NAME}`;
+  const deliveryDir = `${FUNCTIONS_DIR}/${DELIVERY_FUNCTION}`;
   return {
-    summary: `Netlify: ${functionDir} answers ${paths.join(", ")}; ${NETLIFY_CONFIG} publishes ${tomlPath(root, outDir)}.`,
+    summary: `Netlify: ${functionDir} answers ${paths.join(", ")}, ${deliveryDir} sends due notifications on the schedule "${DELIVERY_SCHEDULE}"; ${NETLIFY_CONFIG} publishes ${tomlPath(root, outDir)}.`,
     outputFiles: [],
     serverBundle: false,
     redirects: true,
     besideOutput: [],
-    projectFolders: [functionDir],
+    projectFolders: [functionDir, deliveryDir],
     projectFiles: [
       { file: `${functionDir}/endpoints.cjs`, data: code },
       { file: `${functionDir}/${FUNCTION_NAME}.mjs`, data: functionSource(paths) },
+      { file: `${deliveryDir}/${DELIVERY_FUNCTION}.mjs`, data: deliverySource() },
       { file: NETLIFY_CONFIG, data: netlifyToml(root, outDir) },
     ],
   };
