@@ -1,9 +1,10 @@
 /**
- * The built-in endpoints `sitegen serve` and `sitegen start` mount (handlers.ts), over the store openStore
- * picks for Node: PostgreSQL with DATABASE_URL, else SQLite; and what runs beside them in a Node process:
- * the delivery of notifications through the outbox, the retention purge, the double opt-in's confirmation.
- * The Cloudflare Pages worker mounts the same handlers over D1 instead (cloudflare.ts), the Netlify Function
- * over Netlify Blobs or PostgreSQL (netlify.ts).
+ * The built-in endpoints `sitegen serve` and `sitegen start` mount, with their notifications and double
+ * opt-in (endpoints.ts, e-mail with nodemailer), over the store openStore picks for Node: PostgreSQL with
+ * DATABASE_URL, else SQLite; and what runs beside them in a Node process: the outbox worker on a timer and
+ * the daily retention purge. The Cloudflare Pages worker mounts the same endpoints over D1 (cloudflare.ts),
+ * the Netlify Function over Netlify Blobs or PostgreSQL (netlify.ts), each delivering after its requests
+ * (edge.ts).
  */
 import type { SiteConfig } from "../generator/config.ts";
 import type { ApiHandler } from "./forms.ts";
