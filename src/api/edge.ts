@@ -77,6 +77,9 @@ export function createEdgeApi(options: EdgeApiOptions): EdgeApi {
       // Purged first: nothing is sent about a submission that is past its retention period.
       await endpoints.purge();
     }
+    // With no notifier configured nothing could be sent: what waits in the outbox stays there, untouched,
+    // until one is (a site with no notifications reads no outbox on every request).
+    if (!endpoints.delivers) return;
     try {
       await endpoints.deliveryWorker()?.runDue();
     } catch (error) {

@@ -44,6 +44,8 @@ export interface Endpoints {
   store: SubmissionStore | undefined;
   /** A worker over the outbox, or none when the store has no outbox. A runtime may make one per request. */
   deliveryWorker(): DeliveryWorker | undefined;
+  /** Whether any notifier is configured (SMTP_URL or NOTIFY_WEBHOOK_URL): without one, nothing could be sent. */
+  delivers: boolean;
   unconfirmedDays: number;
   /**
    * Erases what is past its time: contact messages older than submissions.retentionDays (a newsletter
@@ -111,6 +113,7 @@ export function createEndpoints(options: EndpointsOptions): Endpoints {
     handlers,
     store: full,
     unconfirmedDays,
+    delivers: Object.keys(deliverers).length > 0,
     async purge() {
       if (!full) return;
       try {
