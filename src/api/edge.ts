@@ -11,7 +11,8 @@
  */
 import type { SiteConfig } from "../generator/config.ts";
 import { createEndpoints, type Endpoints } from "./endpoints.ts";
-import { textResponse } from "./http.ts";
+import { createHandlers } from "./handlers.ts";
+import type { Messages } from "./http.ts";
 import type { MailerFactory } from "./notify/mailer.ts";
 import { NotifyConfigError, type Environment } from "./notify/settings.ts";
 import type { SubmissionSink } from "./store.ts";
@@ -46,26 +47,44 @@ export interface EdgeApi {
 const SETTINGS = ["SMTP_URL", "NOTIFY_EMAIL_TO", "NOTIFY_WEBHOOK_URL", "SUBMISSIONS_SECRET"] as const;
 const DAY_MS = 86_400_000;
 
+/**
+ * While a setting cannot work (NotifyConfigError), the forms store nothing and answer as when the database
+ * is down: 503 with the visitor's-language failure message, or the error page without JavaScript. Nothing
+ * is stored that its notifications could not follow; the language detection still answers.
+ */
+function unavailable(site: SiteConfig, messages: Messages, error: NotifyConfigError): Endpoints {
+  const refuse = () => Promise.reject(new Error(`the notification settings cannot work (${error.variable})`));
+  return {
+    handlers: createHandlers({ site, messages, store: { addNewsletter: refuse, addContact: refuse, close: async () => {} } }),
+    store: undefined,
+    delivers: false,
+    unconfirmedDays: 0,
+    deliveryWorker: () => undefined,
+    purge: async () => {},
+    close() {},
+  };
+}
+
 export function createEdgeApi(options: EdgeApiOptions): EdgeApi {
   const { site } = options;
   const now = options.now ?? Date.now;
   const messages = { pt: new Map(Object.entries(options.messages.pt ?? {})), en: new Map(Object.entries(options.messages.en ?? {})) };
   // One set of endpoints per instance, store and settings: the in-memory rate limit lives as long as they do.
-  let current: { store: SubmissionSink; key: string; endpoints: Endpoints | NotifyConfigError; purgedAt: number } | undefined;
+  let current: { store: SubmissionSink; key: string; endpoints: Endpoints; purgedAt: number } | undefined;
 
   const endpointsFor = (store: SubmissionSink, env: Environment) => {
     const key = JSON.stringify(SETTINGS.map((name) => env[name] ?? null));
     if (current?.store === store && current.key === key) return current;
-    let endpoints: Endpoints | NotifyConfigError;
+    let endpoints: Endpoints;
     try {
       endpoints = createEndpoints({ site, messages, env, now, createMailer: options.createMailer, openStore: () => store });
     } catch (error) {
       if (!(error instanceof NotifyConfigError)) throw error;
       // Said once per instance; the message never holds a password or a webhook's address.
       console.error(`sitegen: the form endpoints cannot run: ${error.message} (${error.variable})`);
-      endpoints = error;
+      endpoints = unavailable(site, messages, error);
     }
-    if (current && !(current.endpoints instanceof NotifyConfigError)) current.endpoints.close();
+    current?.endpoints.close();
     current = { store, key, endpoints, purgedAt: 0 };
     return current;
   };
@@ -91,10 +110,6 @@ export function createEdgeApi(options: EdgeApiOptions): EdgeApi {
     async handle(request, context) {
       const state = endpointsFor(context.store, context.env);
       const { endpoints } = state;
-      if (endpoints instanceof NotifyConfigError) {
-        // The host routes only the endpoints here: each answers that it is unavailable until the settings are fixed.
-        return textResponse(503, "The form endpoints are not configured correctly; the site's log says why.\n", { "Cache-Control": "no-store", "Retry-After": "300" });
-      }
       const handler = endpoints.handlers[new URL(request.url).pathname];
       if (!handler) return undefined;
       const response = await handler(request);
@@ -105,7 +120,7 @@ export function createEdgeApi(options: EdgeApiOptions): EdgeApi {
     },
     async deliverDue(context) {
       const state = endpointsFor(context.store, context.env);
-      if (!(state.endpoints instanceof NotifyConfigError)) await background(state, state.endpoints);
+      await background(state, state.endpoints);
     },
   };
 }

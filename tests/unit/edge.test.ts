@@ -57,21 +57,26 @@ describe("the endpoints on an edge host", () => {
     expect(await api.handle(new Request("http://localhost/about"), { store, env: {} })).toBeUndefined();
   });
 
-  it("answers 503 at every endpoint while a setting cannot work, logging why without the password", async () => {
+  it("stores nothing while a setting cannot work, answering as when the database is down, and logs why without the password", async () => {
     const error = vi.spyOn(console, "error").mockImplementation(() => {});
     try {
       const api = createEdgeApi({ site: SITE, messages: MESSAGES, createMailer });
       const env = { SMTP_URL: "http://leads:s3cret@mail.example.com/" };
-      for (const request of [contact(), new Request("http://localhost/api/detect-language")]) {
-        const response = await api.handle(request, { store, env });
-        expect(response!.status).toBe(503);
-        expect(response!.headers.get("cache-control")).toBe("no-store");
-      }
-      expect(error).toHaveBeenCalledTimes(1);
-      const logged = String(error.mock.calls[0][0]);
+      const json = await api.handle(contact(), { store, env });
+      expect(json!.status).toBe(503);
+      expect(await json!.json()).toEqual({ ok: false, message: MESSAGES.pt["contactForm.failure"] });
+      const form = await api.handle(
+        new Request("http://localhost/api/newsletter", { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded", "x-sitegen-remote-address": "203.0.113.21" }, body: "email=leitor%40exemplo.com.br&locale=en" }),
+        { store, env },
+      );
+      expect([form!.status, form!.headers.get("location")]).toEqual([303, "/en/forms/error?reason=unavailable"]);
+      expect((await api.handle(new Request("http://localhost/api/detect-language"), { store, env }))!.status).toBe(200);
+      const logged = error.mock.calls.map((call) => call.map(String).join(" ")).join("\n");
       expect(logged).toContain("sitegen: the form endpoints cannot run: SMTP_URL is http://leads:***@mail.example.com/");
+      expect(logged.match(/cannot run/g)).toHaveLength(1);
       expect(logged).not.toContain("s3cret");
       expect((await store.list("contact")).length).toBe(1);
+      expect(await store.list("newsletter")).toEqual([]);
     } finally {
       error.mockRestore();
     }
