@@ -25,7 +25,8 @@ function decodeWords(value: string): string {
   );
 }
 
-function parseMail(raw: string, from: string, to: string[]): ReceivedMail {
+/** A MIME entity's headers (names lower-cased, encoded words decoded) and its body, decoded to text. */
+function parseEntity(raw: string): { headers: Record<string, string>; text: string } {
   const split = raw.indexOf("\r\n\r\n");
   const head = raw.slice(0, split).replace(/\r\n[ \t]+/g, " ");
   const headers: Record<string, string> = {};
@@ -34,13 +35,27 @@ function parseMail(raw: string, from: string, to: string[]): ReceivedMail {
     headers[line.slice(0, at).toLowerCase()] = decodeWords(line.slice(at + 1).trim());
   }
   let body = raw.slice(split + 4);
+  // A multipart message (as worker-mailer sends even plain text): its first text/plain part is the text.
+  const boundary = /^multipart\/[^;]+;.*boundary="?([^";]+)"?/i.exec(headers["content-type"] ?? "")?.[1];
+  if (boundary) {
+    const parts = body.split(`--${boundary}`).slice(1, -1).map((part) => parseEntity(part.replace(/^\r\n/, "")));
+    const plain = parts.find((part) => part.text !== "" && !/^multipart\//i.test(part.headers["content-type"] ?? "")) ?? parts[0];
+    return { headers, text: plain?.text ?? "" };
+  }
   const encoding = headers["content-transfer-encoding"]?.toLowerCase();
   if (encoding === "quoted-printable") {
     body = Buffer.from(body.replace(/=\r\n/g, "").replace(/=([0-9A-F]{2})/g, (_m, h: string) => String.fromCharCode(parseInt(h, 16))), "latin1").toString("utf8");
   } else if (encoding === "base64") {
     body = Buffer.from(body, "base64").toString("utf8");
+  } else {
+    body = Buffer.from(body, "latin1").toString("utf8");
   }
-  return { from, to, headers, subject: headers.subject ?? "", text: body.replace(/\r\n/g, "\n") };
+  return { headers, text: body.replace(/\r\n/g, "\n") };
+}
+
+function parseMail(raw: string, from: string, to: string[]): ReceivedMail {
+  const { headers, text } = parseEntity(raw);
+  return { from, to, headers, subject: headers.subject ?? "", text };
 }
 
 export interface SmtpSink {

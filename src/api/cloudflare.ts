@@ -1,19 +1,31 @@
 /**
- * The Cloudflare Pages worker (advanced mode: dist/_worker.js): the same handlers `sitegen start` mounts
- * (handlers.ts), over D1 (d1-store.ts) through the binding SUBMISSIONS. `sitegen build --target cloudflare`
- * bundles this module with the build's configuration and text (src/generator/targets/cloudflare.ts);
- * dist/_routes.json sends only the endpoints' paths here, so Pages serves every other file itself, with
- * dist/_headers. Web-standard only: it runs in workerd without Node compatibility.
+ * The Cloudflare Pages worker (advanced mode: dist/_worker.js): the same endpoints and notifications as
+ * `sitegen start` (edge.ts over endpoints.ts), over D1 (d1-store.ts) through the binding SUBMISSIONS, the
+ * settings from the worker's environment (the project's variables and secrets), e-mail through workerd's
+ * sockets (notify/email-workers.ts), and one delivery pass after each answer, kept alive by ctx.waitUntil.
+ * `sitegen build --target cloudflare` bundles this module with the build's configuration and text
+ * (src/generator/targets/cloudflare.ts); dist/_routes.json sends only the endpoints' paths here, so Pages
+ * serves every other file itself, with dist/_headers. Web-standard only: it runs in workerd without Node
+ * compatibility.
  */
 import type { SiteConfig } from "../generator/config.ts";
 import { D1SubmissionStore, type D1Database } from "./d1-store.ts";
-import type { ApiHandler } from "./forms.ts";
-import { createHandlers } from "./handlers.ts";
+import { createEdgeApi } from "./edge.ts";
+import { createWorkersMailer } from "./notify/email-workers.ts";
 
-/** The bindings Pages gives the worker: the D1 database the project binds as SUBMISSIONS, and the static files. */
+/**
+ * The bindings Pages gives the worker: the D1 database the project binds as SUBMISSIONS, the static files,
+ * and the project's variables and secrets (SMTP_URL, NOTIFY_EMAIL_TO, NOTIFY_WEBHOOK_URL, SUBMISSIONS_SECRET).
+ */
 export interface PagesEnv {
   SUBMISSIONS?: D1Database;
   ASSETS: { fetch(request: Request): Promise<Response> };
+  [variable: string]: unknown;
+}
+
+/** What Pages passes besides the request and the bindings: work that may go on after the answer. */
+export interface PagesContext {
+  waitUntil(promise: Promise<unknown>): void;
 }
 
 export interface PagesWorkerOptions {
@@ -49,24 +61,31 @@ const MISSING_BINDING: D1Database = {
   },
 };
 
-export function createPagesWorker(options: PagesWorkerOptions): { fetch(request: Request, env: PagesEnv): Promise<Response> } {
-  const messages = {
-    pt: new Map(Object.entries(options.messages.pt ?? {})),
-    en: new Map(Object.entries(options.messages.en ?? {})),
-  };
-  // One set of handlers per isolate and binding: the rate limit's counts live as long as the isolate.
-  let current: { db: D1Database; handlers: Record<string, ApiHandler> } | undefined;
-  const handlersFor = (db: D1Database) => {
-    if (current?.db !== db) current = { db, handlers: createHandlers({ site: options.site, messages, store: new D1SubmissionStore(db) }) };
-    return current.handlers;
+/** The project's variables as text: a binding of another kind under one of those names counts as unset. */
+function variables(env: PagesEnv): Record<string, string | undefined> {
+  const text: Record<string, string | undefined> = {};
+  for (const [name, value] of Object.entries(env)) if (typeof value === "string") text[name] = value;
+  return text;
+}
+
+export function createPagesWorker(options: PagesWorkerOptions): { fetch(request: Request, env: PagesEnv, ctx?: PagesContext): Promise<Response> } {
+  const api = createEdgeApi({ site: options.site, messages: options.messages, createMailer: createWorkersMailer });
+  // One store per binding, so the endpoints (and the rate limit's counts) last as long as the isolate.
+  let store: { db: D1Database; store: D1SubmissionStore } | undefined;
+  const storeFor = (db: D1Database) => {
+    if (store?.db !== db) store = { db, store: new D1SubmissionStore(db) };
+    return store.store;
   };
 
   return {
-    async fetch(request, env) {
-      const handler = handlersFor(env.SUBMISSIONS ?? MISSING_BINDING)[new URL(request.url).pathname];
+    async fetch(request, env, ctx) {
+      const response = await api.handle(withClientAddress(request), {
+        store: storeFor(env.SUBMISSIONS ?? MISSING_BINDING),
+        env: variables(env),
+        waitUntil: ctx ? (promise) => ctx.waitUntil(promise) : undefined,
+      });
       // _routes.json sends only the endpoints here; anything else is a static file.
-      if (!handler) return env.ASSETS.fetch(request);
-      const response = await handler(withClientAddress(request));
+      if (!response) return env.ASSETS.fetch(request);
       const headers = new Headers(response.headers);
       for (const [name, value] of Object.entries(options.headers)) if (!headers.has(name)) headers.set(name, value);
       return new Response(response.body, { status: response.status, statusText: response.statusText, headers });

@@ -194,7 +194,7 @@ export const ERRORS = {
   NetlifyFunctionInvalid: entry<{ file: string; problem: string }>(
     "Cannot make the Netlify Function",
     (p) => `${p.file}: ${p.problem}`,
-    () => "sitegen build --target netlify bundles src/api/netlify.ts, which exports createNetlifyFunction({ site, messages }) returning { paths, handle } (see src/api/netlify.ts).",
+    () => "sitegen build --target netlify bundles src/api/netlify.ts, which exports createNetlifyFunction({ site, messages }) returning { handle } (see src/api/netlify.ts).",
   ),
   NetlifyConfigExists: entry<{ file: string }>(
     "A netlify.toml sitegen did not write",

@@ -81,7 +81,8 @@ describe("sitegen build --target cloudflare", () => {
     expect(await d1Query(folder, "SELECT first_name, last_name, email, company, message, locale FROM contact WHERE email = 'ana@empresa.com.br'")).toEqual([
       { first_name: "Ana", last_name: "Souza", email: "ana@empresa.com.br", company: "Empresa", message: "Queremos um piloto de IA.", locale: "en" },
     ]);
-    // No outbox worker nor SMTP on Pages: signups are final and nothing is queued that nothing would send.
+    // No notifier set in the project's variables and no double opt-in for this site: signups are final and
+    // nothing is queued (cloudflare-delivery.test.ts sets them).
     expect(await d1Query(folder, "SELECT confirmed_at = created_at AS confirmed FROM newsletter WHERE email_key = 'leitora@exemplo.com.br'")).toEqual([{ confirmed: 1 }]);
     expect(await d1Query(folder, "SELECT count(*) AS queued FROM outbox")).toEqual([{ queued: 0 }]);
   });

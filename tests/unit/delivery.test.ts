@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { createApiHandlers } from "../../src/api/index.ts";
 import { backoffDelay, DeliveryWorker } from "../../src/api/delivery.ts";
 import { createDeliverers } from "../../src/api/notify/deliverers.ts";
+import { createMailer } from "../../src/api/notify/email.ts";
 import { notifySettings } from "../../src/api/notify/settings.ts";
 import type { SubmissionStore } from "../../src/api/store.ts";
 import { loadSiteConfig, type SiteConfig } from "../../src/generator/config.ts";
@@ -147,7 +148,7 @@ for (const backend of BACKENDS) {
 
       smtp.refuse = "Mailbox busy, try again later";
       const settings = notifySettings(NOTIFICATIONS, { SMTP_URL: smtp.url, NOTIFY_EMAIL_TO: FIRM, NOTIFY_WEBHOOK_URL: down.url });
-      const { deliverers, close } = createDeliverers(settings, MESSAGES, "pt");
+      const { deliverers, close } = createDeliverers(settings, MESSAGES, "pt", { createMailer });
       const worker = new DeliveryWorker({ store, deliverers, now: () => clock, backoff: { baseMs: 1000, maxMs: 4000 } });
       try {
         const waits: number[] = [];

@@ -205,6 +205,18 @@ describe("sitegen build --target cloudflare", () => {
   });
 });
 
+describe("sitegen build --target cloudflare and netlify with double opt-in", () => {
+  it("NotificationSettingsInvalid when the confirmation link is no path of the site, which the host could route to the endpoints", async () => {
+    const project = projectCopy();
+    const loaded = loadSiteConfig(project);
+    const site = { ...loaded, submissions: { ...loaded.submissions, doubleOptIn: true }, endpoints: { ...loaded.endpoints, newsletterConfirm: "https://forms.example.com/confirm" } };
+    const problem = "submissions.doubleOptIn is on, but endpoints.newsletterConfirm in content/site.yaml is no path of this site (such as /api/newsletter/confirm): the confirmation link could not reach the endpoints.";
+    const hint = /^Fix `endpoints\.newsletterConfirm` in content\/site\.yaml/;
+    await expectError("NotificationSettingsInvalid", () => cloudflareTarget({ root: project, outDir: join(project, "dist"), site, dictionaries: {} }), problem, hint);
+    await expectError("NotificationSettingsInvalid", () => netlifyTarget({ root: project, outDir: join(project, "dist"), site, dictionaries: {} }), problem, hint);
+  });
+});
+
 /** An output folder holding only what `sitegen start` reads (no pages needed to reach its errors). */
 function startableDist(): string {
   const dist = out();

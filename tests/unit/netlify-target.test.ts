@@ -79,7 +79,9 @@ describe("sitegen build --target netlify", () => {
     expect(bundle).toMatch(/require\("pg-native"\)/);
     expect(existsSync(join(project, "dist", "_sitegen"))).toBe(false);
     expect(existsSync(join(project, "dist", "_headers"))).toBe(true);
-    expect(printed.join("\n")).toContain(`Netlify: ${FUNCTIONS_DIR}/${FUNCTION_NAME} answers /api/newsletter, /api/contact, /api/detect-language; netlify.toml publishes dist.`);
+    expect(printed.join("\n")).toContain(
+      `Netlify: ${FUNCTIONS_DIR}/${FUNCTION_NAME} answers /api/newsletter, /api/contact, /api/detect-language, ${FUNCTIONS_DIR}/sitegen-deliver sends due notifications on the schedule "*/5 * * * *"; netlify.toml publishes dist.`,
+    );
   });
 
   it("serves the pages with the headers of _headers", async () => {
@@ -115,7 +117,8 @@ describe("sitegen build --target netlify", () => {
       ["João", "Araújo", "joao@empresa.com.br", "Empresa Ltda", "Queremos automatizar o atendimento.", "pt"],
       ["João", "Araújo", "joao@empresa.com.br", null, "No JavaScript here.", "en"],
     ]);
-    // No outbox worker nor SMTP in a function: signups are final and nothing is queued that nothing would send.
+    // No notifier set in the environment and no double opt-in for this site: signups are final and nothing
+    // is queued (netlify-delivery.test.ts sets them).
     const [signup] = await store.list("newsletter");
     expect([signup.confirmed_at, signup.delivery]).toEqual([signup.created_at, "none"]);
     expect((await store.list("contact")).map((r) => r.delivery)).toEqual(["none", "none"]);

@@ -5,7 +5,7 @@
  */
 import type { Deliverer } from "../delivery.ts";
 import { localeFromField, message, type ApiLocale, type Messages } from "../http.ts";
-import { createMailer, type Mailer } from "./email.ts";
+import type { Mailer, MailerFactory } from "./mailer.ts";
 import { leadMessage, type LeadPayload } from "./lead-message.ts";
 import type { NotifySettings } from "./settings.ts";
 import { postWebhook } from "./webhook.ts";
@@ -17,7 +17,17 @@ export interface Deliverers {
   close(): void;
 }
 
-export function createDeliverers(settings: NotifySettings, messages: Messages, firmLocale: ApiLocale, optIn: { unconfirmedDays: number } = { unconfirmedDays: 7 }): Deliverers {
+export type { MailerFactory } from "./mailer.ts";
+
+export interface DelivererOptions {
+  /** The SMTP transport of this runtime (nodemailer on Node, worker-mailer on Cloudflare). */
+  createMailer: MailerFactory;
+  /** How long a double opt-in link stays valid, as the confirmation e-mail says. */
+  unconfirmedDays?: number;
+}
+
+export function createDeliverers(settings: NotifySettings, messages: Messages, firmLocale: ApiLocale, options: DelivererOptions): Deliverers {
+  const { createMailer, unconfirmedDays = 7 } = options;
   const deliverers: Record<string, Deliverer> = {};
   const mailer = settings.smtpUrl && settings.from ? createMailer({ smtpUrl: settings.smtpUrl, from: settings.from, timeoutMs: settings.timeoutMs }) : undefined;
   const email = settings.email;
@@ -33,7 +43,7 @@ export function createDeliverers(settings: NotifySettings, messages: Messages, f
     // Double opt-in: the subscriber's own confirmation link, in the language of the page they signed up on.
     deliverers.confirm = async (row, signal) => {
       const { email: to, locale, link } = row.payload as { email: string; locale: string; link: string };
-      const mail = confirmationMail(messages, localeFromField(locale) ?? firmLocale, link, optIn.unconfirmedDays);
+      const mail = confirmationMail(messages, localeFromField(locale) ?? firmLocale, link, unconfirmedDays);
       await mailer.send({ to: [to], ...mail }, signal);
     };
   }

@@ -5,21 +5,11 @@
  * notifications' timeout, and an aborted one (a shutdown) stops at once.
  */
 import nodemailer from "nodemailer";
+import type { Mailer, MailerOptions } from "./mailer.ts";
 
-export interface MailToSend {
-  to: string[];
-  subject: string;
-  text: string;
-  /** The lead's address, so that answering the e-mail writes to them. */
-  replyTo?: { name: string; address: string };
-}
+export type { Mailer, MailToSend } from "./mailer.ts";
 
-export interface Mailer {
-  send(mail: MailToSend, signal?: AbortSignal): Promise<void>;
-  close(): void;
-}
-
-export function createMailer(options: { smtpUrl: string; from: string; timeoutMs: number }): Mailer {
+export function createMailer(options: MailerOptions): Mailer {
   const transport = nodemailer.createTransport({
     url: options.smtpUrl,
     connectionTimeout: options.timeoutMs,

@@ -16,7 +16,9 @@ export async function postWebhook(url: string, body: WebhookBody, timeoutMs: num
     headers: { "content-type": "application/json; charset=utf-8", "user-agent": "sitegen-notify" },
     body: JSON.stringify(body),
     signal: signal ? AbortSignal.any([timeout, signal]) : timeout,
-    redirect: "error",
+    // A redirect is not followed (the lead is not sent where the firm did not say) and counts as a failure
+    // below; "manual" rather than "error", which Cloudflare's runtime does not implement.
+    redirect: "manual",
   }).catch((error: unknown) => {
     if (timeout.aborted) throw new Error(`the webhook did not answer within ${timeoutMs / 1000} s`);
     const cause = (error as { cause?: { code?: string; message?: string } }).cause;

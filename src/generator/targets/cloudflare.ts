@@ -19,6 +19,7 @@ import { plainDictionaries, type Dictionary } from "../content.ts";
 import { sitegenError } from "../errors.ts";
 import { PROJECT_FILES } from "../project.ts";
 import { securityHeaders } from "../security-headers.ts";
+import { confirmRoute } from "./confirm-route.ts";
 import type { TargetInput, TargetOutput } from "./targets.ts";
 
 /**
@@ -62,9 +63,8 @@ export function cloudflareSettings(site: SiteConfig): CloudflareSettings {
 
 /**
  * The paths the worker answers: each endpoint's path, an absolute URL's included (the deployment at that
- * origin serves it, for pages served by a host with no functions), as src/api/handlers.ts mounts them. Not
- * the double opt-in's confirmation: it needs the outbox worker and SMTP of a long-running process, so the
- * worker neither applies the opt-in nor answers its link.
+ * origin serves it, for pages served by a host with no functions), as src/api/handlers.ts mounts them; the
+ * double opt-in's confirmation link only when submissions.doubleOptIn is on (src/api/endpoints.ts).
  */
 function endpointPaths(site: SiteConfig): string[] {
   const answered = Object.entries(site.endpoints).filter(([name]) => name !== "newsletterConfirm");
@@ -72,7 +72,7 @@ function endpointPaths(site: SiteConfig): string[] {
     if (endpoint.startsWith("/")) return endpoint.startsWith("//") ? undefined : endpoint;
     return /^https?:\/\//i.test(endpoint) ? new URL(endpoint).pathname : undefined;
   });
-  return [...new Set(paths.filter((path): path is string => path !== undefined))].sort();
+  return [...new Set([...paths, confirmRoute(site)].filter((path): path is string => path !== undefined))].sort();
 }
 
 /** The site's worker module bundled for workerd, its options inlined. */
@@ -94,6 +94,8 @@ async function bundleWorker(root: string, site: SiteConfig, dictionaries: Record
       // No Node: a `node:` import fails here, by name, rather than in workerd (no nodejs_compat flag is set).
       platform: "browser",
       conditions: ["workerd", "worker", "browser"],
+      // workerd's TCP sockets, which the SMTP client (worker-mailer) sends e-mail through.
+      external: ["cloudflare:sockets"],
       target: "es2022",
       minifySyntax: true,
       legalComments: "none",

@@ -6,6 +6,8 @@
  *   reads (its `config` a literal, as Netlify parses it without running it), and `endpoints.cjs`, the site's
  *   src/api/netlify.ts bundled with its packages (the same handlers as `sitegen start`, Netlify Blobs, pg)
  *   and the build's configuration and text, so the function needs nothing from node_modules.
+ * - A scheduled function in FUNCTIONS_DIR/sitegen-deliver/, which sends the notifications that are due
+ *   every few minutes through the same bundle, so a failed one is retried even without visitors.
  * - `netlify.toml` at the project root: the build command, `publish` the output folder, the functions folder.
  *
  * The functions live in a build folder of their own, not in `netlify/functions/` (the folder people write
@@ -21,25 +23,31 @@ import type { SiteConfig } from "../config.ts";
 import { plainDictionaries, type Dictionary } from "../content.ts";
 import { sitegenError } from "../errors.ts";
 import { PROJECT_FILES } from "../project.ts";
+import { confirmRoute } from "./confirm-route.ts";
 import type { TargetInput, TargetOutput } from "./targets.ts";
 
 /** The generated functions, relative to the project folder. */
 export const FUNCTIONS_DIR = ".sitegen/netlify-functions";
 export const FUNCTION_NAME = "sitegen-api";
+/** The scheduled function that sends due notifications when no request comes (src/api/edge.ts). */
+export const DELIVERY_FUNCTION = "sitegen-deliver";
+/** How often it runs: a failed notification's first retry is due within a minute, later ones far apart. */
+export const DELIVERY_SCHEDULE = "*/5 * * * *";
 export const NETLIFY_CONFIG = "netlify.toml";
 /** The first line of a netlify.toml sitegen wrote: any other is the developer's, never overwritten. */
 const MARKER = "# Written by `sitegen build --target netlify`";
 
 /**
- * The endpoints the function serves: the ones of site.yaml that are paths on this site. Not the double
- * opt-in's confirmation: it needs the outbox worker and SMTP of a long-running process, so the function
- * neither applies the opt-in nor answers its link.
+ * The endpoints the function serves: the ones of site.yaml that are paths on this site; the double
+ * opt-in's confirmation link only when submissions.doubleOptIn is on (src/api/endpoints.ts).
  */
 function localPaths(site: SiteConfig): string[] {
-  return Object.entries(site.endpoints ?? {})
+  const paths = Object.entries(site.endpoints ?? {})
     .filter(([name]) => name !== "newsletterConfirm")
     .map(([, path]) => path)
     .filter((p): p is string => typeof p === "string" && p.startsWith("/") && !p.startsWith("//"));
+  const confirm = confirmRoute(site);
+  return confirm ? [...paths, confirm] : paths;
 }
 
 /** A project-relative path as netlify.toml writes it, with forward slashes. */
@@ -70,6 +78,25 @@ function functionSource(paths: string[]): string {
     "export default (request, context) => endpoints.handle(request, context);",
     "",
     `export const config = { path: ${JSON.stringify(paths)} };`,
+    "",
+  ].join("\n");
+}
+
+/**
+ * The scheduled function: one pass of the outbox (the endpoints' bundle, from the other function's folder)
+ * on Netlify's timer, answering nothing a visitor could call: Netlify does not route scheduled functions.
+ */
+function deliverySource(): string {
+  return [
+    "// Written by `sitegen build --target netlify`: sends the notifications that are due, on a schedule.",
+    `import endpoints from "../${FUNCTION_NAME}/endpoints.cjs";`,
+    "",
+    "export default async () => {",
+    "  await endpoints.deliver();",
+    "  return new Response(null, { status: 204 });",
+    "};",
+    "",
+    `export const config = { schedule: ${JSON.stringify(DELIVERY_SCHEDULE)} };`,
     "",
   ].join("\n");
 }
@@ -117,19 +144,21 @@ export function checkNetlifyConfig(root: string): void {
 export async function netlifyTarget(input: TargetInput): Promise<TargetOutput> {
   const { root, outDir, site, dictionaries } = input;
   checkNetlifyConfig(root);
+  const paths = localPaths(site);
   const code = await bundleEndpoints(root, site, dictionaries);
   const functionDir = `${FUNCTIONS_DIR}/${FUNCTION_NAME}`;
-  const paths = localPaths(site);
+  const deliveryDir = `${FUNCTIONS_DIR}/${DELIVERY_FUNCTION}`;
   return {
-    summary: `Netlify: ${functionDir} answers ${paths.join(", ")}; ${NETLIFY_CONFIG} publishes ${tomlPath(root, outDir)}.`,
+    summary: `Netlify: ${functionDir} answers ${paths.join(", ")}, ${deliveryDir} sends due notifications on the schedule "${DELIVERY_SCHEDULE}"; ${NETLIFY_CONFIG} publishes ${tomlPath(root, outDir)}.`,
     outputFiles: [],
     serverBundle: false,
     redirects: true,
     besideOutput: [],
-    projectFolders: [functionDir],
+    projectFolders: [functionDir, deliveryDir],
     projectFiles: [
       { file: `${functionDir}/endpoints.cjs`, data: code },
       { file: `${functionDir}/${FUNCTION_NAME}.mjs`, data: functionSource(paths) },
+      { file: `${deliveryDir}/${DELIVERY_FUNCTION}.mjs`, data: deliverySource() },
       { file: NETLIFY_CONFIG, data: netlifyToml(root, outDir) },
     ],
   };

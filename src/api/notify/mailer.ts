@@ -1,0 +1,28 @@
+/**
+ * What the deliverers need of an SMTP transport, whichever runtime provides it: nodemailer on Node
+ * (email.ts), worker-mailer over workerd's sockets on Cloudflare (email-workers.ts). Each runtime passes its
+ * factory to createEndpoints, so no module shared by every runtime imports a transport.
+ */
+export interface MailToSend {
+  to: string[];
+  subject: string;
+  text: string;
+  /** The lead's address, so that answering the e-mail writes to them. */
+  replyTo?: { name: string; address: string };
+}
+
+export interface Mailer {
+  send(mail: MailToSend, signal?: AbortSignal): Promise<void>;
+  close(): void;
+}
+
+export interface MailerOptions {
+  /** smtp://user:password@host:port (STARTTLS when offered), or smtps:// for TLS from the start. */
+  smtpUrl: string;
+  /** The sender: an address, or `Name <address>`. */
+  from: string;
+  /** How long one try may take. */
+  timeoutMs: number;
+}
+
+export type MailerFactory = (options: MailerOptions) => Mailer;

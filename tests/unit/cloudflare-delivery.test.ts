@@ -1,0 +1,121 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { spawnSync } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { loadSiteConfig } from "../../src/generator/config.ts";
+import { loadLocaleContent } from "../../src/generator/content.ts";
+import { projectCopy, ROOT } from "../helpers.ts";
+import { startSmtpSink, startWebhook, until, type SmtpSink, type WebhookReceiver } from "../notify-sinks.ts";
+import { d1Query, startPagesDev, type PagesDev } from "../wrangler.ts";
+
+/**
+ * Leads reach people from Cloudflare Pages: the site built with `--target cloudflare` and double opt-in on,
+ * run by `wrangler pages dev` (workerd, offline) with SMTP_URL, NOTIFY_EMAIL_TO, NOTIFY_WEBHOOK_URL and
+ * SUBMISSIONS_SECRET as the project's variables (.dev.vars). The worker's delivery pass after each answer
+ * (ctx.waitUntil) sends a contact message to an in-process SMTP sink, through workerd's sockets, and to a
+ * webhook receiver; a receiver that is down leaves the notification in D1's outbox with its error until a
+ * later request finds it due and it is up; the confirmation e-mail's link confirms the signup.
+ */
+const project = projectCopy();
+const SECRET = "a-test-signing-key-of-more-than-32-characters";
+const FIRM = "leads@firma.example.com";
+let pages: PagesDev | undefined;
+let smtp: SmtpSink;
+let hook: WebhookReceiver;
+
+beforeAll(async () => {
+  const config = join(project, "content", "site.yaml");
+  writeFileSync(config, readFileSync(config, "utf8").replace("doubleOptIn: false", "doubleOptIn: true"));
+  smtp = await startSmtpSink();
+  hook = await startWebhook();
+  const build = spawnSync(process.execPath, [join(ROOT, "bin", "sitegen.js"), "build", "--target", "cloudflare"], { cwd: project, encoding: "utf8", timeout: 170_000 });
+  if (build.status !== 0) throw new Error(`sitegen build --target cloudflare failed:\n${build.stdout}\n${build.stderr}`);
+  // How wrangler gives a Pages project's variables and secrets to the worker locally.
+  writeFileSync(join(project, ".dev.vars"), `SMTP_URL=${smtp.url}\nNOTIFY_EMAIL_TO=${FIRM}\nNOTIFY_WEBHOOK_URL=${hook.url}\nSUBMISSIONS_SECRET=${SECRET}\n`);
+  pages = await startPagesDev(project);
+}, 240_000);
+
+afterAll(async () => {
+  await pages?.stop();
+  await hook?.close();
+  await smtp?.close();
+});
+
+const SITE = loadSiteConfig(ROOT);
+const PT = loadLocaleContent(ROOT, "pt", SITE).dictionary;
+const json = (client: string) => ({ "content-type": "application/json", accept: "application/json", "cf-connecting-ip": client });
+const post = (path: string, body: unknown, client: string) => fetch(`${pages!.url}${path}`, { method: "POST", body: JSON.stringify(body), headers: json(client), redirect: "manual" });
+const outbox = (email: string) =>
+  d1Query(project, `SELECT o.kind, o.attempts, o.last_error, o.delivered_at IS NOT NULL AS delivered FROM outbox o JOIN contact c ON c.id = o.submission_id AND o.submission_type = 'contact' WHERE c.email = '${email}' ORDER BY o.kind`);
+
+describe("notifications on Cloudflare Pages", () => {
+  it("routes the confirmation link to the worker, with the endpoints", () => {
+    expect(JSON.parse(readFileSync(join(project, "dist", "_routes.json"), "utf8")).include).toEqual(["/api/contact", "/api/detect-language", "/api/newsletter", "/api/newsletter/confirm"]);
+  });
+
+  it("e-mails a contact message to the firm and posts it to the webhook after answering the visitor", async () => {
+    const message = { firstName: "Ana", lastName: "Souza", email: "ana@cliente.example.com", company: "Cliente & Cia", message: "Olá!\nQueremos um piloto de IA.", locale: "pt" };
+    const response = await post("/api/contact", message, "203.0.113.10");
+    expect(response.status).toBe(200);
+    expect((await response.json()).ok).toBe(true);
+
+    await until(() => smtp.mails.length === 1 && hook.bodies.length === 1, 30_000, "the e-mail and the webhook call");
+    const [mail] = smtp.mails;
+    expect(mail.to).toEqual([FIRM]);
+    expect(mail.from).toBe("site@vetorai.com.br");
+    expect(mail.headers["reply-to"]).toBe('"Ana Souza" <ana@cliente.example.com>');
+    expect(mail.subject).toContain("Ana Souza");
+    expect(mail.text).toContain("Olá!\nQueremos um piloto de IA.");
+    expect(mail.text).toContain("Cliente & Cia");
+    expect(hook.bodies[0]).toMatchObject({ event: "contact", submission: { type: "contact", firstName: "Ana", email: "ana@cliente.example.com", message: message.message } });
+    await until(async () => (await outbox("ana@cliente.example.com")).every((row) => row.delivered === 1), 15_000, "the outbox rows marked delivered");
+    expect(await outbox("ana@cliente.example.com")).toEqual([
+      { kind: "email", attempts: 1, last_error: null, delivered: 1 },
+      { kind: "webhook", attempts: 1, last_error: null, delivered: 1 },
+    ]);
+  });
+
+  it("keeps a notification whose receiver is down in the outbox with its error, and a later request delivers it once it is up", async () => {
+    const port = hook.port;
+    await hook.close();
+    const response = await post("/api/contact", { firstName: "Bruno", lastName: "Lima", email: "bruno@cliente.example.com", message: "Retorno, por favor.", locale: "en" }, "203.0.113.11");
+    expect(response.status).toBe(200);
+    await until(async () => (await outbox("bruno@cliente.example.com")).every((row) => row.attempts === 1), 30_000, "the e-mail sent and the webhook's failed try recorded");
+    const [email, webhook] = await outbox("bruno@cliente.example.com");
+    expect(email).toEqual({ kind: "email", attempts: 1, last_error: null, delivered: 1 });
+    expect(webhook.delivered).toBe(0);
+    expect(webhook.last_error).toMatch(/^the webhook could not be reached/);
+
+    hook = await startWebhook(port);
+    // As if the backoff's wait were over.
+    await d1Query(project, "UPDATE outbox SET next_attempt_at = '2000-01-01T00:00:00.000Z' WHERE delivered_at IS NULL");
+    expect((await fetch(`${pages!.url}/api/detect-language`, { headers: { "accept-language": "en" } })).status).toBe(200);
+    await until(() => hook.bodies.length === 1, 30_000, "the webhook call on a later request");
+    expect(hook.bodies[0]).toMatchObject({ event: "contact", submission: { firstName: "Bruno", message: "Retorno, por favor." } });
+    await until(async () => (await outbox("bruno@cliente.example.com"))[1].delivered === 1, 15_000, "the row marked delivered");
+    expect((await outbox("bruno@cliente.example.com"))[1]).toMatchObject({ attempts: 2, last_error: null });
+  });
+
+  it("sends the double opt-in confirmation through the outbox, and its link confirms the signup", async () => {
+    const before = smtp.mails.length;
+    const response = await post("/api/newsletter", { email: "Leitora@Exemplo.com.br", locale: "pt" }, "203.0.113.12");
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ ok: true, title: PT.get("newsletter.pendingTitle") });
+    expect(await d1Query(project, "SELECT confirmed_at FROM newsletter WHERE email_key = 'leitora@exemplo.com.br'")).toEqual([{ confirmed_at: null }]);
+
+    await until(() => smtp.mails.length === before + 1, 30_000, "the confirmation e-mail");
+    const mail = smtp.mails[before];
+    expect(mail.to).toEqual(["Leitora@Exemplo.com.br"]);
+    expect(mail.subject).toBe(PT.get("newsletterConfirm.mail.subject"));
+    const link = /https:\/\/\S+\/api\/newsletter\/confirm\?token=[\w.-]+/.exec(mail.text)?.[0];
+    expect(link, mail.text).toBeDefined();
+    const url = new URL(link!);
+    expect(url.origin).toBe(new URL(SITE.siteUrl).origin);
+
+    const confirm = await fetch(`${pages!.url}${url.pathname}${url.search}`, { redirect: "manual" });
+    expect([confirm.status, confirm.headers.get("location")]).toEqual([303, "/forms/newsletter-confirmed"]);
+    expect(await d1Query(project, "SELECT confirmed_at IS NOT NULL AS confirmed FROM newsletter WHERE email_key = 'leitora@exemplo.com.br'")).toEqual([{ confirmed: 1 }]);
+    const altered = await fetch(`${pages!.url}${url.pathname}?token=${url.searchParams.get("token")!.slice(0, -2)}xx`, { redirect: "manual" });
+    expect(altered.headers.get("location")).toBe("/forms/newsletter-confirm-failed");
+  });
+});
