@@ -6,8 +6,8 @@
  * `waitUntil` keeps it alive after the answer): it sends what the request stored, and whatever earlier
  * requests left due, failed ones included once their backoff is over; a host with scheduled runs (Netlify)
  * also calls deliverDue on a timer. The outbox's lease keeps two instances from sending one notification
- * twice. The purge of old rows runs the same way, once a day per
- * instance.
+ * twice. The purge of old rows runs the same way, once a day per instance (on a host with scheduled runs,
+ * in those only).
  */
 import type { SiteConfig } from "../generator/config.ts";
 import { createEndpoints, type Endpoints } from "./endpoints.ts";
@@ -23,6 +23,11 @@ export interface EdgeApiOptions {
   messages: Record<string, Record<string, string>>;
   /** The SMTP transport of the host's runtime. */
   createMailer: MailerFactory;
+  /**
+   * Whether requests run the daily purge (the default): a host with scheduled runs (Netlify) purges in those
+   * instead, so that no visitor's answer waits on it where the runtime finishes background work first.
+   */
+  purgeOnRequests?: boolean;
   /** For tests: a clock. */
   now?: () => number;
 }
@@ -90,8 +95,8 @@ export function createEdgeApi(options: EdgeApiOptions): EdgeApi {
   };
 
   /** One pass of the outbox (and, once a day, the purge), after the answer. */
-  const background = async (state: NonNullable<typeof current>, endpoints: Endpoints) => {
-    if (now() - state.purgedAt >= DAY_MS) {
+  const background = async (state: NonNullable<typeof current>, endpoints: Endpoints, purge: boolean) => {
+    if (purge && now() - state.purgedAt >= DAY_MS) {
       state.purgedAt = now();
       // Purged first: nothing is sent about a submission that is past its retention period.
       await endpoints.purge();
@@ -113,14 +118,14 @@ export function createEdgeApi(options: EdgeApiOptions): EdgeApi {
       const handler = endpoints.handlers[new URL(request.url).pathname];
       if (!handler) return undefined;
       const response = await handler(request);
-      const pass = background(state, endpoints);
+      const pass = background(state, endpoints, options.purgeOnRequests !== false);
       if (context.waitUntil) context.waitUntil(pass);
       else await pass;
       return response;
     },
     async deliverDue(context) {
       const state = endpointsFor(context.store, context.env);
-      await background(state, state.endpoints);
+      await background(state, state.endpoints, true);
     },
   };
 }

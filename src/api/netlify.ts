@@ -47,7 +47,8 @@ export function openNetlifyStore(env: Environment): SubmissionSink {
 export function createNetlifyFunction(options: NetlifyOptions): { handle: NetlifyFunction; deliver(): Promise<void> } {
   const env = () => options.env ?? globalThis.process?.env ?? {};
   const store = options.store ?? openNetlifyStore(env());
-  const api = createEdgeApi({ site: options.site, messages: options.messages, createMailer });
+  // The scheduled function (sitegen-deliver) purges: a visitor's answer never waits on it.
+  const api = createEdgeApi({ site: options.site, messages: options.messages, createMailer, purgeOnRequests: false });
   const handle: NetlifyFunction = async (request, context) => {
     // The rate limit counts per visitor: Netlify gives the address in the context, and a header the client
     // sent under the same name is replaced, never believed.
