@@ -48,15 +48,32 @@ export function Prose({ text, className }: { text: string; className?: string })
           return (
             <ul key={i}>
               {lines.map((l, j) => (
-                <li key={j}>{l.trim().slice(2)}</li>
+                <li key={j}>{withMailLinks(l.trim().slice(2))}</li>
               ))}
             </ul>
           );
         }
-        return <p key={i}>{lines.join(" ")}</p>;
+        return <p key={i}>{withMailLinks(lines.join(" "))}</p>;
       })}
     </div>
   );
+}
+
+const MAIL_ADDRESS = /[\w.+-]+@[\w-]+(?:\.[\w-]+)+/g;
+
+/** A text with each e-mail address in it as a link that writes to it, as a reader of a policy expects. */
+function withMailLinks(text: string): ReactNode {
+  const parts: ReactNode[] = [];
+  let last = 0;
+  for (const match of text.matchAll(MAIL_ADDRESS)) {
+    // An address ends before a full stop that closes the sentence.
+    const address = match[0].replace(/\.+$/, "");
+    parts.push(text.slice(last, match.index), <a key={match.index} href={`mailto:${address}`}>{address}</a>);
+    last = match.index + address.length;
+  }
+  if (!parts.length) return text;
+  parts.push(text.slice(last));
+  return parts;
 }
 
 /** 1..N for a numbered key family (`service1..4`). */

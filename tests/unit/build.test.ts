@@ -239,3 +239,16 @@ describe("special pages and files", () => {
     expect(result.files).toBe(all.filter((f) => statSync(join(out, f)).isFile()).length);
   });
 });
+
+describe("the legal pages", () => {
+  it.each(["privacy-policy.html", "terms-of-service.html", "cookie-policy.html", "en/privacy-policy.html", "en/terms-of-service.html", "en/cookie-policy.html"])(
+    "%s: every e-mail address in the text is a link that writes to it",
+    (file) => {
+      const main = page(file).querySelector("main")!;
+      const addresses = visibleText(main).match(/[\w.+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)+/g) ?? [];
+      const links = main.querySelectorAll('a[href^="mailto:"]').map((a) => [a.getAttribute("href"), a.text]);
+      for (const address of addresses) expect(links).toContainEqual([`mailto:${address}`, address]);
+      if (file.includes("privacy")) expect(addresses).toContain(String(config.privacyEmail));
+    },
+  );
+});
