@@ -54,7 +54,7 @@ export function createPagesWorker(options: PagesWorkerOptions): { fetch(request:
     pt: new Map(Object.entries(options.messages.pt ?? {})),
     en: new Map(Object.entries(options.messages.en ?? {})),
   };
-  // One set of handlers per isolate and binding: the rate limit's counts live as long as the isolate.
+  // One set of handlers per isolate and binding, so its store migrates once (the rate limit counts in D1).
   let current: { db: D1Database; handlers: Record<string, ApiHandler> } | undefined;
   const handlersFor = (db: D1Database) => {
     if (current?.db !== db) current = { db, handlers: createHandlers({ site: options.site, messages, store: new D1SubmissionStore(db) }) };
