@@ -1,9 +1,9 @@
-import { watch, type FSWatcher } from "node:fs";
 import { join } from "node:path";
 import { buildSite } from "./build/build.ts";
 import { formatError } from "./errors.ts";
 import { createSiteServer, listen } from "./server.ts";
 import { loadEndpoints } from "./endpoints.ts";
+import { watchTree, type TreeWatcher } from "./watch-tree.ts";
 
 export interface ServeOptions {
   root: string;
@@ -29,7 +29,7 @@ export async function startServe(options: ServeOptions): Promise<void> {
   const others = first.site.locales.filter((l) => l.prefix).map((l) => `${l.lang} at ${l.prefix}`);
   console.log(`Serving ${options.outDir} at http://${shownHost.includes(":") ? `[${shownHost}]` : shownHost}:${port}/${others.length ? ` (${others.join(", ")})` : ""}`);
 
-  const watchers: FSWatcher[] = [];
+  const watchers: TreeWatcher[] = [];
   if (options.watch) {
     let timer: NodeJS.Timeout | undefined;
     let running = false;
@@ -64,7 +64,8 @@ export async function startServe(options: ServeOptions): Promise<void> {
     };
     for (const folder of ["src", "content"]) {
       watchers.push(
-        watch(join(options.root, folder), { recursive: true }, () => {
+        // Every save counts, a rename over the old file (sed -i, editors' atomic saves) included: see watch-tree.ts.
+        watchTree(join(options.root, folder), () => {
           if (folder === "src") codeChanged = true;
           clearTimeout(timer);
           // A save's events arrive within a few milliseconds; a later one only queues one more rebuild.
