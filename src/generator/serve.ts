@@ -18,6 +18,7 @@ export interface ServeOptions {
 export async function startServe(options: ServeOptions): Promise<void> {
   const first = await buildSite({ root: options.root, outDir: options.outDir, siteUrl: options.siteUrl, precompress: true, drafts: true });
   console.log(`Built ${first.pages.length} pages in ${Math.round(first.totalMs)} ms${first.missing.length ? ` (${first.missing.length} missing translations; run sitegen build for the list)` : ""}`);
+  for (const warning of first.warnings) console.warn(`warning: ${formatError(warning)}`);
   // The site's endpoints answer in the visitor's language with the text of content/<locale>/.
   const api = await loadEndpoints(options.root, first.site, first.dictionaries);
   const site = createSiteServer({ outDir: options.outDir, site: first.site, api: api.handlers, liveReload: options.watch });
