@@ -23,6 +23,7 @@ describe("sitegen serve, watching", () => {
     });
   const fetchText = (url: string) => fetch(url).then(async (r) => ({ status: r.status, text: await r.text() }));
 
+  // Four rebuilds, each of every page (a text change touches them all): the bound allows for a loaded machine.
   it("rebuilds on a content change and tells open pages to reload; a broken file keeps the last good build", async () => {
     server = spawn(process.execPath, [join(ROOT, "bin", "sitegen.js"), "serve", "--host", "127.0.0.1", "--port", "0", "--out", out], { cwd: project, env: { ...process.env, NO_COLOR: "1" } });
     server.stdout!.on("data", (d) => (stdout += d));
@@ -63,5 +64,5 @@ describe("sitegen serve, watching", () => {
     expect(page.status).toBe(200);
     expect(page.text).toContain("Jump to the content");
     stream.destroy();
-  }, 90_000);
+  }, 180_000);
 });
