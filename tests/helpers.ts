@@ -1,4 +1,4 @@
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { parse, type HTMLElement } from "node-html-parser";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -27,6 +27,27 @@ export function projectCopy(): string {
   mkdirSync(images, { recursive: true });
   mkdirSync(join(dir, "node_modules", ".cache", "sitegen"), { recursive: true });
   symlinkSync(images, join(dir, "node_modules", ".cache", "sitegen", "images"), "dir");
+  return dir;
+}
+
+/**
+ * A throwaway copy of the second site (tests/fixtures/minimal-site: one locale, no islands, no endpoints)
+ * that a test may change: its imports of the generator made absolute, the repository's packages linked.
+ */
+export function fixtureCopy(): string {
+  const dir = mkdtempSync(join(tmpdir(), "sitegen-fixture-copy-"));
+  const fixture = join(ROOT, "tests", "fixtures", "minimal-site");
+  // Its sources only: a build run in the fixture's folder leaves node_modules/.cache there.
+  cpSync(fixture, dir, { recursive: true, filter: (source) => !source.startsWith(join(fixture, "node_modules")) });
+  const pages = join(dir, "src", "pages");
+  for (const file of readdirSync(pages)) {
+    const path = join(pages, file);
+    writeFileSync(path, readFileSync(path, "utf8").replaceAll("../../../../../src/generator/", `${join(ROOT, "src", "generator")}/`));
+  }
+  mkdirSync(join(dir, "node_modules"));
+  for (const name of readdirSync(join(ROOT, "node_modules"))) {
+    if (name !== ".cache") symlinkSync(join(ROOT, "node_modules", name), join(dir, "node_modules", name), "dir");
+  }
   return dir;
 }
 

@@ -226,7 +226,7 @@ export function d1Backend(): Backend {
   return {
     name: "D1",
     sql: true,
-    shared: false,
+    shared: true,
     serialisesConflicts: true,
     command: false,
     async start() {

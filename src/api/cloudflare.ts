@@ -70,7 +70,7 @@ function variables(env: PagesEnv): Record<string, string | undefined> {
 
 export function createPagesWorker(options: PagesWorkerOptions): { fetch(request: Request, env: PagesEnv, ctx?: PagesContext): Promise<Response> } {
   const api = createEdgeApi({ site: options.site, messages: options.messages, createMailer: createWorkersMailer });
-  // One store per binding, so the endpoints (and the rate limit's counts) last as long as the isolate.
+  // One store per binding, so it migrates once per isolate (the rate limit counts in D1, shared by all).
   let store: { db: D1Database; store: D1SubmissionStore } | undefined;
   const storeFor = (db: D1Database) => {
     if (store?.db !== db) store = { db, store: new D1SubmissionStore(db) };

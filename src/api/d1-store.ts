@@ -7,6 +7,7 @@
  *
  * No Node API here: this module is bundled into the Pages worker (src/api/cloudflare.ts).
  */
+import { D1RateLimiter } from "./d1-rate-limit.ts";
 import { SCHEMA_MIGRATIONS_TABLE, SQLITE_MIGRATIONS, statementsOf, type SqliteMigration } from "./sqlite-migrations.ts";
 import {
   deliveryOf,
@@ -103,8 +104,10 @@ export async function migrateD1(db: D1Database, migrations: readonly SqliteMigra
 }
 
 /**
- * The store over a D1 binding. The rate limit stays in each isolate's memory (no rateLimiter here): D1 is
- * one primary database, and a counter written on every post would cost a write per request.
+ * The store over a D1 binding. The rate limit's counts live here too (rateLimiter): Cloudflare runs the
+ * worker in as many isolates as the traffic needs, each with its own memory, and only D1 is shared by all,
+ * so only there does the limit hold whichever isolate a post reaches. That costs a write per form post
+ * (never per page view), which D1's single writer takes in turn.
  */
 export class D1SubmissionStore implements SubmissionStore {
   private migrated: Promise<unknown> | undefined;
@@ -265,6 +268,10 @@ export class D1SubmissionStore implements SubmissionStore {
       newsletter: ["created_at < ?1", before("newsletter")],
       contact: ["created_at < ?1", before("contact")],
     });
+  }
+
+  rateLimiter(name: string, limit: number, windowMs: number): D1RateLimiter {
+    return new D1RateLimiter(this.db, () => this.ready(), name, limit, windowMs);
   }
 
   /** The binding belongs to the runtime: nothing to close. */

@@ -115,6 +115,23 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
       "CREATE INDEX newsletter_unconfirmed ON newsletter (created_at) WHERE confirmed_at IS NULL",
     ],
   },
+  {
+    version: 5,
+    name: "rate limit shared by every worker isolate (D1)",
+    // Counted here by D1's limiter (src/api/d1-rate-limit.ts), as D1 is shared by every isolate of the
+    // Pages worker. A SQLite file has one process, which counts in its memory: the table stays empty there,
+    // created anyway so that both keep one numbered list of migrations. Times are milliseconds since the epoch.
+    steps: [
+      `CREATE TABLE rate_limit_hits (
+          id INTEGER PRIMARY KEY,
+          bucket TEXT NOT NULL,
+          client TEXT NOT NULL,
+          at INTEGER NOT NULL
+        )`,
+      "CREATE INDEX rate_limit_hits_client ON rate_limit_hits (bucket, client, at)",
+      "CREATE INDEX rate_limit_hits_at ON rate_limit_hits (bucket, at)",
+    ],
+  },
 ];
 
 export const SCHEMA_MIGRATIONS_TABLE = "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)";

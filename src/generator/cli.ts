@@ -53,7 +53,7 @@ export function createProgram(root: string): Command {
     .description("Render every page in every locale into a static folder.")
     .option("-o, --out <dir>", "output folder", "dist")
     .option("--site-url <url>", "base address for canonical URLs, hreflang and the sitemap (default: SITE_URL or content/site.yaml)")
-    .option("--strict", "fail when a translation is missing instead of warning", false)
+    .option("--strict", "fail on what is otherwise a warning (a missing translation, a site with no page to publish)", false)
     .option("--precompress", "also write .br and .gz copies of every text file, for servers that send precompressed files (nginx brotli_static/gzip_static)", false)
     .addOption(new Option("--target <host>", "where the output is deployed: node (sitegen start, static hosts), cloudflare (Pages, with the endpoints as its worker) or netlify (with the endpoints as a Netlify Function and netlify.toml)").choices(TARGET_NAMES).default("node"))
     .option("--no-cache", "render every page, keeping nothing of the previous build (a cold build)")

@@ -140,6 +140,12 @@ export const ERRORS = {
     (p) => `${p.count} text key(s) are missing, and --strict does not ship pages that show raw keys:\n${p.list}`,
     () => "Add each key to the locale's folder in content/, or build without --strict to ship the keys themselves as the text.",
   ),
+  NoPages: entry<{ file: string }>(
+    "No page to publish",
+    (p) =>
+      `${p.file} gives no page an address of its own in any locale (no route, or only entries marked \`draft: true\`): the build writes only the not-found, error and unlisted pages, and no sitemap.xml (robots.txt names none).`,
+    (p) => `Add a route to \`routes\` in ${p.file}, or publish an entry (sitegen serve builds drafts, sitegen build never does). A warning, unless --strict makes it fail the build.`,
+  ),
   OutputWriteFailed: entry<{ file: string; code: string; reason: string }>(
     "Cannot write the output",
     (p) => `Writing ${p.file} failed: ${p.reason}${p.code ? ` (${p.code})` : ""}. The previous output was left as it was.`,

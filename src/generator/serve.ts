@@ -1,9 +1,9 @@
-import { watch, type FSWatcher } from "node:fs";
 import { join } from "node:path";
 import { buildSite } from "./build/build.ts";
 import { formatError } from "./errors.ts";
 import { createSiteServer, listen } from "./server.ts";
 import { loadEndpoints } from "./endpoints.ts";
+import { watchTree, type TreeWatcher } from "./watch-tree.ts";
 
 export interface ServeOptions {
   root: string;
@@ -18,6 +18,7 @@ export interface ServeOptions {
 export async function startServe(options: ServeOptions): Promise<void> {
   const first = await buildSite({ root: options.root, outDir: options.outDir, siteUrl: options.siteUrl, precompress: true, drafts: true });
   console.log(`Built ${first.pages.length} pages in ${Math.round(first.totalMs)} ms${first.missing.length ? ` (${first.missing.length} missing translations; run sitegen build for the list)` : ""}`);
+  for (const warning of first.warnings) console.warn(`warning: ${formatError(warning)}`);
   // The site's endpoints answer in the visitor's language with the text of content/<locale>/.
   const api = await loadEndpoints(options.root, first.site, first.dictionaries);
   const site = createSiteServer({ outDir: options.outDir, site: first.site, api: api.handlers, liveReload: options.watch });
@@ -29,7 +30,7 @@ export async function startServe(options: ServeOptions): Promise<void> {
   const others = first.site.locales.filter((l) => l.prefix).map((l) => `${l.lang} at ${l.prefix}`);
   console.log(`Serving ${options.outDir} at http://${shownHost.includes(":") ? `[${shownHost}]` : shownHost}:${port}/${others.length ? ` (${others.join(", ")})` : ""}`);
 
-  const watchers: FSWatcher[] = [];
+  const watchers: TreeWatcher[] = [];
   if (options.watch) {
     let timer: NodeJS.Timeout | undefined;
     let running = false;
@@ -64,7 +65,8 @@ export async function startServe(options: ServeOptions): Promise<void> {
     };
     for (const folder of ["src", "content"]) {
       watchers.push(
-        watch(join(options.root, folder), { recursive: true }, () => {
+        // Every save counts, a rename over the old file (sed -i, editors' atomic saves) included: see watch-tree.ts.
+        watchTree(join(options.root, folder), () => {
           if (folder === "src") codeChanged = true;
           clearTimeout(timer);
           // A save's events arrive within a few milliseconds; a later one only queues one more rebuild.

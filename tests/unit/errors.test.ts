@@ -17,7 +17,7 @@ import { cloudflareTarget } from "../../src/generator/targets/cloudflare.ts";
 import { netlifyTarget } from "../../src/generator/targets/netlify.ts";
 import { printSubmissions } from "../../src/generator/submissions-command.ts";
 import { deleteSubject, exportSubject } from "../../src/generator/subject-rights-command.ts";
-import { ROOT, projectCopy } from "../helpers.ts";
+import { ROOT, fixtureCopy, projectCopy } from "../helpers.ts";
 
 /**
  * Every entry of the error catalogue, triggered the way a developer would meet it, with its text checked:
@@ -160,6 +160,17 @@ describe("site code", () => {
     const project = projectCopy();
     edit(project, "content/en/common.yaml", (t) => t.replace(/^  tagline: .*\n/m, ""));
     await expectError("MissingTranslations", () => buildSite({ root: project, outDir: out(), strict: true }), /^1 text key\(s\) are missing.*\n\s+en\s+footer\.tagline\s+\(defined only in content\/pt\/common\.yaml; shown raw on \/en, /);
+  });
+
+  it("NoPages names src/pages/routes.ts when no route gives a page, with --strict (a warning otherwise: tests/unit/empty-site.test.ts)", async () => {
+    const project = fixtureCopy();
+    edit(project, "src/pages/routes.ts", (t) => t.replace(/routes: \[[\s\S]*?\],/, "routes: [],"));
+    await expectError(
+      "NoPages",
+      () => buildSite({ root: project, outDir: out(), strict: true }),
+      "src/pages/routes.ts gives no page an address of its own in any locale (no route, or only entries marked `draft: true`): the build writes only the not-found, error and unlisted pages, and no sitemap.xml (robots.txt names none).",
+      /^Add a route to `routes` in src\/pages\/routes\.ts, or publish an entry \(sitegen serve builds drafts, sitegen build never does\)/,
+    );
   });
 
   it("OutputWriteFailed names the file and says what to do", async () => {

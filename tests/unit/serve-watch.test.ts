@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { get } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -23,6 +23,7 @@ describe("sitegen serve, watching", () => {
     });
   const fetchText = (url: string) => fetch(url).then(async (r) => ({ status: r.status, text: await r.text() }));
 
+  // Four rebuilds, each of every page (a text change touches them all): the bound allows for a loaded machine.
   it("rebuilds on a content change and tells open pages to reload; a broken file keeps the last good build", async () => {
     server = spawn(process.execPath, [join(ROOT, "bin", "sitegen.js"), "serve", "--host", "127.0.0.1", "--port", "0", "--out", out], { cwd: project, env: { ...process.env, NO_COLOR: "1" } });
     server.stdout!.on("data", (d) => (stdout += d));
@@ -42,12 +43,26 @@ describe("sitegen serve, watching", () => {
     await waitFor(() => events.includes("event: reload"), "a reload event");
     expect((await fetchText(`${base}/en/about`)).text).toContain("Skip to the page content");
 
+    // Saves that write a new file and rename it over the old one (sed -i, editors' atomic saves), each seen,
+    // the second as well as the first.
+    for (const text of ["Skip to the main content", "Jump to the content"]) {
+      writeFileSync(`${yaml}.tmp`, original.replace("skipToContent: Skip to content", `skipToContent: ${text}`));
+      renameSync(`${yaml}.tmp`, yaml);
+      let served = "";
+      const fetching = setInterval(() => void fetchText(`${base}/en/about`).then((page) => (served = page.text), () => {}), 200);
+      try {
+        await waitFor(() => served.includes(text), `the page to show "${text}" after a rename over common.yaml`);
+      } finally {
+        clearInterval(fetching);
+      }
+    }
+
     writeFileSync(yaml, `${original}\nbroken: [unclosed\n`);
     await waitFor(() => /Rebuild failed; still serving the last good build/.test(stderr), "the failed rebuild");
     expect(stderr).toMatch(/common\.yaml:\d+:\d+/);
     const page = await fetchText(`${base}/en/about`);
     expect(page.status).toBe(200);
-    expect(page.text).toContain("Skip to the page content");
+    expect(page.text).toContain("Jump to the content");
     stream.destroy();
-  }, 90_000);
+  }, 180_000);
 });

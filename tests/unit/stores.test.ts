@@ -328,12 +328,40 @@ for (const [backend, migrations] of BACKENDS) {
       expect((await store.list("newsletter"))[0].delivery).toBe("none");
     });
 
+    // SQL stores shared by several processes keep each hit as a row of rate_limit_hits (Blobs keeps slots).
+    it.skipIf(!backend.shared || !backend.sql)("takes back a released hit, and sweeps the hits that left the window, other clients' included", async () => {
+      const { place, store } = await fresh();
+      const limiter = store.rateLimiter!("test", 2, 60_000);
+      const rows = async (client: string) => Number((await place.query(`SELECT count(*) AS n FROM rate_limit_hits WHERE bucket = 'test' AND client = '${client}'`))[0].n);
+      expect(await limiter.hit("203.0.113.1", T0)).toEqual({ allowed: true, retryAfter: 0 });
+      expect(await limiter.hit("203.0.113.1", T0 + 1_000)).toEqual({ allowed: true, retryAfter: 0 });
+      expect(await limiter.hit("203.0.113.1", T0 + 30_000)).toEqual({ allowed: false, retryAfter: 30 });
+      expect(await limiter.check("203.0.113.1", T0 + 30_000)).toEqual({ allowed: false, retryAfter: 30 });
+      // Refused requests are not counted: two rows, not three.
+      expect(await rows("203.0.113.1")).toBe(2);
+      await limiter.release("203.0.113.1", T0 + 1_000);
+      expect(await limiter.check("203.0.113.1", T0 + 30_000)).toEqual({ allowed: true, retryAfter: 0 });
+      expect(await limiter.hit("203.0.113.2", T0 + 30_000)).toEqual({ allowed: true, retryAfter: 0 });
+      // Another bucket counts apart.
+      expect(await store.rateLimiter!("other", 1, 60_000).hit("203.0.113.1", T0 + 30_000)).toEqual({ allowed: true, retryAfter: 0 });
+      // The oldest hit leaves the window, and the one released is gone for good.
+      expect(await limiter.hit("203.0.113.1", T0 + 60_000)).toEqual({ allowed: true, retryAfter: 0 });
+      expect(await limiter.hit("203.0.113.1", T0 + 60_001)).toEqual({ allowed: true, retryAfter: 0 });
+      expect(await limiter.hit("203.0.113.1", T0 + 60_002)).toEqual({ allowed: false, retryAfter: 60 });
+      // A client seen once leaves no row once a later request, by anyone, comes a window after the last sweep
+      // (at T0 + 60 s: each process sweeps once per window); of the others, only what is still in the window stays.
+      await limiter.hit("203.0.113.3", T0 + 120_000);
+      expect(await rows("203.0.113.2")).toBe(0);
+      expect(await rows("203.0.113.1")).toBe(1);
+    });
+
     if (backend.shared) {
       it("holds the rate limit across two handler instances sharing the database", async () => {
         const place = await backend.fresh();
         const site: SiteConfig = { ...SITE, submissions: { ...SITE.submissions, rateLimitPerMinute: 3 } };
         let clock = T0;
-        const instances = [0, 1].map(() => createApiHandlers({ site, root: ROOT, messages: MESSAGES, now: () => clock, env: place.env, store: backend.sql ? undefined : open(place) }));
+        // Opened as `sitegen start` opens it (from the environment) where it can be; D1 and Blobs, as their workers do.
+        const instances = [0, 1].map(() => createApiHandlers({ site, root: ROOT, messages: MESSAGES, now: () => clock, env: place.env, store: backend.command ? undefined : open(place) }));
         opened.push(...instances);
         await Promise.all(instances.map((api) => api.ready()));
         const post = async (i: number, client: string, body: Record<string, unknown>) => {

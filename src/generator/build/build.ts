@@ -2,7 +2,9 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { loadSiteConfig, type ConfigOverrides, type SiteConfig } from "../config.ts";
 import type { Dictionary } from "../content.ts";
-import { sitegenError } from "../errors.ts";
+import { sitegenError, type SitegenError } from "../errors.ts";
+import { PROJECT_FILES } from "../project.ts";
+import { hasListedPages } from "../seo/sitemap.ts";
 import { compileEndpoints } from "../endpoints.ts";
 import { serverBundleFiles } from "../server-bundle.ts";
 import { loadContent } from "./load-content.ts";
@@ -24,7 +26,7 @@ import { TARGETS, writeTargetFiles, type TargetName } from "../targets/targets.t
 export interface BuildOptions extends ConfigOverrides {
   root: string;
   outDir: string;
-  /** Fail on missing translations instead of warning. */
+  /** Fail on what is otherwise a warning: missing translations, a site with no page to publish. */
   strict?: boolean;
   /** Also write .br and .gz copies of text files (for servers that send precompressed files). */
   precompress?: boolean;
@@ -55,6 +57,8 @@ export interface BuildResult {
   rendered: number;
   assets: { file: string; code: Uint8Array }[];
   missing: MissingKey[];
+  /** Catalogued mistakes that do not stop the build (--strict makes them fail it). */
+  warnings: SitegenError[];
   /** Milliseconds per stage, in pipeline order. */
   timings: Record<string, number>;
   totalMs: number;
@@ -132,6 +136,9 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   const images = await processImages({ root, definitions, collections, contents: content.contents, imageKeys: pagesBundle.site.imageKeys ?? [] });
   lap("images");
   const plan = planPages(pagesBundle.site, content.site, collections);
+  // A site of no page still builds (its 404 page, no sitemap), but that is hardly what its author meant.
+  const warnings = hasListedPages(plan.routes) ? [] : [sitegenError("NoPages", { file: PROJECT_FILES.routes })];
+  if (warnings.length && options.strict) throw warnings[0];
   const inputs = new PageInputs(plan.routes, collections);
   const changes = selectPages(plan.pages, previous, inputs, options.outDir, precompress ? TWINS : []);
   lap("plan");
@@ -177,6 +184,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     rendered: changes.render.length,
     assets: assetFiles,
     missing,
+    warnings,
     timings: { content: timings.content, bundle: timings.bundle, collections: timings.collections, images: timings.images, plan: timings.plan, render: timings.render, write: timings.write },
     totalMs: performance.now() - started,
     files: written.files,

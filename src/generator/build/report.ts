@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { brotliCompressSync } from "node:zlib";
 import type { LocaleContent } from "../content.ts";
 import { compareLocales } from "../content.ts";
+import { formatError, type SitegenError } from "../errors.ts";
 
 export interface MissingKey {
   locale: string;
@@ -53,6 +54,8 @@ export interface BuildSummaryInput {
   timings: Record<string, number>;
   totalMs: number;
   missing: MissingKey[];
+  /** Catalogued mistakes that did not stop the build. */
+  warnings?: SitegenError[];
   images?: { count: number; encoded: number };
 }
 
@@ -78,6 +81,7 @@ export function buildSummary(input: BuildSummaryInput): string {
     `  ${input.files} files, ${kb(input.bytes)} written`,
     `  stages: ${Object.entries(input.timings).map(([stage, ms]) => `${stage} ${Math.round(ms)} ms`).join(", ")}`,
   ];
+  for (const warning of input.warnings ?? []) lines.push(`warning: ${formatError(warning)}`);
   if (input.missing.length) {
     lines.push(`warning: ${input.missing.length} missing translation(s); pages show the key itself (run with --strict to fail):`, formatMissing(input.missing));
   }

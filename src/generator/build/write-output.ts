@@ -56,7 +56,7 @@ const TEXT_FILE = /\.(html|css|js|mjs|svg|xml|txt|json|webmanifest)$/;
 
 /**
  * Stage 5. Everything the output folder holds: the pages (minified), the hashed assets, the feeds, the
- * files of public/ as they are, sitemap.xml, robots.txt, the host files (_headers, _redirects) and
+ * files of public/ as they are, sitemap.xml (unless no page has an address of its own), robots.txt, the host files (_headers, _redirects) and
  * _sitegen/ for `sitegen start`, written into a staging folder, so a failure leaves the previous output
  * untouched. A cold build's folder replaces the output whole; an incremental build (`previousFiles` given)
  * writes only what it made, then moves those files into the output and removes the files no page or
@@ -116,8 +116,9 @@ export async function writeOutput(input: OutputInput): Promise<WrittenOutput> {
     }
     for (const generated of input.files) write(generated.file, generated.data);
     for (const file of publicFiles(input.root)) write(file, readFileSync(join(input.root, "public", file)));
-    write("sitemap.xml", await buildSitemap(input.site, input.routes, new Date().toISOString().slice(0, 10)));
-    write("robots.txt", buildRobots(input.site));
+    const sitemap = await buildSitemap(input.site, input.routes, new Date().toISOString().slice(0, 10));
+    if (sitemap !== undefined) write("sitemap.xml", sitemap);
+    write("robots.txt", buildRobots(input.site, sitemap !== undefined));
     const host = hostFiles(input.site);
     const plain = (file: string, data: string) => {
       staging.write(file, data);

@@ -7,9 +7,11 @@ import { alternatesFor } from "./hreflang.ts";
 /**
  * sitemap.xml (the `sitemap` package writes and escapes it): one <url> per route and locale, each with
  * the route's whole hreflang set, the same set the page's <head> carries, and the day of the build as
- * lastmod unless the route says otherwise.
+ * lastmod unless the route says otherwise. Undefined for a site with no page at an address of its own
+ * (no route, or only draft entries): the sitemap schema requires at least one <url>, so there is none.
  */
-export async function buildSitemap(site: SiteConfig, routes: Route[], lastmod: string): Promise<string> {
+export async function buildSitemap(site: SiteConfig, routes: Route[], lastmod: string): Promise<string | undefined> {
+  if (!hasListedPages(routes)) return undefined;
   const stream = new SitemapStream({ hostname: site.siteUrl, xmlns: { news: false, video: false, image: false, xhtml: true } });
   const xml = streamToPromise(stream);
   for (const route of routes) {
@@ -23,6 +25,12 @@ export async function buildSitemap(site: SiteConfig, routes: Route[], lastmod: s
   return (await xml).toString();
 }
 
-export function buildRobots(site: SiteConfig): string {
-  return `User-agent: *\nAllow: /\n\nSitemap: ${absoluteUrl(site, "/sitemap.xml")}\n`;
+/** Whether any route has a page in some locale: what the sitemap lists. */
+export function hasListedPages(routes: Route[]): boolean {
+  return routes.some((route) => Object.keys(route.paths).length > 0);
+}
+
+/** robots.txt, naming the sitemap when the build writes one. */
+export function buildRobots(site: SiteConfig, sitemap: boolean): string {
+  return `User-agent: *\nAllow: /\n${sitemap ? `\nSitemap: ${absoluteUrl(site, "/sitemap.xml")}\n` : ""}`;
 }
