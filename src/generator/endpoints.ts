@@ -1,4 +1,3 @@
-import { build } from "esbuild";
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { createHash } from "node:crypto";
 import { createRequire } from "node:module";
@@ -9,6 +8,9 @@ import type { Dictionary } from "./content.ts";
 import { sitegenError } from "./errors.ts";
 import { storeFailure } from "./open-store.ts";
 import { cacheFolder, PROJECT_FILES } from "./project.ts";
+
+/** esbuild, loaded when something is compiled: a build whose code is compiled already never starts it. */
+const esbuild = () => import("esbuild");
 
 /** A web-standard handler: the same code runs in `sitegen serve` and on an edge runtime. */
 export type ApiHandler = (request: Request) => Promise<Response>;
@@ -70,7 +72,7 @@ export async function compileEndpoints(root: string, inputs?: Set<string>): Prom
   const entry = join(root, PROJECT_FILES.api);
   if (!existsSync(entry)) return undefined;
   try {
-    const result = await build({ entryPoints: [entry], absWorkingDir: root, bundle: true, platform: "node", format: "cjs", target: "node20", packages: "external", write: false, logLevel: "silent", metafile: true });
+    const result = await (await esbuild()).build({ entryPoints: [entry], absWorkingDir: root, bundle: true, platform: "node", format: "cjs", target: "node20", packages: "external", write: false, logLevel: "silent", metafile: true });
     for (const input of Object.keys(result.metafile.inputs)) inputs?.add(join(root, input));
     return result.outputFiles[0].text;
   } catch (error) {

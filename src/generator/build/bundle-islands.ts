@@ -1,9 +1,11 @@
-import { build } from "esbuild";
 import { existsSync } from "node:fs";
 import { basename, join, relative } from "node:path";
 import fg from "fast-glob";
 import { PROJECT_FILES } from "../project.ts";
 import { compileError } from "./esbuild-errors.ts";
+
+/** esbuild, loaded when something is compiled: a build whose code is compiled already never starts it. */
+const esbuild = () => import("esbuild");
 
 export interface IslandsBundle {
   files: { file: string; code: Uint8Array }[];
@@ -31,7 +33,7 @@ export async function bundleIslands(root: string, inputs?: Set<string>): Promise
   const reactShim = join(root, PROJECT_FILES.islandsReact);
   let result;
   try {
-    result = await build({
+    result = await (await esbuild()).build({
       absWorkingDir: root,
       entryPoints: [runtime, ...islandFiles],
       outdir,

@@ -1,4 +1,3 @@
-import { build } from "esbuild";
 import { existsSync, mkdirSync, renameSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createHash } from "node:crypto";
 import { createRequire } from "node:module";
@@ -7,6 +6,9 @@ import type { HeadData, PageData, SiteDefinition } from "../site-definition.ts";
 import { sitegenError } from "../errors.ts";
 import { cacheFolder, PROJECT_FILES } from "../project.ts";
 import { compileError } from "./esbuild-errors.ts";
+
+/** esbuild, loaded when something is compiled: a build whose code is compiled already never starts it. */
+const esbuild = () => import("esbuild");
 
 /** The site's pages, compiled for Node: its definition, and one function that renders a whole document. */
 export interface PagesBundle {
@@ -38,7 +40,7 @@ export async function bundlePages(root: string, inputs?: Set<string>): Promise<P
   ].join("\n");
   let code: string;
   try {
-    const result = await build({
+    const result = await (await esbuild()).build({
       stdin: { contents: entry, resolveDir: root, sourcefile: "sitegen-pages.js", loader: "js" },
       absWorkingDir: root,
       bundle: true,

@@ -1,4 +1,3 @@
-import { bundleAsync } from "lightningcss";
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
@@ -37,6 +36,7 @@ export async function bundleStyles(root: string, inputs?: Set<string>): Promise<
       inputs?.add(file);
       return readFileSync(file, "utf8");
     };
+    const { bundleAsync } = await import("lightningcss");
     code = (await bundleAsync({ filename, minify: true, targets: TARGETS, resolver: { read }, visitor: { Url: (url) => ({ ...url, url: found.hrefs.get(url.url) ?? url.url }) } })).code;
   } catch (error) {
     if (error instanceof SitegenError) throw error;

@@ -1,8 +1,7 @@
-import { bundle, type FontFaceProperty, type Url } from "lightningcss";
+import type { FontFaceProperty, Url } from "lightningcss";
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { basename, dirname, extname, join, resolve } from "node:path";
-import subsetFont from "subset-font";
 import { sitegenError } from "../errors.ts";
 import { cacheFolder } from "../project.ts";
 
@@ -32,7 +31,9 @@ const isProjectFile = (url: string) => !/^([a-z][a-z0-9+.-]*:|\/|#)/i.test(url);
  * Pass 1 over the stylesheet: every project file it names with url(), and for the files an @font-face src
  * names, the unicode-range and weight range the rule declares.
  */
-export function scanStyleUrls(filename: string, targets: object): { urls: Set<string>; fonts: Map<string, FontUse> } {
+export async function scanStyleUrls(filename: string, targets: object): Promise<{ urls: Set<string>; fonts: Map<string, FontUse> }> {
+  // Loaded when the stylesheet is compiled: a build whose stylesheet is compiled already never loads it.
+  const { bundle } = await import("lightningcss");
   const urls = new Set<string>();
   const fonts = new Map<string, FontUse>();
   bundle({
@@ -91,6 +92,8 @@ async function subsetForFace(root: string, stylesheet: string, url: string, sour
   if (existsSync(cached)) return readFileSync(cached);
   let code: Uint8Array;
   try {
+    // hb-subset is loaded only when a font is not in the cache yet.
+    const { default: subsetFont } = await import("subset-font");
     code = await subsetFont(source, text, { targetFormat: format, ...(axes ? { variationAxes: axes } : {}) });
   } catch (error) {
     throw sitegenError("FontSubsetFailed", { file: stylesheet, url, text: (error as Error).message }, { cause: error });
@@ -106,7 +109,7 @@ async function subsetForFace(root: string, stylesheet: string, url: string, sour
  * hash. Returns them with the map from each url() as written to its address in the output.
  */
 export async function styleAssets(root: string, stylesheet: string, filename: string, targets: object, inputs?: Set<string>): Promise<{ assets: StyleAsset[]; hrefs: Map<string, string> }> {
-  const { urls, fonts } = scanStyleUrls(filename, targets);
+  const { urls, fonts } = await scanStyleUrls(filename, targets);
   const assets: StyleAsset[] = [];
   const hrefs = new Map<string, string>();
   for (const url of urls) {

@@ -11,7 +11,6 @@
  *   the output; inside the output it would be uploaded and served as a file.
  * No `_sitegen/` folder: it is for `sitegen start`, and Pages would serve it; no `_redirects` (below).
  */
-import { build } from "esbuild";
 import { existsSync } from "node:fs";
 import { basename, join } from "node:path";
 import type { SiteConfig } from "../config.ts";
@@ -21,6 +20,9 @@ import { PROJECT_FILES } from "../project.ts";
 import { securityHeaders } from "../security-headers.ts";
 import { confirmRoute } from "./confirm-route.ts";
 import type { TargetInput, TargetOutput } from "./targets.ts";
+
+/** esbuild, loaded when something is compiled: a build whose code is compiled already never starts it. */
+const esbuild = () => import("esbuild");
 
 /**
  * The runtime date the worker is written for. wrangler defaults to today, which the workerd of the pinned
@@ -86,7 +88,7 @@ async function bundleWorker(root: string, site: SiteConfig, dictionaries: Record
   };
   const entry = `import { createPagesWorker } from ${JSON.stringify(`./${file}`)};\nexport default createPagesWorker(${JSON.stringify(options)});\n`;
   try {
-    const result = await build({
+    const result = await (await esbuild()).build({
       stdin: { contents: entry, resolveDir: root, sourcefile: "_worker.entry.js", loader: "js" },
       absWorkingDir: root,
       bundle: true,

@@ -16,7 +16,6 @@
  * `@netlify/dev` does not read). The output folder stays a plain static folder: the files `sitegen start`
  * needs (`_sitegen/`) are left out of it, since Netlify would publish them.
  */
-import { build } from "esbuild";
 import { existsSync, readFileSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import type { SiteConfig } from "../config.ts";
@@ -25,6 +24,9 @@ import { sitegenError } from "../errors.ts";
 import { PROJECT_FILES } from "../project.ts";
 import { confirmRoute } from "./confirm-route.ts";
 import type { TargetInput, TargetOutput } from "./targets.ts";
+
+/** esbuild, loaded when something is compiled: a build whose code is compiled already never starts it. */
+const esbuild = () => import("esbuild");
 
 /** The generated functions, relative to the project folder. */
 export const FUNCTIONS_DIR = ".sitegen/netlify-functions";
@@ -111,7 +113,7 @@ async function bundleEndpoints(root: string, site: SiteConfig, dictionaries: Rec
     `module.exports = createNetlifyFunction(${JSON.stringify({ site, messages })});`,
   ].join("\n");
   try {
-    const result = await build({
+    const result = await (await esbuild()).build({
       stdin: { contents: entry, resolveDir: root, sourcefile: "netlify-function-entry.cjs", loader: "js" },
       absWorkingDir: root,
       bundle: true,
