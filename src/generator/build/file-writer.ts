@@ -40,7 +40,9 @@ export class FileWriter {
 
   constructor(thread: boolean) {
     if (!thread) return;
-    this.worker = new Worker(`(${writerThread.toString()})(${finishPage.toString()}, ${createMinifier.toString()})`, { eval: true });
+    // Its live data is a few pages at a time (drain): a small heap makes it collect as it goes rather than
+    // grow with the build, which would add up to most of a large build's memory.
+    this.worker = new Worker(`(${writerThread.toString()})(${finishPage.toString()}, ${createMinifier.toString()}, ${REPORT_EVERY})`, { eval: true, resourceLimits: WRITER_HEAP });
     this.closed = new Promise((resolve, reject) => {
       this.worker!.on("message", (message: { count: number; pages: [number, PageWritten][]; failure?: WriteFailure }) => {
         this.pending -= message.count;
@@ -78,9 +80,10 @@ export class FileWriter {
 
   /**
    * Waits while more than `limit` files are on their way, so that pages rendered faster than they are
-   * written never pile up in memory.
+   * written never pile up in memory. The thread says what it wrote every REPORT_EVERY files: the limit must
+   * be larger than that, or a wait could outlast the last report.
    */
-  async drain(limit = 256): Promise<void> {
+  async drain(limit = 8 * REPORT_EVERY): Promise<void> {
     while (this.worker && this.pending > limit && !this.failure) await new Promise<void>((resolve) => (this.wakeUp = resolve));
     this.wakeUp = undefined;
   }
@@ -98,6 +101,12 @@ export class FileWriter {
     if (this.worker) await this.worker.terminate();
   }
 }
+
+/** How many files the thread writes between two reports of what it wrote. */
+const REPORT_EVERY = 8;
+
+/** The writing thread's heap, in MB: its pages on their way (at most `drain`'s limit) several times over. */
+const WRITER_HEAP = { maxYoungGenerationSizeMb: 8, maxOldGenerationSizeMb: 96 };
 
 function writeNow(path: string, data: string | Uint8Array, folders: Set<string>): void {
   const folder = dirname(path);
@@ -131,7 +140,7 @@ function finishPage(minify: (html: string) => string, compress: Pick<typeof zlib
  * its own, compiled or not). It writes each file it is sent, tells how many it wrote and what each page made
  * every few files, and the first failure, after which it writes nothing more.
  */
-function writerThread(finish: typeof finishPage, minifier: typeof createMinifier): void {
+function writerThread(finish: typeof finishPage, minifier: typeof createMinifier, reportEvery: number): void {
   /* eslint-disable @typescript-eslint/no-require-imports */
   const fs = require("node:fs") as typeof import("node:fs");
   const path = require("node:path") as typeof import("node:path");
@@ -176,6 +185,6 @@ function writerThread(finish: typeof finishPage, minifier: typeof createMinifier
       const e = error as NodeJS.ErrnoException;
       return report({ path: file, code: e.code ?? "", message: e.message });
     }
-    if (count >= 32) report();
+    if (count >= reportEvery) report();
   });
 }
