@@ -106,7 +106,7 @@ export class FileWriter {
 const REPORT_EVERY = 8;
 
 /** The writing thread's heap, in MB: its pages on their way (at most `drain`'s limit) several times over. */
-const WRITER_HEAP = { maxYoungGenerationSizeMb: 8, maxOldGenerationSizeMb: 96 };
+const WRITER_HEAP = { maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 48 };
 
 function writeNow(path: string, data: string | Uint8Array, folders: Set<string>): void {
   const folder = dirname(path);
