@@ -1,10 +1,10 @@
 import type { ReactNode } from "react";
 import { ArrowRight } from "./icons.tsx";
 import { usePage } from "./page-context.tsx";
-import { Divider, HeroVisual } from "./visuals.tsx";
+import { Divider, PageVisual, type Motif } from "./visuals.tsx";
 
-/** The top of every page: the one h1, an optional eyebrow and lead paragraph, and actions. */
-export function PageHero({ eyebrow, title, lead, children }: { eyebrow?: string; title: ReactNode; lead?: string; children?: ReactNode }) {
+/** The top of every page: the one h1, an optional eyebrow and lead paragraph, actions, and its kind's visual. */
+export function PageHero({ eyebrow, title, lead, motif, children }: { eyebrow?: string; title: ReactNode; lead?: string; motif?: Motif; children?: ReactNode }) {
   return (
     <div className="page-hero">
       <div className="container hero-inner">
@@ -14,7 +14,7 @@ export function PageHero({ eyebrow, title, lead, children }: { eyebrow?: string;
           {lead && <p className="lead">{lead}</p>}
           {children && <div className="actions">{children}</div>}
         </div>
-        <HeroVisual compact />
+        <PageVisual motif={motif} />
       </div>
     </div>
   );

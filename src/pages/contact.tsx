@@ -12,7 +12,7 @@ export default function ContactPage() {
   const steps = useNumbered("contact.next", "step");
   return (
     <>
-      <PageHero title={t("contact.heading")} lead={t("contact.intro")} />
+      <PageHero motif="contact" title={t("contact.heading")} lead={t("contact.intro")} />
       <div className="container contact-layout">
         <section className="card contact-form-card" aria-labelledby="contact-form-title">
           <h2 id="contact-form-title">{t("contact.formHeading")}</h2>

@@ -7,7 +7,7 @@ export default function IndustryPage() {
   const base = `industries.${route!.params!.sector}`;
   return (
     <>
-      <PageHero eyebrow={t("nav.industries")} title={t(`${base}.name`)} lead={t(`${base}.summary`)} />
+      <PageHero motif="industries" eyebrow={t("nav.industries")} title={t(`${base}.name`)} lead={t(`${base}.summary`)} />
       <Section id="context" title={t("labels.overview")}>
         <Prose text={t(`${base}.intro`)} />
       </Section>

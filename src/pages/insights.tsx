@@ -9,7 +9,7 @@ export default function InsightsPage() {
   const feed = `${languages.find((l) => l.code === locale)!.href.replace(/\/page\/\d+$/, "")}/rss.xml`;
   return (
     <>
-      <PageHero title={t("insights.listing.heading")} lead={t("insights.intro")} />
+      <PageHero motif="insights" title={t("insights.listing.heading")} lead={t("insights.intro")} />
       <section className="section" aria-labelledby="insights-list-title">
         <div className="container">
           <h2 id="insights-list-title" className="visually-hidden">

@@ -252,3 +252,19 @@ describe("the legal pages", () => {
     },
   );
 });
+
+describe("the inner pages' hero visuals", () => {
+  it("differ by kind of page, so that no two kinds wear the same picture, and stay out of assistive technology", () => {
+    const visual = (file: string) => {
+      const svg = page(file).querySelector(".page-hero svg.hero-visual")!;
+      expect(svg.getAttribute("aria-hidden")).toBe("true");
+      return svg.toString();
+    };
+    const kinds = ["services.html", "technologies.html", "industries.html", "about.html", "insights.html", "contact.html"].map(visual);
+    expect(new Set(kinds).size).toBe(kinds.length);
+    // A kind's pages share its picture: a service line draws the services' layers, a sector the sectors' tiles.
+    expect(visual("services/advisory.html")).toBe(visual("services.html"));
+    expect(visual("industries/energy.html")).toBe(visual("industries.html"));
+    expect(visual("en/about.html")).toBe(visual("about.html"));
+  });
+});
