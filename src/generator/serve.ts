@@ -16,7 +16,8 @@ export interface ServeOptions {
 
 /** `sitegen serve`: build once, serve dist, and (unless --no-watch) rebuild and reload on every change. */
 export async function startServe(options: ServeOptions): Promise<void> {
-  const first = await buildSite({ root: options.root, outDir: options.outDir, siteUrl: options.siteUrl, precompress: true, drafts: true });
+  // Compressed copies as a host would send them, but made fast: this build is made again on every save.
+  const first = await buildSite({ root: options.root, outDir: options.outDir, siteUrl: options.siteUrl, precompress: "fast", drafts: true });
   console.log(`Built ${first.pages.length} pages in ${Math.round(first.totalMs)} ms${first.missing.length ? ` (${first.missing.length} missing translations; run sitegen build for the list)` : ""}`);
   for (const warning of first.warnings) console.warn(`warning: ${formatError(warning)}`);
   // The site's endpoints answer in the visitor's language with the text of content/<locale>/.
@@ -47,7 +48,7 @@ export async function startServe(options: ServeOptions): Promise<void> {
       const bundles = codeChanged ? undefined : last.bundles;
       codeChanged = false;
       try {
-        const result = await buildSite({ root: options.root, outDir: options.outDir, siteUrl: options.siteUrl, precompress: true, drafts: true, bundles });
+        const result = await buildSite({ root: options.root, outDir: options.outDir, siteUrl: options.siteUrl, precompress: "fast", drafts: true, bundles });
         last = result;
         site.refresh();
         console.log(`Rebuilt in ${Math.round(result.totalMs)} ms (${result.rendered} of ${result.pages.length} pages rendered, the others unchanged); open pages reload.`);

@@ -13,8 +13,8 @@ let stylesheet: string;
 
 beforeAll(async () => {
   const out = join(mkdtempSync(join(tmpdir(), "sitegen-server-")), "dist");
-  // Twins on, as `sitegen serve` builds.
-  const result = await buildSite({ root: projectCopy(), outDir: out, precompress: true });
+  // Twins on, as `sitegen serve` builds them (fast).
+  const result = await buildSite({ root: projectCopy(), outDir: out, precompress: "fast" });
   stylesheet = "/" + result.assets.find((a) => a.file.endsWith(".css"))!.file;
   server = createSiteServer({ outDir: out, site: result.site });
   await new Promise<void>((r) => server.server.listen(0, "127.0.0.1", r));

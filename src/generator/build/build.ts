@@ -18,6 +18,7 @@ import { feedFiles } from "../seo/feeds.ts";
 import { processImages, sourceImages } from "./images.ts";
 import { ReadLog, renderPages } from "./render-pages.ts";
 import { TWINS, writeOutput } from "./write-output.ts";
+import { TWIN_LEVELS } from "./file-writer.ts";
 import { loadEntryCache, saveEntryCache } from "./entry-cache.ts";
 import { buildKey, forgetManifest, loadManifest, PageInputs, saveManifest, selectPages, type PageRecord } from "./incremental.ts";
 import { formatMissing, missingTranslations, type MissingKey } from "./report.ts";
@@ -28,8 +29,11 @@ export interface BuildOptions extends ConfigOverrides {
   outDir: string;
   /** Fail on what is otherwise a warning: missing translations, a site with no page to publish. */
   strict?: boolean;
-  /** Also write .br and .gz copies of text files (for servers that send precompressed files). */
-  precompress?: boolean;
+  /**
+   * Also write .br and .gz copies of text files (for servers that send precompressed files): compressed as
+   * hard as the formats allow, or `"fast"` for builds made again on every save and never deployed (sitegen serve).
+   */
+  precompress?: boolean | "fast";
   /** Build entries marked `draft: true` too (sitegen serve does, sitegen build never). */
   drafts?: boolean;
   /** Where the output is deployed (targets/targets.ts): `node` by default. */
@@ -108,7 +112,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   const bundles = options.bundles ?? (await bundleAll(root, options.incremental !== false));
   const { islands, pagesBundle, apiCode, stylesheet } = bundles;
   const definitions = pagesBundle.site.collections ?? [];
-  const precompress = options.precompress === true;
+  const precompress = options.precompress === true || options.precompress === "fast";
   const key = buildKey(root, {
     pages: pagesBundle.hash,
     islands: islands.files.map((f) => [f.file, f.code.byteLength]),
@@ -120,7 +124,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     text: content.contents.map((c) => [c.locale, [...c.dictionary]]),
     definitions,
     drafts: options.drafts === true,
-    precompress,
+    precompress: options.precompress ?? false,
     // A page may show today's date (a footer's year), as the sitemap does: each day's first build is cold.
     today: [new Date().toISOString().slice(0, 10), new Date().toDateString()],
   });
@@ -156,7 +160,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   const written = await writeOutput({
     ...{ outDir: options.outDir, root, site: content.site, routes: plan.routes, pages: rendered, kept: changes.keep, previousFiles: previous?.files },
     manyPages: options.writeThread ?? changes.render.length >= WRITE_THREAD_PAGES,
-    ...{ assets: [...assetFiles, ...images.files], files: [...feeds, ...target.outputFiles], serverFiles: target.serverBundle ? serverFiles : [], redirects: target.redirects, precompress },
+    ...{ assets: [...assetFiles, ...images.files], files: [...feeds, ...target.outputFiles], serverFiles: target.serverBundle ? serverFiles : [], redirects: target.redirects, precompress, twinLevels: TWIN_LEVELS[options.precompress === "fast" ? "fast" : "best"] },
     beforeSwap(pages) {
       // Every page is written: missing translations can still fail the build before the output changes.
       missing = missingTranslations(content.contents, pages);

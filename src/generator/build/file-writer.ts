@@ -11,6 +11,18 @@ export interface WriteFailure {
   message: string;
 }
 
+/** How hard compressed twins are compressed: brotli's quality and gzip's level. */
+export interface TwinLevels {
+  brotli: number;
+  gzip: number;
+}
+
+/**
+ * As hard as the formats allow, for the twins hosts send; or fast, for `sitegen serve`'s builds, made again
+ * on every save and never deployed (brotli's best quality takes tens of milliseconds on a long page or feed).
+ */
+export const TWIN_LEVELS = { best: { brotli: 11, gzip: 9 }, fast: { brotli: 5, gzip: 6 } } satisfies Record<string, TwinLevels>;
+
 /** What writing a page made: its minified HTML's bytes, and the files written for it (its twins too) and their bytes. */
 export interface PageWritten {
   bytes: number;
@@ -29,7 +41,7 @@ export interface PageWritten {
  */
 export class FileWriter {
   private readonly worker: Worker | undefined;
-  private readonly inline = { folders: new Set<string>(), finish: finishPage(createMinifier(), zlib) };
+  private readonly inline: { folders: Set<string>; finish: ReturnType<typeof finishPage> };
   /** Files sent to the thread and not yet confirmed written. */
   private pending = 0;
   private failure: WriteFailure | undefined;
@@ -38,11 +50,12 @@ export class FileWriter {
   private nextId = 0;
   private readonly closed: Promise<void> | undefined;
 
-  constructor(thread: boolean) {
+  constructor(thread: boolean, levels: TwinLevels = TWIN_LEVELS.best) {
+    this.inline = { folders: new Set<string>(), finish: finishPage(createMinifier(), zlib, levels) };
     if (!thread) return;
     // Its live data is a few pages at a time (drain): a small heap makes it collect as it goes rather than
     // grow with the build, which would add up to most of a large build's memory.
-    this.worker = new Worker(`(${writerThread.toString()})(${finishPage.toString()}, ${createMinifier.toString()}, ${REPORT_EVERY})`, { eval: true, resourceLimits: WRITER_HEAP });
+    this.worker = new Worker(`(${writerThread.toString()})(${finishPage.toString()}, ${createMinifier.toString()}, ${REPORT_EVERY}, ${JSON.stringify(levels)})`, { eval: true, resourceLimits: WRITER_HEAP });
     this.closed = new Promise((resolve, reject) => {
       this.worker!.on("message", (message: { count: number; pages: [number, PageWritten][]; failure?: WriteFailure }) => {
         this.pending -= message.count;
@@ -119,17 +132,16 @@ function writeNow(path: string, data: string | Uint8Array, folders: Set<string>)
 
 /**
  * A page as written: its HTML minified, and its twins compressed as `sitegen start` and precompressing
- * servers expect them (brotli at its best quality, gzip at level 9). It refers to nothing outside itself:
- * its source text is also the thread's.
+ * servers expect them (at `levels`). It refers to nothing outside itself: its source text is also the thread's.
  */
-function finishPage(minify: (html: string) => string, compress: Pick<typeof zlib, "brotliCompressSync" | "gzipSync" | "constants">) {
+function finishPage(minify: (html: string) => string, compress: Pick<typeof zlib, "brotliCompressSync" | "gzipSync" | "constants">, levels: TwinLevels) {
   return (html: string, twins: boolean) => {
     const minified = minify(html);
     const data = Buffer.from(minified);
     const files: { suffix: string; data: Uint8Array }[] = [{ suffix: "", data }];
     if (twins) {
-      files.push({ suffix: ".br", data: compress.brotliCompressSync(data, { params: { [compress.constants.BROTLI_PARAM_QUALITY]: 11 } }) });
-      files.push({ suffix: ".gz", data: compress.gzipSync(data, { level: 9 }) });
+      files.push({ suffix: ".br", data: compress.brotliCompressSync(data, { params: { [compress.constants.BROTLI_PARAM_QUALITY]: levels.brotli } }) });
+      files.push({ suffix: ".gz", data: compress.gzipSync(data, { level: levels.gzip }) });
     }
     return { files, written: { bytes: data.byteLength, files: files.length, written: files.reduce((sum, f) => sum + f.data.byteLength, 0) } };
   };
@@ -140,12 +152,12 @@ function finishPage(minify: (html: string) => string, compress: Pick<typeof zlib
  * its own, compiled or not). It writes each file it is sent, tells how many it wrote and what each page made
  * every few files, and the first failure, after which it writes nothing more.
  */
-function writerThread(finish: typeof finishPage, minifier: typeof createMinifier, reportEvery: number): void {
+function writerThread(finish: typeof finishPage, minifier: typeof createMinifier, reportEvery: number, levels: TwinLevels): void {
   /* eslint-disable @typescript-eslint/no-require-imports */
   const fs = require("node:fs") as typeof import("node:fs");
   const path = require("node:path") as typeof import("node:path");
   const { parentPort } = require("node:worker_threads") as typeof import("node:worker_threads");
-  const page = finish(minifier(), require("node:zlib"));
+  const page = finish(minifier(), require("node:zlib"), levels);
   const folders = new Set<string>();
   let count = 0;
   let pages: [number, PageWritten][] = [];

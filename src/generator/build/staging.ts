@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from "node:fs";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import { sitegenError } from "../errors.ts";
-import { FileWriter, type PageWritten } from "./file-writer.ts";
+import { FileWriter, type PageWritten, type TwinLevels } from "./file-writer.ts";
 
 /**
  * A build is written into a fresh sibling of the output folder (".dist.building-<pid>") and swapped in
@@ -16,8 +16,8 @@ export class StagingFolder {
   bytes = 0;
   private readonly writer: FileWriter;
 
-  /** `thread`: write the files on a thread of their own (file-writer.ts), for a build of many files. */
-  constructor(outDir: string, thread = false) {
+  /** `thread`: write the files on a thread of their own (file-writer.ts), for a build of many files; `levels`: how hard pages' twins are compressed. */
+  constructor(outDir: string, thread = false, levels?: TwinLevels) {
     this.target = resolve(outDir);
     const parent = dirname(this.target);
     guard(parent, () => mkdirSync(parent, { recursive: true }));
@@ -27,7 +27,7 @@ export class StagingFolder {
       rmSync(this.dir, { recursive: true, force: true });
       mkdirSync(this.dir);
     });
-    this.writer = new FileWriter(thread);
+    this.writer = new FileWriter(thread, levels);
   }
 
   /** Writes one file under the staging folder (creating its folders). */

@@ -10,6 +10,7 @@ import { hostFiles } from "../security-headers.ts";
 import { StagingFolder } from "./staging.ts";
 import type { RenderedPage } from "./render-pages.ts";
 import type { PageRecord } from "./incremental.ts";
+import { TWIN_LEVELS, type TwinLevels } from "./file-writer.ts";
 
 export interface OutputInput {
   outDir: string;
@@ -28,6 +29,8 @@ export interface OutputInput {
   serverFiles: { file: string; data: string }[];
   /** Also write .br and .gz copies of every text file (for servers that send precompressed files). */
   precompress: boolean;
+  /** How hard those copies are compressed (the formats' best by default). */
+  twinLevels?: TwinLevels;
   /** Write _redirects (Netlify's not-found rules); false for a host that refuses them. */
   redirects?: boolean;
   /** The files of the previous build's output, when this build updates it (incremental). */
@@ -65,7 +68,8 @@ const TEXT_FILE = /\.(html|css|js|mjs|svg|xml|txt|json|webmanifest)$/;
 export async function writeOutput(input: OutputInput): Promise<WrittenOutput> {
   const update = input.previousFiles !== undefined;
   // A thread minifies and writes the pages beside the rendering when there are many (file-writer.ts).
-  const staging = new StagingFolder(input.outDir, input.manyPages === true && !update);
+  const levels = input.twinLevels ?? TWIN_LEVELS.best;
+  const staging = new StagingFolder(input.outDir, input.manyPages === true && !update, levels);
   const all: string[] = [];
   try {
     const write = (file: string, data: string | Uint8Array) => {
@@ -78,8 +82,8 @@ export async function writeOutput(input: OutputInput): Promise<WrittenOutput> {
       staging.write(file, data);
       all.push(file);
       if (twins.length) {
-        staging.write(`${file}.br`, brotliCompressSync(data, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }));
-        staging.write(`${file}.gz`, gzipSync(data, { level: 9 }));
+        staging.write(`${file}.br`, brotliCompressSync(data, { params: { [constants.BROTLI_PARAM_QUALITY]: levels.brotli } }));
+        staging.write(`${file}.gz`, gzipSync(data, { level: levels.gzip }));
         all.push(`${file}.br`, `${file}.gz`);
       }
     };
