@@ -97,6 +97,29 @@ describe("the entries read by an earlier build", () => {
     expect(existsSync(join(work, "third", "insights", "generated-8.html"))).toBe(true);
   }, 120_000);
 
+  it("are saved as one more line for each file changed or removed, not written afresh", async () => {
+    const fields = join(project, "node_modules", ".cache", "sitegen", "entries.ndjson");
+    await buildSite({ root: project, outDir: join(work, "lines-1") });
+    const before = readFileSync(fields, "utf8");
+    writeFileSync(articleFile("en", 3), article("en", 3, "Revised text 3."));
+    await buildSite({ root: project, outDir: join(work, "lines-2") });
+    const after = readFileSync(fields, "utf8");
+    expect(after.startsWith(before)).toBe(true);
+    const added = after.slice(before.length).trim().split("\n").map((line) => JSON.parse(line) as { entry?: [string, { hash: string }] });
+    expect(added.map((line) => line.entry?.[0])).toEqual(["content/en/insights/generated-3.md"]);
+    rmSync(articleFile("en", 4));
+    try {
+      await buildSite({ root: project, outDir: join(work, "lines-3") });
+      expect(readFileSync(fields, "utf8").slice(after.length)).toBe(`${JSON.stringify({ gone: "content/en/insights/generated-4.md" })}\n`);
+      // Read back, the latest line of each file stands: a build into a new folder shows the revised text, and no removed page.
+      await buildSite({ root: project, outDir: join(work, "lines-4") });
+      expect(readFileSync(join(work, "lines-4", "en", "insights", "generated-3.html"), "utf8")).toContain("Revised text 3.");
+      expect(existsSync(join(work, "lines-4", "en", "insights", "generated-4.html"))).toBe(false);
+    } finally {
+      writeFileSync(articleFile("en", 4), article("en", 4, "Original text 4."));
+    }
+  }, 120_000);
+
   it("are read from their own file when the body kept for them is not there as it was written", async () => {
     await buildSite({ root: project, outDir: join(work, "bodies-1") });
     const bodies = join(project, "node_modules", ".cache", "sitegen", "entries.bodies");

@@ -174,7 +174,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   if (options.incremental !== false) {
     saveManifest(root, options.outDir, { key, pages: records, files: written.all });
     const entries = entriesOf(collections);
-    if (changedEntries(entryCache?.entries, entries)) saveEntryCache(root, entriesKey, entries);
+    if (changedEntries(entryCache?.entries, entries)) saveEntryCache(root, entriesKey, entries, entryCache);
   }
   lap("write");
   timings.write -= renderMs;

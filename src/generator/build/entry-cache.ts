@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readSync, renameSync, rmSync, writeSync } from "node:fs";
+import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { CachedEntry } from "../collections.ts";
 import { cacheFolder } from "../project.ts";
@@ -14,42 +14,52 @@ import { lines } from "./incremental.ts";
  * key (the collections' definitions, the text their references are checked against, sitegen's own code): a
  * change to one of them makes every file read again.
  *
- * The bodies file only grows between builds (a changed entry's body is added at its end), so that a build
- * that changed one entry of thousands writes one body; it is written afresh once most of it is bodies no
- * entry names any more. Each body is checked against its hash when read: a body another build's rewrite
- * moved is read from its own file instead.
+ * Both files only grow between builds, so that a build that changed one entry of thousands writes one
+ * entry: a changed entry's body is added at the end of the bodies file, and its fields as one more line of
+ * the fields file (a later line stands for the same file over an earlier one, `gone` for a file removed).
+ * Each is written afresh once most of it is what no entry names any more. Each body is checked against its
+ * hash when read: a body another build's rewrite moved is read from its own file instead.
  */
 export interface EntryCache {
   entries: Record<string, CachedEntry>;
   /** An entry's body from the bodies file, or undefined when it is not there as it was written. */
   body(entry: CachedEntry): string | undefined;
+  /** The fields file as it was read: a save appends to it only if it is still that file, that long. */
+  read: { ino: number; size: number; lines: number };
 }
 
 export function loadEntryCache(root: string, key: string): EntryCache | undefined {
   const file = fieldsFile(root);
   if (!existsSync(file)) return undefined;
   const entries: Record<string, CachedEntry> = {};
+  const { ino, size } = statSync(file);
+  let count = 0;
   try {
-    let first = true;
     for (const line of lines(file)) {
-      const item = JSON.parse(line) as { key?: string; entry?: [string, CachedEntry] };
-      if (first && item.key !== key) return undefined;
-      first = false;
+      const item = JSON.parse(line) as { key?: string; entry?: [string, CachedEntry]; gone?: string };
+      if (count++ === 0 && item.key !== key) return undefined;
       if (item.entry) entries[item.entry[0]] = item.entry[1];
+      if (item.gone) delete entries[item.gone];
     }
-    if (first) return undefined;
+    if (count === 0) return undefined;
   } catch {
     // A cache cut short (a build killed while writing it) only means reading the files again.
     return undefined;
   }
-  return { entries, body: (entry) => (entry.bodyAt ? readBody(bodiesFile(root), entry.bodyAt) : undefined) };
+  return { entries, body: cachedBodies(root), read: { ino, size, lines: count } };
+}
+
+function cachedBodies(root: string): EntryCache["body"] {
+  return (entry) => (entry.bodyAt ? readBody(bodiesFile(root), entry.bodyAt) : undefined);
 }
 
 /**
  * Saves the entries of this build: the bodies read from their files this time (`body`, in memory) are added
- * to the bodies file, the fields written whole, beside their final name and then renamed.
+ * to the bodies file; the fields of the entries that differ from `before` (the cache this build read, whose
+ * unchanged entries it kept as they were) are added to the fields file, or all of them are written afresh,
+ * beside its final name and then renamed.
  */
-export function saveEntryCache(root: string, key: string, entries: Record<string, CachedEntry>): void {
+export function saveEntryCache(root: string, key: string, entries: Record<string, CachedEntry>, before?: EntryCache): void {
   const file = fieldsFile(root);
   mkdirSync(dirname(file), { recursive: true });
   const bodies = bodiesFile(root);
@@ -66,7 +76,8 @@ export function saveEntryCache(root: string, key: string, entries: Record<string
   } finally {
     closeSync(fd);
   }
-  compactIfMostlyGarbage(bodies, Object.values(entries));
+  // Compacting the bodies moves every body: each entry's fields change, and are written afresh.
+  if (!compactIfMostlyGarbage(bodies, Object.values(entries)) && before && appendChanges(file, entries, before)) return;
   const temporary = `${file}.${process.pid}.tmp`;
   const out = openSync(temporary, "w");
   try {
@@ -85,14 +96,44 @@ export function saveEntryCache(root: string, key: string, entries: Record<string
   renameSync(temporary, file);
 }
 
-/** Writes the bodies file afresh, with only the bodies the entries name, once they are under a third of it. */
-function compactIfMostlyGarbage(bodies: string, entries: CachedEntry[]): void {
+/**
+ * Adds the entries that changed since `before` to the fields file, and `gone` for those no longer there;
+ * false, having written nothing, if the file is no longer the one `before` read (another build rewrote it)
+ * or would then be mostly lines that later ones replace.
+ */
+function appendChanges(file: string, entries: Record<string, CachedEntry>, before: EntryCache): boolean {
+  let chunk = "";
+  let added = 0;
+  for (const [name, { body: _inMemory, ...entry }] of Object.entries(entries)) {
+    if (before.entries[name] === entries[name]) continue;
+    chunk += `${JSON.stringify({ entry: [name, entry] })}\n`;
+    added++;
+  }
+  for (const name of Object.keys(before.entries)) {
+    if (entries[name]) continue;
+    chunk += `${JSON.stringify({ gone: name })}\n`;
+    added++;
+  }
+  if (before.read.lines + added > 2 * Object.keys(entries).length + 64) return false;
+  const fd = openSync(file, "a");
+  try {
+    const now = fstatSync(fd);
+    if (now.ino !== before.read.ino || now.size !== before.read.size) return false;
+    writeSync(fd, chunk);
+    return true;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Writes the bodies file afresh, with only the bodies the entries name, once they are under a third of it; whether it did. */
+function compactIfMostlyGarbage(bodies: string, entries: CachedEntry[]): boolean {
   const named = entries.filter((e) => e.bodyAt);
   const live = named.reduce((sum, e) => sum + e.bodyAt!.length, 0);
   const fd = openSync(bodies, "r");
   const size = fstatSync(fd).size;
   closeSync(fd);
-  if (size <= 3 * live + (1 << 20)) return;
+  if (size <= 3 * live + (1 << 20)) return false;
   const temporary = `${bodies}.${process.pid}.tmp`;
   const out = openSync(temporary, "w");
   try {
@@ -115,6 +156,7 @@ function compactIfMostlyGarbage(bodies: string, entries: CachedEntry[]): void {
   }
   closeSync(out);
   renameSync(temporary, bodies);
+  return true;
 }
 
 function readBody(bodies: string, at: NonNullable<CachedEntry["bodyAt"]>): string | undefined {
