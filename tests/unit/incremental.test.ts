@@ -102,6 +102,18 @@ describe("incremental build", () => {
     );
   }, 120_000);
 
+  it("keeps the sitemap while the addresses and dates stay, and writes it again when an article's date changes", async () => {
+    const sitemap = statSync(join(out, "sitemap.xml"));
+    writeFileSync(articleFile("en", 30), article("en", 30, undefined, "A new paragraph, same date."));
+    await buildBoth();
+    expect(statSync(join(out, "sitemap.xml")).mtimeMs).toBe(sitemap.mtimeMs);
+    const url = /<url><loc>[^<]*\/en\/insights\/generated-30<\/loc><lastmod>([^<]+)<\/lastmod>/;
+    expect(read("sitemap.xml").match(url)?.[1]).toMatch(/^2025-07-04/);
+    writeFileSync(articleFile("en", 30), article("en", 30, undefined, "A new paragraph, same date.").replace(/^date: .*$/m, "date: 2025-07-09\nupdated: 2026-02-01"));
+    await buildBoth();
+    expect(read("sitemap.xml").match(url)?.[1]).toMatch(/^2026-02-01/);
+  }, 120_000);
+
   it("renders everything again when a text key changes", async () => {
     const file = join(project, "content", "en", "insights.yaml");
     writeFileSync(file, readFileSync(file, "utf8").replace("previous: Previous article", "previous: Earlier article"));

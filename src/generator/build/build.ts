@@ -160,6 +160,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   const written = await writeOutput({
     ...{ outDir: options.outDir, root, site: content.site, routes: plan.routes, pages: rendered, kept: changes.keep, previousFiles: previous?.files },
     manyPages: options.writeThread ?? changes.render.length >= WRITE_THREAD_PAGES,
+    sameRoutes: previous?.routes === inputs.digest("routes"),
     ...{ assets: [...assetFiles, ...images.files], files: [...feeds, ...target.outputFiles], serverFiles: target.serverBundle ? serverFiles : [], redirects: target.redirects, precompress, twinLevels: TWIN_LEVELS[options.precompress === "fast" ? "fast" : "best"] },
     beforeSwap(pages) {
       // Every page is written: missing translations can still fail the build before the output changes.
@@ -172,7 +173,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   const records: Record<string, PageRecord> = {};
   for (const page of written.pages) records[page.file] = { ...page, input: inputs.pageInput(plan.byFile.get(page.file)!), reads: Object.fromEntries(page.reads.map((read) => [read, inputs.digest(read)])) };
   if (options.incremental !== false) {
-    saveManifest(root, options.outDir, { key, pages: records, files: written.all });
+    saveManifest(root, options.outDir, { key, routes: inputs.digest("routes"), pages: records, files: written.all });
     const entries = entriesOf(collections);
     if (changedEntries(entryCache?.entries, entries)) saveEntryCache(root, entriesKey, entries, entryCache);
   }

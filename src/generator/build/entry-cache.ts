@@ -104,8 +104,9 @@ export function saveEntryCache(root: string, key: string, entries: Record<string
 function appendChanges(file: string, entries: Record<string, CachedEntry>, before: EntryCache): boolean {
   let chunk = "";
   let added = 0;
-  for (const [name, { body: _inMemory, ...entry }] of Object.entries(entries)) {
-    if (before.entries[name] === entries[name]) continue;
+  for (const [name, changed] of Object.entries(entries)) {
+    if (before.entries[name] === changed) continue;
+    const { body: _inMemory, ...entry } = changed;
     chunk += `${JSON.stringify({ entry: [name, entry] })}\n`;
     added++;
   }

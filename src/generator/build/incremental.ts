@@ -28,6 +28,8 @@ export interface PageRecord {
 export interface BuildManifest {
   /** Everything that every page depends on (buildKey): when it changes, the build starts cold. */
   key: string;
+  /** The digest of the routes (PageInputs' `routes`): the same routes under the same key make the same sitemap. */
+  routes?: string;
   pages: Record<string, PageRecord>;
   /** Every file the build left in the output folder. */
   files: string[];
@@ -73,8 +75,9 @@ export function loadManifest(root: string, outDir: string, key: string): BuildMa
   try {
     let first = true;
     for (const line of lines(file)) {
-      const item = JSON.parse(line) as { key?: string; page?: PageRecord; files?: string[] };
+      const item = JSON.parse(line) as { key?: string; routes?: string; page?: PageRecord; files?: string[] };
       if (first && item.key !== key) return undefined;
+      if (first) manifest.routes = item.routes;
       first = false;
       if (item.page) manifest.pages[item.page.file] = item.page;
       if (item.files) manifest.files.push(...item.files);
@@ -106,7 +109,7 @@ export function saveManifest(root: string, outDir: string, manifest: BuildManife
       writeSync(fd, chunk);
       chunk = "";
     };
-    put({ key: manifest.key });
+    put({ key: manifest.key, routes: manifest.routes });
     for (const page of Object.values(manifest.pages)) put({ page });
     for (let i = 0; i < manifest.files.length; i += 1000) put({ files: manifest.files.slice(i, i + 1000) });
     flush();

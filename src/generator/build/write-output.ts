@@ -35,6 +35,8 @@ export interface OutputInput {
   redirects?: boolean;
   /** The files of the previous build's output, when this build updates it (incremental). */
   previousFiles?: string[];
+  /** The routes are those of the previous build, whose sitemap then stands as it is (an incremental build's). */
+  sameRoutes?: boolean;
   /** Whether the build renders enough pages for writing them on a thread of its own to pay. */
   manyPages?: boolean;
   /** Run just before the new output replaces the old one. */
@@ -120,9 +122,13 @@ export async function writeOutput(input: OutputInput): Promise<WrittenOutput> {
     }
     for (const generated of input.files) write(generated.file, generated.data);
     for (const file of publicFiles(input.root)) write(file, readFileSync(join(input.root, "public", file)));
-    const sitemap = await buildSitemap(input.site, input.routes, new Date().toISOString().slice(0, 10));
+    // The sitemap is made from the routes alone (with the site and the day, both in the build's key).
+    const sitemapTwins = [...(input.precompress ? TWINS : [])].map((t) => `sitemap.xml${t}`);
+    const keptSitemap = update && input.sameRoutes === true && ["sitemap.xml", ...sitemapTwins].every((file) => existsSync(join(input.outDir, file)));
+    if (keptSitemap) for (const file of ["sitemap.xml", ...sitemapTwins]) keep(file, statSync(join(input.outDir, file)).size);
+    const sitemap = keptSitemap ? undefined : await buildSitemap(input.site, input.routes, new Date().toISOString().slice(0, 10));
     if (sitemap !== undefined) write("sitemap.xml", sitemap);
-    write("robots.txt", buildRobots(input.site, sitemap !== undefined));
+    write("robots.txt", buildRobots(input.site, keptSitemap || sitemap !== undefined));
     const host = hostFiles(input.site);
     const plain = (file: string, data: string) => {
       staging.write(file, data);
