@@ -31,6 +31,8 @@ export interface CachedEntry {
   size: number;
   mtimeMs: number;
   data: Record<string, unknown>;
+  /** The hash of `data`, made once when the file is read: what incremental builds compare pages' plans by. */
+  dataHash: string;
   readingMinutes: number;
   /** The Markdown body's first line in the file, and the images it refers to (for the image stage). */
   firstLine: number;
@@ -106,12 +108,13 @@ function readEntry(input: CollectionsInput, file: string, locale: string, defini
     const { body: bodyValue, ...checked } = validate(parsed.front, definition.schema, file, input.dictionaries[locale] ?? new Map());
     // The parser's strings are slices of the file's whole text, which they would keep in memory for as long
     // as the entry lives: a copy through JSON keeps only the fields themselves.
-    const data = JSON.parse(JSON.stringify(checked)) as Record<string, unknown>;
+    const json = JSON.stringify(checked);
+    const data = JSON.parse(json) as Record<string, unknown>;
     // The images of the body, found by rendering it once (markdown-it's own reading of `![alt](src)`): the
     // image stage makes them before any page is rendered.
     const env: MarkdownEnv = { images: [], firstLine: parsed.firstLine };
     if (!bodyField && parsed.body.includes("![")) render(parsed.body, env);
-    fields = { hash, size, mtimeMs, data, readingMinutes: readingMinutes(countWords(parsed.body)), firstLine: parsed.firstLine, ...(env.images.length ? { bodyImages: env.images } : {}) };
+    fields = { hash, size, mtimeMs, data, dataHash: createHash("sha1").update(json).digest("hex"), readingMinutes: readingMinutes(countWords(parsed.body)), firstLine: parsed.firstLine, ...(env.images.length ? { bodyImages: env.images } : {}) };
     const kept = bodyField ? bodyValue : parsed.body;
     if (typeof kept === "string" && kept.length <= budget.left) {
       body = Buffer.from(kept).toString();

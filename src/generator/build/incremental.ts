@@ -3,7 +3,7 @@ import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readdirSync, 
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { CollectionEntry, Route } from "../site-definition.ts";
-import type { Collections } from "../collections.ts";
+import { cachedEntry, type Collections } from "../collections.ts";
 import { cacheFolder } from "../project.ts";
 import type { PlannedPage } from "./plan-pages.ts";
 
@@ -141,9 +141,12 @@ export function* lines(file: string): Generator<string> {
   }
 }
 
-/** An entry as pages see it, without its body (whose reads are noted on their own, as `body:<file>`). */
+/**
+ * An entry as pages see it, without its body (whose reads are noted on their own, as `body:<file>`): its
+ * fields by the hash made when its file was read, as thousands of pages' plans are compared on every build.
+ */
 function entryFields(e: CollectionEntry) {
-  return { collection: e.collection, locale: e.locale, slug: e.slug, key: e.key, file: e.file, data: e.data, readingMinutes: e.readingMinutes, image: e.image, path: e.path };
+  return { collection: e.collection, locale: e.locale, slug: e.slug, key: e.key, file: e.file, data: cachedEntry(e)?.dataHash ?? e.data, readingMinutes: e.readingMinutes, image: e.image, path: e.path };
 }
 
 /**
