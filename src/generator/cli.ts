@@ -146,10 +146,16 @@ export function createProgram(root: string): Command {
     .option("--scale <entries>", "instead, run the peer benchmark of ../shared/bench (bare React, Eleventy, Astro, Hugo and sitegen) at <entries> generated articles per locale", entriesCount)
     .option("--peers <list>", "with --scale: the peers to run", "bare-react eleventy astro hugo sitegen")
     .option("--articles <entries>", "instead, build the site with <entries> generated articles per locale added, against bench/site with the same entries", entriesCount)
-    .action(async (opts: { runs: number; scale?: number; peers: string; articles?: number }) => {
+    .option("--incremental <entries>", "instead, time cold builds, builds after one edited entry, and sitegen serve showing an edit, on bench/site with <entries> generated entries per locale", entriesCount)
+    .action(async (opts: { runs: number; scale?: number; peers: string; articles?: number; incremental?: number }) => {
       const { runBench, runScaleBench } = await import("./bench.ts");
       if (opts.scale) {
         process.exitCode = runScaleBench(root, opts.scale, opts.peers);
+        return;
+      }
+      if (opts.incremental) {
+        const { runIncrementalBench } = await import("./bench-incremental.ts");
+        process.exitCode = await runIncrementalBench(root, opts.incremental, opts.runs);
         return;
       }
       if (opts.articles) {

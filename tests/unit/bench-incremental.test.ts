@@ -1,0 +1,28 @@
+import { describe, expect, it } from "vitest";
+import { spawnSync } from "node:child_process";
+import { existsSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+
+/**
+ * `sitegen bench --incremental N` (the README's figures for incremental builds and sitegen serve come from
+ * it): on a small site it must run every part, render only the edited page, see the edit served, and leave
+ * no copy of the bench site behind.
+ */
+const root = join(import.meta.dirname, "..", "..");
+
+describe("sitegen bench --incremental", () => {
+  it.skipIf(!existsSync(join(root, "..", "shared", "bench", "gen-content.mjs")))(
+    "times cold builds, a build after one edit and sitegen serve showing the edit, then cleans up",
+    () => {
+      const bench = spawnSync(process.execPath, [join(root, "bin", "sitegen.js"), "bench", "--incremental", "15", "--runs", "1"], { cwd: root, encoding: "utf8", timeout: 240_000 });
+      expect(bench.stderr).toBe("");
+      expect(bench.status).toBe(0);
+      expect(bench.stdout).toMatch(/cold build 1\/1: \d+ ms \(30 pages\)/);
+      expect(bench.stdout).toMatch(/incremental build 1\/1: \d+ ms \(1 of 30 pages rendered\)/);
+      expect(bench.stdout).toMatch(/incremental \/ cold: +\d+\.\d %/);
+      expect(bench.stdout).toMatch(/sitegen serve, save to the edit in the page: \d+ ms/);
+      expect(readdirSync(join(root, "bench")).filter((name) => name.startsWith(".incremental-"))).toEqual([]);
+    },
+    300_000,
+  );
+});
