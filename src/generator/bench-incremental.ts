@@ -3,13 +3,8 @@ import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, wri
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { PROJECT_FILES } from "./project.ts";
+import { median } from "./bench.ts";
 import { filesUnder } from "./build/incremental.ts";
-
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-};
 
 /** How long `sitegen serve` may take to show one edit before the bench gives up on it. */
 const SERVE_WAIT_MS = 20_000;

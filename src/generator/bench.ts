@@ -11,7 +11,8 @@ interface RunFigures {
   maxRssMb: number;
 }
 
-const median = (values: number[]) => {
+/** The middle of a series of timings (the mean of the two middle ones for an even count). */
+export const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = sorted.length >> 1;
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;

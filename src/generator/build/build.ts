@@ -112,7 +112,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   const bundles = options.bundles ?? (await bundleAll(root, options.incremental !== false));
   const { islands, pagesBundle, apiCode, stylesheet } = bundles;
   const definitions = pagesBundle.site.collections ?? [];
-  const precompress = options.precompress === true || options.precompress === "fast";
+  const precompress = options.precompress !== undefined && options.precompress !== false;
   const key = buildKey(root, {
     pages: pagesBundle.hash,
     islands: islands.files.map((f) => [f.file, f.code.byteLength]),
