@@ -19,6 +19,8 @@ export interface CollectionsInput {
   drafts: boolean;
   /** What an earlier build read from each file, by file: reused when the file's size and time of change are the same. */
   cached?: Record<string, CachedEntry>;
+  /** Whether a file is known not to have changed since `cached` was made (sitegen serve's watcher knows): it is not looked at. */
+  unchanged?: (file: string) => boolean;
   /** The body an earlier build kept of an entry (build/entry-cache.ts), if it is still there. */
   cachedBody?: (entry: CachedEntry) => string | undefined;
   /** Called each time an entry's body is read (incremental builds note which pages read which bodies). */
@@ -92,8 +94,8 @@ const KEPT_BODIES = 16 * 1024 * 1024;
 
 function readEntry(input: CollectionsInput, file: string, locale: string, definition: CollectionDefinition, render: (md: string, env?: MarkdownEnv) => string, budget: { left: number }): CollectionEntry {
   const path = join(input.root, file);
-  const { size, mtimeMs } = statSync(path);
   const cached = input.cached?.[file];
+  const { size, mtimeMs } = cached && input.unchanged?.(file) ? cached : statSync(path);
   const bodyField = "body" in definition.schema;
   let fields: CachedEntry;
   let body: string | undefined;

@@ -4,6 +4,7 @@ import { formatError } from "./errors.ts";
 import { createSiteServer, listen } from "./server.ts";
 import { loadEndpoints } from "./endpoints.ts";
 import { watchTree, type TreeWatcher } from "./watch-tree.ts";
+import { ChangedPaths } from "./build/build-memory.ts";
 
 export interface ServeOptions {
   root: string;
@@ -13,6 +14,9 @@ export interface ServeOptions {
   siteUrl?: string;
   watch: boolean;
 }
+
+/** How long after a rebuild its caches are saved, unless another save comes first: a page is asked for meanwhile. */
+const SAVE_AFTER_MS = 1_000;
 
 /** `sitegen serve`: build once, serve dist, and (unless --no-watch) rebuild and reload on every change. */
 export async function startServe(options: ServeOptions): Promise<void> {
@@ -32,28 +36,49 @@ export async function startServe(options: ServeOptions): Promise<void> {
   console.log(`Serving ${options.outDir} at http://${shownHost.includes(":") ? `[${shownHost}]` : shownHost}:${port}/${others.length ? ` (${others.join(", ")})` : ""}`);
 
   const watchers: TreeWatcher[] = [];
+  let last = first;
+  // The manifest and entry cache a rebuild left to save: a failure to save them only means a slower next start.
+  const saveCaches = () => {
+    try {
+      last.memory?.save?.();
+    } catch (error) {
+      console.warn(`warning: the build's cache was not saved; the next sitegen serve starts with a full build.\n${formatError(error)}`);
+    }
+  };
   if (options.watch) {
     let timer: NodeJS.Timeout | undefined;
     let running = false;
     let again = false;
     // An edit under content/ alone reuses the compiled code of the last build; one under src/ compiles again.
-    let last = first;
     let codeChanged = false;
+    // What the watchers reported since the last good build: the next build looks again at these files only,
+    // and takes the rest from what the last build left in memory (build-memory.ts).
+    let pending = new Set<string>();
+    let saveTimer: NodeJS.Timeout | undefined;
     const rebuild = async () => {
       if (running) {
         again = true;
         return;
       }
       running = true;
+      clearTimeout(saveTimer);
+      saveCaches();
       const bundles = codeChanged ? undefined : last.bundles;
       codeChanged = false;
+      const paths = pending;
+      pending = new Set();
+      const changed = watchers.some((w) => w.partial) ? undefined : new ChangedPaths(options.root, paths);
       try {
-        const result = await buildSite({ root: options.root, outDir: options.outDir, siteUrl: options.siteUrl, precompress: "fast", drafts: true, bundles });
+        const result = await buildSite({ root: options.root, outDir: options.outDir, siteUrl: options.siteUrl, precompress: "fast", drafts: true, bundles, memory: last.memory, changed, saveLater: true });
         last = result;
         site.refresh();
+        // Saved once the served page had its moment, unless the next save came first (its build saves it then).
+        saveTimer = setTimeout(saveCaches, SAVE_AFTER_MS);
         console.log(`Rebuilt in ${Math.round(result.totalMs)} ms (${result.rendered} of ${result.pages.length} pages rendered, the others unchanged); open pages reload.`);
       } catch (error) {
         if (!bundles) codeChanged = true;
+        // Those files still differ from what the last good build read.
+        for (const path of paths) pending.add(path);
         // Keep serving the last good build; the developer fixes the file and saves again.
         console.error(`Rebuild failed; still serving the last good build.\n${formatError(error)}`);
       } finally {
@@ -67,8 +92,9 @@ export async function startServe(options: ServeOptions): Promise<void> {
     for (const folder of ["src", "content"]) {
       watchers.push(
         // Every save counts, a rename over the old file (sed -i, editors' atomic saves) included: see watch-tree.ts.
-        watchTree(join(options.root, folder), () => {
+        watchTree(join(options.root, folder), (path) => {
           if (folder === "src") codeChanged = true;
+          pending.add(path);
           clearTimeout(timer);
           // A save's events arrive within a few milliseconds; a later one only queues one more rebuild.
           timer = setTimeout(rebuild, 25);
@@ -80,6 +106,7 @@ export async function startServe(options: ServeOptions): Promise<void> {
 
   const stop = async () => {
     for (const w of watchers) w.close();
+    saveCaches();
     await site.close();
     await api.stopBackground?.(2_000);
     await api.close();

@@ -13,6 +13,8 @@ const MAX_FOLDERS = 5_000;
 
 export interface TreeWatcher {
   close(): void;
+  /** Whether some folders are not watched (beyond MAX_FOLDERS): a change there goes unreported. */
+  readonly partial: boolean;
 }
 
 function isFolder(path: string): boolean {
@@ -75,6 +77,9 @@ export function watchTree(root: string, onChange: (path: string) => void): TreeW
 
   add(root);
   return {
+    get partial() {
+      return watchers.size >= MAX_FOLDERS;
+    },
     close() {
       for (const watcher of watchers.values()) watcher.close();
       watchers.clear();

@@ -63,6 +63,27 @@ describe("sitegen serve, watching", () => {
     const page = await fetchText(`${base}/en/about`);
     expect(page.status).toBe(200);
     expect(page.text).toContain("Jump to the content");
+
+    // A rebuild looks again only at the files the watcher reported (build-memory.ts): those of a failed
+    // rebuild are looked at again by the next one, so an edit saved beside a broken file is not lost.
+    writeFileSync(yaml, original.replace("skipToContent: Skip to content", "skipToContent: Jump to the content"));
+    await waitFor(() => (stdout.match(/Rebuilt in/g) ?? []).length >= 4, "the rebuild after common.yaml was mended");
+    const edited = join(project, "content", "en", "insights", "mlops-llmops.md");
+    const broken = join(project, "content", "en", "insights", "ai-governance.md");
+    const brokenText = readFileSync(broken, "utf8");
+    const failures = (stderr.match(/Rebuild failed/g) ?? []).length;
+    writeFileSync(edited, readFileSync(edited, "utf8").replace(/^title: ".*"$/m, 'title: "MLOps and LLMOps, retitled while another file was broken"'));
+    writeFileSync(broken, brokenText.replace(/^date: .*$/m, "date: someday"));
+    await waitFor(() => (stderr.match(/Rebuild failed/g) ?? []).length > failures, "the rebuild that fails on ai-governance.md");
+    expect(stderr).toMatch(/ai-governance\.md, `date`/);
+    writeFileSync(broken, brokenText);
+    let article = "";
+    const polling = setInterval(() => void fetchText(`${base}/en/insights/mlops-llmops`).then((p) => (article = p.text), () => {}), 200);
+    try {
+      await waitFor(() => article.includes("MLOps and LLMOps, retitled while another file was broken"), "the edit saved beside the broken file");
+    } finally {
+      clearInterval(polling);
+    }
     stream.destroy();
   }, 180_000);
 });

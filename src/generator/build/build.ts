@@ -20,7 +20,8 @@ import { ReadLog, renderPages } from "./render-pages.ts";
 import { TWINS, writeOutput } from "./write-output.ts";
 import { TWIN_LEVELS } from "./file-writer.ts";
 import { loadEntryCache, saveEntryCache } from "./entry-cache.ts";
-import { buildKey, forgetManifest, loadManifest, PageInputs, saveManifest, selectPages, type PageRecord } from "./incremental.ts";
+import { buildKey, filesUnder, forgetManifest, loadManifest, PageInputs, saveManifest, selectPages, type PageRecord } from "./incremental.ts";
+import { ChangedPaths, knownPlans, rememberEntries, type BuildMemory } from "./build-memory.ts";
 import { formatMissing, missingTranslations, type MissingKey } from "./report.ts";
 import { TARGETS, writeTargetFiles, type TargetName } from "../targets/targets.ts";
 
@@ -44,6 +45,15 @@ export interface BuildOptions extends ConfigOverrides {
   writeThread?: boolean;
   /** The compiled code of an earlier build, when nothing under src/ changed since (sitegen serve after a content edit). */
   bundles?: Bundles;
+  /** What the previous build in this process left (sitegen serve): read instead of the files it stands for. */
+  memory?: BuildMemory;
+  /** The files the watcher saw change since that build: only these are looked at again (with `memory`). */
+  changed?: ChangedPaths;
+  /**
+   * Leave saving the manifest and the entry cache to `memory.save` (which the next build calls first if
+   * nobody did): sitegen serve shows the page before it spends time on what only a later process reads.
+   */
+  saveLater?: boolean;
 }
 
 /**
@@ -76,6 +86,8 @@ export interface BuildResult {
   targetSummary?: string;
   /** The compiled code, for a next build that changes only content. */
   bundles: Bundles;
+  /** What the next build in this process may take instead of reading it again (unless the build was cold). */
+  memory?: BuildMemory;
 }
 
 /**
@@ -106,6 +118,11 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     mark = now;
   };
   const { root } = options;
+  // What the previous build left to save is saved first: this build may read it from disk.
+  options.memory?.save?.();
+  // The previous build's memory stands for what it read only into the same folder, and only knowing what changed since.
+  const memory = options.memory?.outDir === options.outDir && options.changed && options.incremental !== false ? options.memory : undefined;
+  const changed = memory ? options.changed : undefined;
 
   const content = loadContent(root, { siteUrl: options.siteUrl });
   lap("content");
@@ -113,12 +130,13 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   const { islands, pagesBundle, apiCode, stylesheet } = bundles;
   const definitions = pagesBundle.site.collections ?? [];
   const precompress = options.precompress !== undefined && options.precompress !== false;
+  const imageStamps = memory && changed!.onlyFiles(ENTRY_OR_TEXT) ? memory.images : sourceImages(root);
   const key = buildKey(root, {
     pages: pagesBundle.hash,
     islands: islands.files.map((f) => [f.file, f.code.byteLength]),
     stylesheet: stylesheet.file,
     // Source images by size and time of change: a page shows the files made from them under hashed names.
-    images: sourceImages(root),
+    images: imageStamps,
     target: options.target ?? "node",
     site: content.site,
     text: content.contents.map((c) => [c.locale, [...c.dictionary]]),
@@ -128,27 +146,29 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     // A page may show today's date (a footer's year), as the sitemap does: each day's first build is cold.
     today: [new Date().toISOString().slice(0, 10), new Date().toDateString()],
   });
-  const previous = options.incremental === false ? undefined : loadManifest(root, options.outDir, key);
+  const previous = options.incremental === false ? undefined : memory?.key === key ? memory.manifest : loadManifest(root, options.outDir, key);
   // What reading an entry's file gives depends on these too: the schema, the text its references are
   // checked against, the site's address (its links), and sitegen's code (in buildKey).
   const entriesKey = buildKey(root, { entries: true, root, definitions, text: content.contents.map((c) => [c.locale, [...c.dictionary]]), siteUrl: content.site.siteUrl });
-  const entryCache = options.incremental === false ? undefined : loadEntryCache(root, entriesKey);
+  const entryCache = options.incremental === false ? undefined : memory?.entriesKey === entriesKey ? memory.entryCache : loadEntryCache(root, entriesKey);
   lap("bundle");
   const log = new ReadLog();
-  const collections = loadCollections({ root, siteUrl: content.site.siteUrl, locales: content.site.locales.map((l) => l.code), dictionaries: content.dictionaries, definitions, drafts: options.drafts === true, cached: entryCache?.entries, cachedBody: entryCache?.body, onBodyRead: (entry) => log.note(`body:${entry.file}`) });
+  const collections = loadCollections({ root, siteUrl: content.site.siteUrl, locales: content.site.locales.map((l) => l.code), dictionaries: content.dictionaries, definitions, drafts: options.drafts === true, cached: entryCache?.entries, unchanged: changed && ((file) => !changed.touches(file)), cachedBody: entryCache?.body, onBodyRead: (entry) => log.note(`body:${entry.file}`) });
   lap("collections");
-  const images = await processImages({ root, definitions, collections, contents: content.contents, imageKeys: pagesBundle.site.imageKeys ?? [] });
+  const processed = await processImages({ root, definitions, collections, contents: content.contents, imageKeys: pagesBundle.site.imageKeys ?? [] });
   lap("images");
   const plan = planPages(pagesBundle.site, content.site, collections);
   // A site of no page still builds (its 404 page, no sitemap), but that is hardly what its author meant.
   const warnings = hasListedPages(plan.routes) ? [] : [sitegenError("NoPages", { file: PROJECT_FILES.routes })];
   if (warnings.length && options.strict) throw warnings[0];
-  const inputs = new PageInputs(plan.routes, collections);
-  const changes = selectPages(plan.pages, previous, inputs, options.outDir, precompress ? TWINS : []);
+  // With the previous build's manifest in memory, the pages of entries that did not change keep their plan's hash.
+  const inputs = new PageInputs(plan.routes, collections, memory && previous === memory.manifest ? knownPlans(memory, collections) : undefined);
+  const present = previous === undefined ? new Set<string>() : previous === memory?.manifest ? memory.output : new Set(filesUnder(options.outDir));
+  const changes = selectPages(plan.pages, previous, inputs, present, precompress ? TWINS : []);
   lap("plan");
   const assets = { stylesheet: stylesheet.href, fonts: stylesheet.fonts, scripts: islands.scripts, preloads: islands.preloads, islands: islands.islands };
   let renderMs = 0;
-  const rendered = timed(renderPages(plan, changes.render, pagesBundle, content.site, content.dictionaries, assets, collections, images.byKey, log), (ms) => (renderMs += ms));
+  const rendered = timed(renderPages(plan, changes.render, pagesBundle, content.site, content.dictionaries, assets, collections, processed.byKey, log), (ms) => (renderMs += ms));
   const assetFiles = [{ file: stylesheet.file, code: stylesheet.code }, ...stylesheet.assets.map(({ file, code }) => ({ file, code })), ...islands.files];
   const feeds = feedFiles({ site: content.site, definitions, collections, routes: plan.routes, dictionaries: content.dictionaries });
   // site.yaml's own submissions settings: SUBMISSIONS_DB and SUBMISSIONS_RATE_LIMIT are for one run, and
@@ -161,7 +181,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     ...{ outDir: options.outDir, root, site: content.site, routes: plan.routes, pages: rendered, kept: changes.keep, previousFiles: previous?.files },
     manyPages: options.writeThread ?? changes.render.length >= WRITE_THREAD_PAGES,
     sameRoutes: previous?.routes === inputs.digest("routes"),
-    ...{ assets: [...assetFiles, ...images.files], files: [...feeds, ...target.outputFiles], serverFiles: target.serverBundle ? serverFiles : [], redirects: target.redirects, precompress, twinLevels: TWIN_LEVELS[options.precompress === "fast" ? "fast" : "best"] },
+    ...{ assets: [...assetFiles, ...processed.files], files: [...feeds, ...target.outputFiles], serverFiles: target.serverBundle ? serverFiles : [], redirects: target.redirects, precompress, twinLevels: TWIN_LEVELS[options.precompress === "fast" ? "fast" : "best"] },
     beforeSwap(pages) {
       // Every page is written: missing translations can still fail the build before the output changes.
       missing = missingTranslations(content.contents, pages);
@@ -170,12 +190,24 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     },
   });
   writeTargetFiles(root, options.outDir, target);
+  // A kept page's record stands as it was (its plan and reads were found the same); a rendered page's is made.
   const records: Record<string, PageRecord> = {};
-  for (const page of written.pages) records[page.file] = { ...page, input: inputs.pageInput(plan.byFile.get(page.file)!), reads: Object.fromEntries(page.reads.map((read) => [read, inputs.digest(read)])) };
+  for (const record of changes.keep) records[record.file] = record;
+  for (const page of written.pages) records[page.file] ??= { ...page, input: inputs.pageInput(plan.byFile.get(page.file)!), reads: Object.fromEntries(page.reads.map((read) => [read, inputs.digest(read)])) };
+  let nextMemory: BuildMemory | undefined;
   if (options.incremental !== false) {
-    saveManifest(root, options.outDir, { key, routes: inputs.digest("routes"), pages: records, files: written.all });
-    const entries = entriesOf(collections);
-    if (changedEntries(entryCache?.entries, entries)) saveEntryCache(root, entriesKey, entries, entryCache);
+    const manifest = { key, routes: inputs.digest("routes"), pages: records, files: written.all };
+    const memory: BuildMemory = { outDir: options.outDir, key, manifest, entriesKey, entryCache: entryCache!, output: new Set(written.all), images: imageStamps, entries: rememberEntries(collections) };
+    // The manifest and the entry cache, for the next build in another process.
+    const save = () => {
+      memory.save = undefined;
+      saveManifest(root, options.outDir, manifest);
+      const entries = entriesOf(collections);
+      memory.entryCache = changedEntries(entryCache?.entries, entries) ? saveEntryCache(root, entriesKey, entries, entryCache) : entryCache!;
+    };
+    if (options.saveLater) memory.save = save;
+    else save();
+    nextMemory = memory;
   }
   lap("write");
   timings.write -= renderMs;
@@ -194,11 +226,15 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     totalMs: performance.now() - started,
     files: written.files,
     bytes: written.bytes,
-    images: { count: images.count, encoded: images.encoded },
+    images: { count: processed.count, encoded: processed.encoded },
     dictionaries: content.dictionaries,
     bundles,
+    memory: nextMemory,
   };
 }
+
+/** What the watcher may report without a source image having changed: entries and the sites' text. */
+const ENTRY_OR_TEXT = /\.(md|ya?ml)$/;
 
 /** The site's code and styles, compiled (stage 2). */
 export interface Bundles {

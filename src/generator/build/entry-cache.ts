@@ -57,9 +57,9 @@ function cachedBodies(root: string): EntryCache["body"] {
  * Saves the entries of this build: the bodies read from their files this time (`body`, in memory) are added
  * to the bodies file; the fields of the entries that differ from `before` (the cache this build read, whose
  * unchanged entries it kept as they were) are added to the fields file, or all of them are written afresh,
- * beside its final name and then renamed.
+ * beside its final name and then renamed. Returns the cache as it now is, for a next build in this process.
  */
-export function saveEntryCache(root: string, key: string, entries: Record<string, CachedEntry>, before?: EntryCache): void {
+export function saveEntryCache(root: string, key: string, entries: Record<string, CachedEntry>, before?: EntryCache): EntryCache {
   const file = fieldsFile(root);
   mkdirSync(dirname(file), { recursive: true });
   const bodies = bodiesFile(root);
@@ -67,7 +67,8 @@ export function saveEntryCache(root: string, key: string, entries: Record<string
   try {
     let end = fstatSync(fd).size;
     for (const entry of Object.values(entries)) {
-      if (typeof entry.body !== "string") continue;
+      // A body already in the file (an entry kept in memory by sitegen serve since it was saved) is not added again.
+      if (typeof entry.body !== "string" || entry.bodyAt) continue;
       const data = Buffer.from(entry.body);
       writeSync(fd, data);
       entry.bodyAt = { offset: end, length: data.byteLength, hash: bodyHash(data) };
@@ -77,7 +78,10 @@ export function saveEntryCache(root: string, key: string, entries: Record<string
     closeSync(fd);
   }
   // Compacting the bodies moves every body: each entry's fields change, and are written afresh.
-  if (!compactIfMostlyGarbage(bodies, Object.values(entries)) && before && appendChanges(file, entries, before)) return;
+  if (!compactIfMostlyGarbage(bodies, Object.values(entries)) && before) {
+    const appended = appendChanges(file, entries, before);
+    if (appended) return { entries, body: cachedBodies(root), read: appended };
+  }
   const temporary = `${file}.${process.pid}.tmp`;
   const out = openSync(temporary, "w");
   try {
@@ -94,14 +98,16 @@ export function saveEntryCache(root: string, key: string, entries: Record<string
     closeSync(out);
   }
   renameSync(temporary, file);
+  const { ino, size } = statSync(file);
+  return { entries, body: cachedBodies(root), read: { ino, size, lines: Object.keys(entries).length + 1 } };
 }
 
 /**
- * Adds the entries that changed since `before` to the fields file, and `gone` for those no longer there;
- * false, having written nothing, if the file is no longer the one `before` read (another build rewrote it)
- * or would then be mostly lines that later ones replace.
+ * Adds the entries that changed since `before` to the fields file, and `gone` for those no longer there, and
+ * returns what the file then is; undefined, having written nothing, if the file is no longer the one `before`
+ * read (another build rewrote it) or would then be mostly lines that later ones replace.
  */
-function appendChanges(file: string, entries: Record<string, CachedEntry>, before: EntryCache): boolean {
+function appendChanges(file: string, entries: Record<string, CachedEntry>, before: EntryCache): EntryCache["read"] | undefined {
   let chunk = "";
   let added = 0;
   for (const [name, changed] of Object.entries(entries)) {
@@ -115,13 +121,13 @@ function appendChanges(file: string, entries: Record<string, CachedEntry>, befor
     chunk += `${JSON.stringify({ gone: name })}\n`;
     added++;
   }
-  if (before.read.lines + added > 2 * Object.keys(entries).length + 64) return false;
+  if (before.read.lines + added > 2 * Object.keys(entries).length + 64) return undefined;
   const fd = openSync(file, "a");
   try {
     const now = fstatSync(fd);
-    if (now.ino !== before.read.ino || now.size !== before.read.size) return false;
+    if (now.ino !== before.read.ino || now.size !== before.read.size) return undefined;
     writeSync(fd, chunk);
-    return true;
+    return { ino: now.ino, size: now.size + Buffer.byteLength(chunk), lines: before.read.lines + added };
   } finally {
     closeSync(fd);
   }

@@ -160,9 +160,11 @@ export class PageInputs {
   private readonly byId: Map<string, Route>;
   private readonly byFile = new Map<string, CollectionEntry>();
 
+  /** `known`: a page's plan hash from the previous build, when its plan cannot have changed (build-memory.ts' knownPlans). */
   constructor(
     private readonly routes: Route[],
     private readonly collections: Collections,
+    private readonly known?: (page: PlannedPage) => string | undefined,
   ) {
     this.byId = new Map(routes.map((r) => [r.id, r]));
     for (const byLocale of Object.values(collections)) for (const entries of Object.values(byLocale)) for (const e of entries) this.byFile.set(e.file, e);
@@ -172,7 +174,7 @@ export class PageInputs {
   pageInput(page: PlannedPage): string {
     let input = this.inputs.get(page);
     if (input === undefined) {
-      input = this.planHash(page);
+      input = this.known?.(page) ?? this.planHash(page);
       this.inputs.set(page, input);
     }
     return input;
@@ -214,11 +216,10 @@ export class PageInputs {
 
 /**
  * Which pages the previous output can keep: those whose plan and every read are as they were, and whose
- * files are still there. All others are rendered.
+ * files are still there (`present`: the output folder's files). All others are rendered.
  */
-export function selectPages(pages: PlannedPage[], previous: BuildManifest | undefined, inputs: PageInputs, outDir: string, twins: string[]): { render: PlannedPage[]; keep: PageRecord[] } {
+export function selectPages(pages: PlannedPage[], previous: BuildManifest | undefined, inputs: PageInputs, present: ReadonlySet<string>, twins: string[]): { render: PlannedPage[]; keep: PageRecord[] } {
   if (!previous) return { render: pages, keep: [] };
-  const present = new Set(filesUnder(outDir));
   const render: PlannedPage[] = [];
   const keep: PageRecord[] = [];
   for (const page of pages) {

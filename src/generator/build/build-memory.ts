@@ -1,0 +1,89 @@
+import { relative, resolve, sep } from "node:path";
+import { cachedEntry, type CachedEntry, type Collections } from "../collections.ts";
+import type { BuildManifest } from "./incremental.ts";
+import type { EntryCache } from "./entry-cache.ts";
+import type { PlannedPage } from "./plan-pages.ts";
+
+/**
+ * What a build leaves to the next one in the same process (`sitegen serve`), so that the next need not read
+ * again what it already holds: the manifest of the output, the entries read from the collections' files,
+ * the output folder's files and the source images. Each part stands only under the key it was made with;
+ * a build that finds another key reads that part from disk, as a build in a new process does.
+ *
+ * It trusts two things a server that writes its own output can vouch for: nothing else writes or removes
+ * files in the output folder, and the watcher reports every file saved under the project (`changed`).
+ */
+export interface BuildMemory {
+  outDir: string;
+  /** The manifest's key (buildKey) and the manifest as saved. */
+  key: string;
+  manifest: BuildManifest;
+  /** The entry cache's key and the cache as this build left it (its in-memory entries, bodies included). */
+  entriesKey: string;
+  entryCache: EntryCache;
+  /** Every file of the output folder, by its path relative to it. */
+  output: Set<string>;
+  /** The source images by size and time of change (images.ts' sourceImages). */
+  images: [string, number, number][];
+  /** Each entry the pages showed, by file: what was read from it, and its collection and translation key. */
+  entries: Map<string, { fields: CachedEntry | undefined; group: string }>;
+  /** Saves the manifest and the entry cache, when the build left that for later (BuildOptions.saveLater). */
+  save?: () => void;
+}
+
+/** Each entry of the collections by file, with what was read from it and its group (see `entryGroup`). */
+export function rememberEntries(collections: Collections): BuildMemory["entries"] {
+  const entries: BuildMemory["entries"] = new Map();
+  for (const byLocale of Object.values(collections)) {
+    for (const list of Object.values(byLocale)) for (const e of list) entries.set(e.file, { fields: cachedEntry(e), group: entryGroup(e) });
+  }
+  return entries;
+}
+
+/** An entry's collection and translation key: its page shares a route with the other entries of that group. */
+const entryGroup = (e: { collection: string; key: string }) => `${e.collection}\u0000${e.key}`;
+
+/**
+ * The plan hash an entry's page had in the previous build, when its plan cannot have changed: the plan of an
+ * entry's page is made from the site's definition (the same under the same key) and from the entries of its
+ * group alone (its translations: their addresses and dates make its route). So a page is known when no entry
+ * of its group was read again, added or removed; every other page is hashed as in any build.
+ */
+export function knownPlans(memory: BuildMemory, collections: Collections): (page: PlannedPage) => string | undefined {
+  const now = rememberEntries(collections);
+  const changedGroups = new Set<string>();
+  for (const [file, entry] of now) {
+    const before = memory.entries.get(file);
+    if (!before || before.fields !== entry.fields || entry.fields === undefined || before.group !== entry.group) {
+      changedGroups.add(entry.group);
+      if (before) changedGroups.add(before.group);
+    }
+  }
+  for (const [file, before] of memory.entries) if (!now.has(file)) changedGroups.add(before.group);
+  return (page) => (page.entry && !changedGroups.has(entryGroup(page.entry)) ? memory.manifest.pages[page.file]?.input : undefined);
+}
+
+/** Files the watcher saw created, written, renamed or removed since the last build. */
+export class ChangedPaths {
+  /** Each path reported, relative to the project, with "/" between its parts. */
+  private readonly paths: Set<string>;
+
+  constructor(root: string, paths: Iterable<string>) {
+    const base = resolve(root);
+    this.paths = new Set([...paths].map((path) => relative(base, resolve(path)).split(sep).join("/")));
+  }
+
+  /** Whether the file (relative to the project, as "content/en/insights/a.md") may have changed: it, or a folder that holds it, was reported. */
+  touches(file: string): boolean {
+    if (this.paths.size === 0) return false;
+    for (let path = file; ; path = path.slice(0, path.lastIndexOf("/"))) {
+      if (this.paths.has(path)) return true;
+      if (!path.includes("/")) return false;
+    }
+  }
+
+  /** Whether every path reported is a file whose name ends as `pattern` says (a removed folder's does not). */
+  onlyFiles(pattern: RegExp): boolean {
+    return [...this.paths].every((path) => pattern.test(path));
+  }
+}

@@ -1,0 +1,130 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createHash } from "node:crypto";
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { buildSite, type BuildOptions, type BuildResult } from "../../src/generator/build/build.ts";
+import { ChangedPaths } from "../../src/generator/build/build-memory.ts";
+import { cacheFolder } from "../../src/generator/project.ts";
+import { projectCopy } from "../helpers.ts";
+
+/**
+ * `sitegen serve` rebuilds from what its previous build left in memory (build-memory.ts): the manifest,
+ * the entries read, the output's files, and the files the watcher reported. Whatever it skips reading, the
+ * output must be byte for byte what a cold build of the same sources writes, and what it saves later must
+ * serve the next process as well as a saved build does.
+ */
+const GENERATED = 20;
+let project: string;
+let work: string;
+let out: string;
+let cold: string;
+let last: BuildResult;
+
+const article = (locale: string, i: number, title = `${locale === "pt" ? "Artigo de memória" : "Memory article"} ${i}`) =>
+  ["---", `title: "${title}"`, `description: "${locale === "pt" ? "Resumo" : "Summary"} ${i}."`, `date: 2025-03-${String((i % 28) + 1).padStart(2, "0")}`, "author: cto", "tags: [governance]", "---", "", `${locale === "pt" ? "Texto" : "Text"} ${i}.`, ""].join("\n");
+const articlePath = (locale: string, i: number) => join("content", locale, "insights", `memory-${i}.md`);
+const read = (file: string) => readFileSync(join(out, file), "utf8");
+
+function tree(dir: string): Record<string, string> {
+  const files: Record<string, string> = {};
+  for (const name of readdirSync(dir, { recursive: true }).map(String).sort()) {
+    const path = join(dir, name);
+    files[name] = statSync(path).isFile() ? createHash("sha1").update(readFileSync(path)).digest("hex") : "(folder)";
+  }
+  return files;
+}
+
+const serveOptions = (): BuildOptions => ({ root: project, outDir: out, precompress: "fast", drafts: true });
+
+/** A rebuild as sitegen serve makes it after the watcher reported `reported` (paths relative to the project); then a cold build to compare with. */
+async function rebuild(reported: string[]): Promise<BuildResult> {
+  last = await buildSite({ ...serveOptions(), memory: last.memory, changed: new ChangedPaths(project, reported.map((p) => join(project, p))), saveLater: true });
+  rmSync(cold, { recursive: true, force: true });
+  await buildSite({ ...serveOptions(), outDir: cold, incremental: false });
+  expect(tree(out)).toEqual(tree(cold));
+  return last;
+}
+
+beforeAll(async () => {
+  project = projectCopy();
+  work = mkdtempSync(join(tmpdir(), "sitegen-memory-"));
+  out = join(work, "dist");
+  cold = join(work, "cold");
+  for (const locale of ["pt", "en"]) for (let i = 0; i < GENERATED; i++) writeFileSync(join(project, articlePath(locale, i)), article(locale, i));
+  last = await buildSite(serveOptions());
+}, 180_000);
+
+afterAll(() => {
+  rmSync(project, { recursive: true, force: true });
+  rmSync(work, { recursive: true, force: true });
+});
+
+describe("a rebuild from the previous build's memory (sitegen serve)", () => {
+  it("keeps pages by the manifest it holds, without the one on disk", async () => {
+    rmSync(join(cacheFolder(project), "builds"), { recursive: true, force: true });
+    writeFileSync(join(project, articlePath("pt", 3)), article("pt", 3).replace("Texto 3.", "Um texto revisto."));
+    const result = await rebuild([articlePath("pt", 3)]);
+    expect(result.rendered).toBe(1);
+    expect(read("insights/memory-3.html")).toContain("Um texto revisto.");
+  }, 120_000);
+
+  it("sees an edited title, a new article and a removed one, each reported by the watcher", async () => {
+    writeFileSync(join(project, articlePath("en", 4)), article("en", 4, "A retitled memory article"));
+    writeFileSync(join(project, articlePath("en", 50)), article("en", 50, "A memory article added"));
+    rmSync(join(project, articlePath("en", 7)));
+    const result = await rebuild([articlePath("en", 4), articlePath("en", 50), articlePath("en", 7)]);
+    expect(result.rendered).toBeLessThan(result.pages.length);
+    expect(read("en/insights/memory-4.html")).toContain("A retitled memory article");
+    expect(read("en/insights.html")).toContain("A memory article added");
+    expect(existsSync(join(out, "en/insights/memory-7.html"))).toBe(false);
+    expect(read("sitemap.xml")).not.toContain("/en/insights/memory-7<");
+  }, 120_000);
+
+  it("plans again the translation of an entry that leaves its pair, and only the pages of that pair", async () => {
+    expect(read("insights/memory-8.html")).toContain('/en/insights/memory-8"');
+    writeFileSync(join(project, articlePath("en", 8)), article("en", 8).replace("tags: [governance]", "tags: [governance]\ntranslationKey: memory-eight-alone"));
+    const result = await rebuild([articlePath("en", 8)]);
+    expect(read("insights/memory-8.html")).not.toContain('/en/insights/memory-8"');
+    expect(result.rendered).toBeLessThan(result.pages.length / 2);
+  }, 120_000);
+
+  it("looks again at every file under a folder the watcher reported (a folder moved in, or its events merged)", async () => {
+    const file = join(project, articlePath("pt", 5));
+    const { mtime } = statSync(file);
+    // The same size and time of change as before: only reading the file shows the edit, and only a file reported is read.
+    writeFileSync(file, article("pt", 5).replace("Texto 5.", "Texto 9."));
+    utimesSync(file, mtime, mtime);
+    last = await buildSite({ ...serveOptions(), memory: last.memory, changed: new ChangedPaths(project, [join(project, "content", "en")]), saveLater: true });
+    expect(read("insights/memory-5.html")).toContain("Texto 5.");
+    await rebuild([join("content", "pt", "insights")]);
+    expect(read("insights/memory-5.html")).toContain("Texto 9.");
+  }, 120_000);
+
+  it("saves the manifest and the entries later, for the next process to keep every page", async () => {
+    expect(last.memory?.save).toBeTypeOf("function");
+    last.memory!.save!();
+    expect(last.memory!.save).toBeUndefined();
+    const next = await buildSite(serveOptions());
+    expect(next.rendered).toBe(0);
+    rmSync(cold, { recursive: true, force: true });
+    await buildSite({ ...serveOptions(), outDir: cold, incremental: false });
+    expect(tree(out)).toEqual(tree(cold));
+  }, 120_000);
+});
+
+describe("the paths the watcher reported", () => {
+  const changed = new ChangedPaths("/site", ["/site/content/pt/insights/a.md", "/site/content/en/insights"]);
+
+  it("touch a file reported, and every file under a folder reported, and nothing else", () => {
+    expect(changed.touches("content/pt/insights/a.md")).toBe(true);
+    expect(changed.touches("content/en/insights/b.md")).toBe(true);
+    expect(changed.touches("content/pt/insights/b.md")).toBe(false);
+    expect(changed.touches("content/pt/insights/a.mdx")).toBe(false);
+  });
+
+  it("are only entries and text when every path is a file of that kind", () => {
+    expect(new ChangedPaths("/site", ["/site/content/pt/insights/a.md", "/site/content/pt/common.yaml"]).onlyFiles(/\.(md|ya?ml)$/)).toBe(true);
+    expect(changed.onlyFiles(/\.(md|ya?ml)$/)).toBe(false);
+  });
+});
