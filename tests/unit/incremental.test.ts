@@ -136,6 +136,14 @@ describe("incremental build", () => {
     expect(read("insights/generated-11.html")).not.toContain("/en/insights/generated-11\"");
   }, 120_000);
 
+  it("renders again the translation of an article that leaves its pair, whose own file did not change", async () => {
+    expect(read("insights/generated-14.html")).toContain('/en/insights/generated-14"');
+    writeFileSync(articleFile("en", 14), article("en", 14).replace(/^tags: (.*)$/m, "tags: $1\ntranslationKey: generated-fourteen-alone"));
+    const result = await buildBoth();
+    expect(read("insights/generated-14.html")).not.toContain('/en/insights/generated-14"');
+    expect(result.rendered).toBeLessThan(result.pages.length / 2);
+  }, 120_000);
+
   it("keeps the compressed twins of unchanged pages, as sitegen serve builds (drafts, twins compressed fast)", async () => {
     await buildSite({ root: project, outDir: out, precompress: "fast", drafts: true });
     writeFileSync(articleFile("pt", 23), article("pt", 23, undefined, "Mais uma versão do texto."));

@@ -1,5 +1,5 @@
 import { relative, resolve, sep } from "node:path";
-import { cachedEntry, type CachedEntry, type Collections } from "../collections.ts";
+import type { Collections } from "../collections.ts";
 import type { BuildManifest } from "./incremental.ts";
 import type { EntryCache } from "./entry-cache.ts";
 import type { PlannedPage } from "./plan-pages.ts";
@@ -25,42 +25,41 @@ export interface BuildMemory {
   output: Set<string>;
   /** The source images by size and time of change (images.ts' sourceImages). */
   images: [string, number, number][];
-  /** Each entry the pages showed, by file: what was read from it, and its collection and translation key. */
-  entries: Map<string, { fields: CachedEntry | undefined; group: string }>;
   /** Saves the manifest and the entry cache, when the build left that for later (BuildOptions.saveLater). */
   save?: () => void;
 }
 
-/** Each entry of the collections by file, with what was read from it and its group (see `entryGroup`). */
-export function rememberEntries(collections: Collections): BuildMemory["entries"] {
-  const entries: BuildMemory["entries"] = new Map();
+/** Each entry by file: the hash of its file's text, and its group (its collection and translation key). */
+export function entryStamps(collections: Collections): Record<string, [string, string]> {
+  const stamps: Record<string, [string, string]> = {};
   for (const byLocale of Object.values(collections)) {
-    for (const list of Object.values(byLocale)) for (const e of list) entries.set(e.file, { fields: cachedEntry(e), group: entryGroup(e) });
+    for (const list of Object.values(byLocale)) for (const e of list) stamps[e.file] = [e.hash, entryGroup(e)];
   }
-  return entries;
+  return stamps;
 }
 
 /** An entry's collection and translation key: its page shares a route with the other entries of that group. */
 const entryGroup = (e: { collection: string; key: string }) => `${e.collection}\u0000${e.key}`;
 
 /**
- * The plan hash an entry's page had in the previous build, when its plan cannot have changed: the plan of an
- * entry's page is made from the site's definition (the same under the same key) and from the entries of its
- * group alone (its translations: their addresses and dates make its route). So a page is known when no entry
- * of its group was read again, added or removed; every other page is hashed as in any build.
+ * The plan hash an entry's page had in the previous build, when its plan cannot have changed. Under the same
+ * build key (the site's definition, text and options), the plan of an entry's page is made from the entries
+ * of its group alone (its translations: their addresses and dates make its route), and an entry from its
+ * file's text. So a page is known when no entry of its group changed its text, came or went; every other
+ * page is hashed as in any build.
  */
-export function knownPlans(memory: BuildMemory, collections: Collections): (page: PlannedPage) => string | undefined {
-  const now = rememberEntries(collections);
+export function knownPlans(previous: BuildManifest, now: Record<string, [string, string]>): ((page: PlannedPage) => string | undefined) | undefined {
+  const before = previous.entries;
+  if (!before) return undefined;
   const changedGroups = new Set<string>();
-  for (const [file, entry] of now) {
-    const before = memory.entries.get(file);
-    if (!before || before.fields !== entry.fields || entry.fields === undefined || before.group !== entry.group) {
-      changedGroups.add(entry.group);
-      if (before) changedGroups.add(before.group);
-    }
+  for (const [file, [hash, group]] of Object.entries(now)) {
+    const old = before[file];
+    if (old?.[0] === hash && old[1] === group) continue;
+    changedGroups.add(group);
+    if (old) changedGroups.add(old[1]);
   }
-  for (const [file, before] of memory.entries) if (!now.has(file)) changedGroups.add(before.group);
-  return (page) => (page.entry && !changedGroups.has(entryGroup(page.entry)) ? memory.manifest.pages[page.file]?.input : undefined);
+  for (const [file, [, group]] of Object.entries(before)) if (!now[file]) changedGroups.add(group);
+  return (page) => (page.entry && !changedGroups.has(entryGroup(page.entry)) ? previous.pages[page.file]?.input : undefined);
 }
 
 /** Files the watcher saw created, written, renamed or removed since the last build. */

@@ -21,7 +21,7 @@ import { TWINS, writeOutput } from "./write-output.ts";
 import { TWIN_LEVELS } from "./file-writer.ts";
 import { loadEntryCache, saveEntryCache } from "./entry-cache.ts";
 import { buildKey, filesUnder, forgetManifest, loadManifest, PageInputs, saveManifest, selectPages, type PageRecord } from "./incremental.ts";
-import { ChangedPaths, knownPlans, rememberEntries, type BuildMemory } from "./build-memory.ts";
+import { ChangedPaths, entryStamps, knownPlans, type BuildMemory } from "./build-memory.ts";
 import { formatMissing, missingTranslations, type MissingKey } from "./report.ts";
 import { TARGETS, writeTargetFiles, type TargetName } from "../targets/targets.ts";
 
@@ -161,8 +161,9 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   // A site of no page still builds (its 404 page, no sitemap), but that is hardly what its author meant.
   const warnings = hasListedPages(plan.routes) ? [] : [sitegenError("NoPages", { file: PROJECT_FILES.routes })];
   if (warnings.length && options.strict) throw warnings[0];
-  // With the previous build's manifest in memory, the pages of entries that did not change keep their plan's hash.
-  const inputs = new PageInputs(plan.routes, collections, memory && previous === memory.manifest ? knownPlans(memory, collections) : undefined);
+  // The pages of entries whose group did not change keep their plan's hash from the previous build.
+  const stamps = entryStamps(collections);
+  const inputs = new PageInputs(plan.routes, collections, previous && knownPlans(previous, stamps));
   const present = previous === undefined ? new Set<string>() : previous === memory?.manifest ? memory.output : new Set(filesUnder(options.outDir));
   const changes = selectPages(plan.pages, previous, inputs, present, precompress ? TWINS : []);
   lap("plan");
@@ -196,8 +197,8 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   for (const page of written.pages) records[page.file] ??= { ...page, input: inputs.pageInput(plan.byFile.get(page.file)!), reads: Object.fromEntries(page.reads.map((read) => [read, inputs.digest(read)])) };
   let nextMemory: BuildMemory | undefined;
   if (options.incremental !== false) {
-    const manifest = { key, routes: inputs.digest("routes"), pages: records, files: written.all };
-    const memory: BuildMemory = { outDir: options.outDir, key, manifest, entriesKey, entryCache: entryCache!, output: new Set(written.all), images: imageStamps, entries: rememberEntries(collections) };
+    const manifest = { key, routes: inputs.digest("routes"), pages: records, files: written.all, entries: stamps };
+    const memory: BuildMemory = { outDir: options.outDir, key, manifest, entriesKey, entryCache: entryCache!, output: new Set(written.all), images: imageStamps };
     // The manifest and the entry cache, for the next build in another process.
     const save = () => {
       memory.save = undefined;

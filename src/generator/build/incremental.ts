@@ -33,6 +33,8 @@ export interface BuildManifest {
   pages: Record<string, PageRecord>;
   /** Every file the build left in the output folder. */
   files: string[];
+  /** Each entry the pages showed, by file: its text's hash and its group (build-memory.ts' entryStamps). */
+  entries?: Record<string, [string, string]>;
 }
 
 const hash = (value: unknown) => createHash("sha1").update(typeof value === "string" ? value : JSON.stringify(value)).digest("hex");
@@ -75,12 +77,13 @@ export function loadManifest(root: string, outDir: string, key: string): BuildMa
   try {
     let first = true;
     for (const line of lines(file)) {
-      const item = JSON.parse(line) as { key?: string; routes?: string; page?: PageRecord; files?: string[] };
+      const item = JSON.parse(line) as { key?: string; routes?: string; page?: PageRecord; files?: string[]; entries?: [string, string, string][] };
       if (first && item.key !== key) return undefined;
       if (first) manifest.routes = item.routes;
       first = false;
       if (item.page) manifest.pages[item.page.file] = item.page;
       if (item.files) manifest.files.push(...item.files);
+      if (item.entries) for (const [file, hash, group] of item.entries) (manifest.entries ??= {})[file] = [hash, group];
     }
     return first ? undefined : manifest;
   } catch {
@@ -112,6 +115,8 @@ export function saveManifest(root: string, outDir: string, manifest: BuildManife
     put({ key: manifest.key, routes: manifest.routes });
     for (const page of Object.values(manifest.pages)) put({ page });
     for (let i = 0; i < manifest.files.length; i += 1000) put({ files: manifest.files.slice(i, i + 1000) });
+    const entries = Object.entries(manifest.entries ?? {}).map(([file, [hash, group]]) => [file, hash, group]);
+    for (let i = 0; i < entries.length; i += 1000) put({ entries: entries.slice(i, i + 1000) });
     flush();
   } finally {
     closeSync(fd);
