@@ -21,6 +21,16 @@ export interface CollectionsInput {
   cached?: Record<string, CachedEntry>;
   /** Whether a file is known not to have changed since `cached` was made (sitegen serve's watcher knows): it is not looked at. */
   unchanged?: (file: string) => boolean;
+  /**
+   * The entries of the previous build in this process, by file (sitegen serve): an entry whose file is known
+   * unchanged and whose fields are those of `cached` is taken as it is. Its hooks must be this build's `hooks`.
+   */
+  previous?: ReadonlyMap<string, CollectionEntry>;
+  /** What entries call back when their body is asked for; set anew for each build, as reused entries call it too. */
+  hooks?: EntryHooks;
+}
+
+export interface EntryHooks {
   /** The body an earlier build kept of an entry (build/entry-cache.ts), if it is still there. */
   cachedBody?: (entry: CachedEntry) => string | undefined;
   /** Called each time an entry's body is read (incremental builds note which pages read which bodies). */
@@ -95,7 +105,14 @@ const KEPT_BODIES = 16 * 1024 * 1024;
 function readEntry(input: CollectionsInput, file: string, locale: string, definition: CollectionDefinition, render: (md: string, env?: MarkdownEnv) => string, budget: { left: number }): CollectionEntry {
   const path = join(input.root, file);
   const cached = input.cached?.[file];
-  const { size, mtimeMs } = cached && input.unchanged?.(file) ? cached : statSync(path);
+  const known = cached && input.unchanged?.(file);
+  const before = known ? input.previous?.get(file) : undefined;
+  if (before && cached && CACHEABLE.get(before) === cached) {
+    // Its body, if kept in memory, counts against this build's budget as a body read now would.
+    if (typeof cached.body === "string") budget.left -= cached.body.length;
+    return before;
+  }
+  const { size, mtimeMs } = known ? cached : statSync(path);
   const bodyField = "body" in definition.schema;
   let fields: CachedEntry;
   let body: string | undefined;
@@ -130,9 +147,9 @@ function readEntry(input: CollectionsInput, file: string, locale: string, defini
   if (fields.bodyImages) entry.bodyImages = fields.bodyImages;
   CACHEABLE.set(entry, fields);
   const bodyText = (): string => {
-    input.onBodyRead?.(entry);
+    input.hooks?.onBodyRead?.(entry);
     if (body !== undefined) return body;
-    const kept = input.cachedBody?.(fields);
+    const kept = input.hooks?.cachedBody?.(fields);
     if (kept !== undefined) return kept;
     const parsed = parseEntry(file, readFileSync(join(input.root, file), "utf8"), definition, !bodyField);
     return String((bodyField ? parsed.front.body : parsed.body) ?? "");

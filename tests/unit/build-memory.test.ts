@@ -89,6 +89,17 @@ describe("a rebuild from the previous build's memory (sitegen serve)", () => {
     expect(result.rendered).toBeLessThan(result.pages.length / 2);
   }, 120_000);
 
+  it("notes the body read by a page rendered again from an entry it kept, and renders it again when that body changes", async () => {
+    // The English date makes the pair's route change (its last change): the Portuguese page is rendered again, its entry kept from memory.
+    writeFileSync(join(project, articlePath("en", 9)), article("en", 9).replace(/^date: .*$/m, "$&\nupdated: 2026-04-01"));
+    const renders = await rebuild([articlePath("en", 9)]);
+    expect(renders.rendered).toBeGreaterThanOrEqual(2);
+    writeFileSync(join(project, articlePath("pt", 9)), article("pt", 9).replace("Texto 9.", "Um corpo novo para o nove."));
+    const result = await rebuild([articlePath("pt", 9)]);
+    expect(read("insights/memory-9.html")).toContain("Um corpo novo para o nove.");
+    expect(result.rendered).toBeLessThan(result.pages.length / 2);
+  }, 120_000);
+
   it("looks again at every file under a folder the watcher reported (a folder moved in, or its events merged)", async () => {
     const file = join(project, articlePath("pt", 5));
     const { mtime } = statSync(file);

@@ -1,5 +1,6 @@
 import { relative, resolve, sep } from "node:path";
-import type { Collections } from "../collections.ts";
+import type { Collections, EntryHooks } from "../collections.ts";
+import type { CollectionEntry } from "../site-definition.ts";
 import type { BuildManifest } from "./incremental.ts";
 import type { EntryCache } from "./entry-cache.ts";
 import type { PlannedPage } from "./plan-pages.ts";
@@ -25,8 +26,18 @@ export interface BuildMemory {
   output: Set<string>;
   /** The source images by size and time of change (images.ts' sourceImages). */
   images: [string, number, number][];
+  /** The entries of the collections by file, and the hooks they call (collections.ts' `previous` and `hooks`). */
+  entries: Map<string, CollectionEntry>;
+  hooks: EntryHooks;
   /** Saves the manifest and the entry cache, when the build left that for later (BuildOptions.saveLater). */
   save?: () => void;
+}
+
+/** Every entry of the collections, by file. */
+export function entriesByFile(collections: Collections): Map<string, CollectionEntry> {
+  const entries = new Map<string, CollectionEntry>();
+  for (const byLocale of Object.values(collections)) for (const list of Object.values(byLocale)) for (const e of list) entries.set(e.file, e);
+  return entries;
 }
 
 /** Each entry by file: the hash of its file's text, and its group (its collection and translation key). */

@@ -13,7 +13,7 @@ import { loadCompiledCode, saveCompiledCode } from "./bundle-cache.ts";
 import { bundleIslands } from "./bundle-islands.ts";
 import { bundleStyles } from "./bundle-styles.ts";
 import { planPages } from "./plan-pages.ts";
-import { cachedEntry, loadCollections, type CachedEntry, type Collections } from "../collections.ts";
+import { cachedEntry, loadCollections, type CachedEntry, type Collections, type EntryHooks } from "../collections.ts";
 import { feedFiles } from "../seo/feeds.ts";
 import { processImages, sourceImages } from "./images.ts";
 import { ReadLog, renderPages } from "./render-pages.ts";
@@ -21,7 +21,7 @@ import { TWINS, writeOutput } from "./write-output.ts";
 import { TWIN_LEVELS } from "./file-writer.ts";
 import { loadEntryCache, saveEntryCache } from "./entry-cache.ts";
 import { buildKey, filesUnder, forgetManifest, loadManifest, PageInputs, saveManifest, selectPages, type PageRecord } from "./incremental.ts";
-import { ChangedPaths, entryStamps, knownPlans, type BuildMemory } from "./build-memory.ts";
+import { ChangedPaths, entriesByFile, entryStamps, knownPlans, type BuildMemory } from "./build-memory.ts";
 import { formatMissing, missingTranslations, type MissingKey } from "./report.ts";
 import { TARGETS, writeTargetFiles, type TargetName } from "../targets/targets.ts";
 
@@ -153,7 +153,11 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   const entryCache = options.incremental === false ? undefined : memory?.entriesKey === entriesKey ? memory.entryCache : loadEntryCache(root, entriesKey);
   lap("bundle");
   const log = new ReadLog();
-  const collections = loadCollections({ root, siteUrl: content.site.siteUrl, locales: content.site.locales.map((l) => l.code), dictionaries: content.dictionaries, definitions, drafts: options.drafts === true, cached: entryCache?.entries, unchanged: changed && ((file) => !changed.touches(file)), cachedBody: entryCache?.body, onBodyRead: (entry) => log.note(`body:${entry.file}`) });
+  // The entries a previous build in this process made call these hooks too (see `previous` below).
+  const hooks: EntryHooks = memory?.hooks ?? {};
+  hooks.onBodyRead = (entry) => log.note(`body:${entry.file}`);
+  hooks.cachedBody = entryCache?.body;
+  const collections = loadCollections({ root, siteUrl: content.site.siteUrl, locales: content.site.locales.map((l) => l.code), dictionaries: content.dictionaries, definitions, drafts: options.drafts === true, cached: entryCache?.entries, unchanged: changed && ((file) => !changed.touches(file)), previous: memory?.entries, hooks });
   lap("collections");
   const processed = await processImages({ root, definitions, collections, contents: content.contents, imageKeys: pagesBundle.site.imageKeys ?? [] });
   lap("images");
@@ -198,7 +202,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   let nextMemory: BuildMemory | undefined;
   if (options.incremental !== false) {
     const manifest = { key, routes: inputs.digest("routes"), pages: records, files: written.all, entries: stamps };
-    const memory: BuildMemory = { outDir: options.outDir, key, manifest, entriesKey, entryCache: entryCache!, output: new Set(written.all), images: imageStamps };
+    const memory: BuildMemory = { outDir: options.outDir, key, manifest, entriesKey, entryCache: entryCache!, output: new Set(written.all), images: imageStamps, entries: entriesByFile(collections), hooks };
     // The manifest and the entry cache, for the next build in another process.
     const save = () => {
       memory.save = undefined;
