@@ -15,8 +15,11 @@ export interface ServeOptions {
   watch: boolean;
 }
 
-/** How long after a rebuild its caches are saved, unless another save comes first: a page is asked for meanwhile. */
-const SAVE_AFTER_MS = 1_000;
+/**
+ * How long after a rebuild, with no save in between, its caches are saved for the next sitegen serve: saving
+ * them takes a moment at thousands of pages, which an edit arriving meanwhile would wait for.
+ */
+const SAVE_AFTER_MS = 3_000;
 
 /** `sitegen serve`: build once, serve dist, and (unless --no-watch) rebuild and reload on every change. */
 export async function startServe(options: ServeOptions): Promise<void> {
@@ -62,7 +65,6 @@ export async function startServe(options: ServeOptions): Promise<void> {
       }
       running = true;
       clearTimeout(saveTimer);
-      saveCaches();
       const bundles = codeChanged ? undefined : last.bundles;
       codeChanged = false;
       const paths = pending;
@@ -72,8 +74,7 @@ export async function startServe(options: ServeOptions): Promise<void> {
         const result = await buildSite({ root: options.root, outDir: options.outDir, siteUrl: options.siteUrl, precompress: "fast", drafts: true, bundles, memory: last.memory, changed, saveLater: true });
         last = result;
         site.refresh();
-        // Saved once the served page had its moment, unless the next save came first (its build saves it then).
-        saveTimer = setTimeout(saveCaches, SAVE_AFTER_MS);
+
         console.log(`Rebuilt in ${Math.round(result.totalMs)} ms (${result.rendered} of ${result.pages.length} pages rendered, the others unchanged); open pages reload.`);
       } catch (error) {
         if (!bundles) codeChanged = true;
@@ -83,6 +84,8 @@ export async function startServe(options: ServeOptions): Promise<void> {
         console.error(`Rebuild failed; still serving the last good build.\n${formatError(error)}`);
       } finally {
         running = false;
+        // Saved once the developer pauses; a rebuild before then saves what this one would have.
+        saveTimer = setTimeout(saveCaches, SAVE_AFTER_MS);
         if (again) {
           again = false;
           void rebuild();
@@ -114,6 +117,8 @@ export async function startServe(options: ServeOptions): Promise<void> {
   };
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);
+  // A closed terminal: the caches are saved as on Ctrl+C.
+  process.once("SIGHUP", stop);
   // Keep the CLI's promise pending: the server runs until the process is stopped.
   await new Promise(() => {});
 }

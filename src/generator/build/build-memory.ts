@@ -1,5 +1,5 @@
 import { relative, resolve, sep } from "node:path";
-import type { Collections, EntryHooks } from "../collections.ts";
+import type { CachedEntry, Collections, EntryHooks } from "../collections.ts";
 import type { CollectionEntry } from "../site-definition.ts";
 import type { BuildManifest } from "./incremental.ts";
 import type { EntryCache } from "./entry-cache.ts";
@@ -19,9 +19,13 @@ export interface BuildMemory {
   /** The manifest's key (buildKey) and the manifest as saved. */
   key: string;
   manifest: BuildManifest;
-  /** The entry cache's key and the cache as this build left it (its in-memory entries, bodies included). */
+  /**
+   * The entry cache's key; the cache as last saved, which the next save appends to; and what this build read
+   * of each file (bodies kept in memory included), which the next build takes instead of reading it again.
+   */
   entriesKey: string;
-  entryCache: EntryCache;
+  entryCache: EntryCache | undefined;
+  fields: Record<string, CachedEntry>;
   /** Every file of the output folder, by its path relative to it. */
   output: Set<string>;
   /** The source images by size and time of change (images.ts' sourceImages). */

@@ -50,8 +50,8 @@ export interface BuildOptions extends ConfigOverrides {
   /** The files the watcher saw change since that build: only these are looked at again (with `memory`). */
   changed?: ChangedPaths;
   /**
-   * Leave saving the manifest and the entry cache to `memory.save` (which the next build calls first if
-   * nobody did): sitegen serve shows the page before it spends time on what only a later process reads.
+   * Leave saving the manifest and the entry cache to `memory.save`: sitegen serve shows the page first, and
+   * saves only once the developer pauses, what only a later process reads (a next build's save covers it).
    */
   saveLater?: boolean;
 }
@@ -118,8 +118,6 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     mark = now;
   };
   const { root } = options;
-  // What the previous build left to save is saved first: this build may read it from disk.
-  options.memory?.save?.();
   // The previous build's memory stands for what it read only into the same folder, and only knowing what changed since.
   const memory = options.memory?.outDir === options.outDir && options.changed && options.incremental !== false ? options.memory : undefined;
   const changed = memory ? options.changed : undefined;
@@ -150,14 +148,18 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   // What reading an entry's file gives depends on these too: the schema, the text its references are
   // checked against, the site's address (its links), and sitegen's code (in buildKey).
   const entriesKey = buildKey(root, { entries: true, root, definitions, text: content.contents.map((c) => [c.locale, [...c.dictionary]]), siteUrl: content.site.siteUrl });
-  const entryCache = options.incremental === false ? undefined : memory?.entriesKey === entriesKey ? memory.entryCache : loadEntryCache(root, entriesKey);
+  // The entry cache as last saved (what a save appends to), and what was last read of each file: in sitegen
+  // serve both are in memory, and the second may be newer than the first, whose save a later one covers.
+  const sameEntries = memory?.entriesKey === entriesKey;
+  const entryCache = options.incremental === false ? undefined : sameEntries ? memory!.entryCache : loadEntryCache(root, entriesKey);
+  const cachedFields = options.incremental === false ? undefined : sameEntries ? memory!.fields : entryCache?.entries;
   lap("bundle");
   const log = new ReadLog();
   // The entries a previous build in this process made call these hooks too (see `previous` below).
   const hooks: EntryHooks = memory?.hooks ?? {};
   hooks.onBodyRead = (entry) => log.note(`body:${entry.file}`);
   hooks.cachedBody = entryCache?.body;
-  const collections = loadCollections({ root, siteUrl: content.site.siteUrl, locales: content.site.locales.map((l) => l.code), dictionaries: content.dictionaries, definitions, drafts: options.drafts === true, cached: entryCache?.entries, unchanged: changed && ((file) => !changed.touches(file)), previous: memory?.entries, hooks });
+  const collections = loadCollections({ root, siteUrl: content.site.siteUrl, locales: content.site.locales.map((l) => l.code), dictionaries: content.dictionaries, definitions, drafts: options.drafts === true, cached: cachedFields, unchanged: changed && ((file) => !changed.touches(file)), previous: memory?.entries, hooks });
   lap("collections");
   const processed = await processImages({ root, definitions, collections, contents: content.contents, imageKeys: pagesBundle.site.imageKeys ?? [] });
   lap("images");
@@ -202,14 +204,17 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   let nextMemory: BuildMemory | undefined;
   if (options.incremental !== false) {
     const manifest = { key, routes: inputs.digest("routes"), pages: records, files: written.all, entries: stamps };
-    const memory: BuildMemory = { outDir: options.outDir, key, manifest, entriesKey, entryCache: entryCache!, output: new Set(written.all), images: imageStamps, entries: entriesByFile(collections), hooks };
+    const entries = entriesOf(collections);
+    const memory: BuildMemory = { outDir: options.outDir, key, manifest, entriesKey, entryCache, fields: entries, output: new Set(written.all), images: imageStamps, entries: entriesByFile(collections), hooks };
     // The manifest and the entry cache, for the next build in another process.
     const save = () => {
       memory.save = undefined;
       saveManifest(root, options.outDir, manifest);
-      const entries = entriesOf(collections);
-      memory.entryCache = changedEntries(entryCache?.entries, entries) ? saveEntryCache(root, entriesKey, entries, entryCache) : entryCache!;
+      memory.entryCache = changedEntries(entryCache?.entries, entries) ? saveEntryCache(root, entriesKey, entries, entryCache) : entryCache;
     };
+    // What the previous build in this process left unsaved, this save covers: the whole manifest, and every entry
+    // that differs from the entry cache as last saved (which the previous build's memory still names).
+    if (options.memory) options.memory.save = undefined;
     if (options.saveLater) memory.save = save;
     else save();
     nextMemory = memory;
