@@ -1,9 +1,20 @@
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { parse, type HTMLElement } from "node-html-parser";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 export const ROOT = join(import.meta.dirname, "..");
+
+/** Every file of a folder with the hash of its bytes, and every folder: two builds' outputs compare whole. */
+export function treeHashes(dir: string): Record<string, string> {
+  const files: Record<string, string> = {};
+  for (const name of readdirSync(dir, { recursive: true }).map(String).sort()) {
+    const path = join(dir, name);
+    files[name] = statSync(path).isFile() ? createHash("sha1").update(readFileSync(path)).digest("hex") : "(folder)";
+  }
+  return files;
+}
 
 /** A throwaway copy of the project (content, src and public copied, packages linked) that a test may break. */
 export function projectCopy(): string {

@@ -1,12 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createHash } from "node:crypto";
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildSite, type BuildOptions, type BuildResult } from "../../src/generator/build/build.ts";
 import { ChangedPaths } from "../../src/generator/build/build-memory.ts";
 import { cacheFolder } from "../../src/generator/project.ts";
-import { projectCopy } from "../helpers.ts";
+import { projectCopy, treeHashes } from "../helpers.ts";
 
 /**
  * `sitegen serve` rebuilds from what its previous build left in memory (build-memory.ts): the manifest,
@@ -26,15 +25,6 @@ const article = (locale: string, i: number, title = `${locale === "pt" ? "Artigo
 const articlePath = (locale: string, i: number) => join("content", locale, "insights", `memory-${i}.md`);
 const read = (file: string) => readFileSync(join(out, file), "utf8");
 
-function tree(dir: string): Record<string, string> {
-  const files: Record<string, string> = {};
-  for (const name of readdirSync(dir, { recursive: true }).map(String).sort()) {
-    const path = join(dir, name);
-    files[name] = statSync(path).isFile() ? createHash("sha1").update(readFileSync(path)).digest("hex") : "(folder)";
-  }
-  return files;
-}
-
 const serveOptions = (): BuildOptions => ({ root: project, outDir: out, precompress: "fast", drafts: true });
 
 /** A rebuild as sitegen serve makes it after the watcher reported `reported` (paths relative to the project); then a cold build to compare with. */
@@ -42,7 +32,7 @@ async function rebuild(reported: string[]): Promise<BuildResult> {
   last = await buildSite({ ...serveOptions(), memory: last.memory, changed: new ChangedPaths(project, reported.map((p) => join(project, p))), saveLater: true });
   rmSync(cold, { recursive: true, force: true });
   await buildSite({ ...serveOptions(), outDir: cold, incremental: false });
-  expect(tree(out)).toEqual(tree(cold));
+  expect(treeHashes(out)).toEqual(treeHashes(cold));
   return last;
 }
 
@@ -120,7 +110,7 @@ describe("a rebuild from the previous build's memory (sitegen serve)", () => {
     expect(next.rendered).toBe(0);
     rmSync(cold, { recursive: true, force: true });
     await buildSite({ ...serveOptions(), outDir: cold, incremental: false });
-    expect(tree(out)).toEqual(tree(cold));
+    expect(treeHashes(out)).toEqual(treeHashes(cold));
   }, 120_000);
 });
 

@@ -1,11 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildSite } from "../../src/generator/build/build.ts";
 import { SitegenError } from "../../src/generator/errors.ts";
-import { projectCopy } from "../helpers.ts";
+import { projectCopy, treeHashes } from "../helpers.ts";
 
 /**
  * What makes a large build fast must not change what it writes: the files written on a thread of their own
@@ -18,15 +17,6 @@ let work: string;
 const articleFile = (locale: string, i: number) => join(project, "content", locale, "insights", `generated-${i}.md`);
 const article = (locale: string, i: number, body: string) =>
   ["---", `title: "${locale === "pt" ? "Artigo gerado" : "Generated article"} ${i}"`, `description: "${locale === "pt" ? "Resumo" : "Summary"} ${i}."`, `date: 2025-03-${String((i % 27) + 1).padStart(2, "0")}`, "author: cto", "tags: [governance]", "---", "", body, ""].join("\n");
-
-function tree(dir: string): Record<string, string> {
-  const files: Record<string, string> = {};
-  for (const name of readdirSync(dir, { recursive: true }).map(String).sort()) {
-    const path = join(dir, name);
-    files[name] = statSync(path).isFile() ? createHash("sha1").update(readFileSync(path)).digest("hex") : "(folder)";
-  }
-  return files;
-}
 
 beforeAll(() => {
   project = projectCopy();
@@ -46,13 +36,13 @@ describe("the files written on a thread of their own", () => {
     expect(threaded.pages.length).toBeGreaterThan(80);
     expect(threaded.files).toBe(inline.files);
     expect(threaded.bytes).toBe(inline.bytes);
-    expect(tree(join(work, "threaded"))).toEqual(tree(join(work, "inline")));
+    expect(treeHashes(join(work, "threaded"))).toEqual(treeHashes(join(work, "inline")));
   }, 120_000);
 
   it("fail the build naming the file that could not be written, and leave the previous output as it was", async () => {
     const out = join(work, "failing");
     await buildSite({ root: project, outDir: out, incremental: false, writeThread: true });
-    const before = tree(out);
+    const before = treeHashes(out);
     // A file of public/ where the pages need a folder: it cannot be written once the pages' folder exists.
     mkdirSync(join(project, "public"), { recursive: true });
     writeFileSync(join(project, "public", "insights"), "not a folder\n");
@@ -65,7 +55,7 @@ describe("the files written on a thread of their own", () => {
         expect(error).toBeInstanceOf(SitegenError);
         expect((error as SitegenError).name).toBe("OutputWriteFailed");
         expect((error as SitegenError).message).toMatch(new RegExp(`^Writing ${join(out, "insights")} failed: .*\\(EISDIR\\)`));
-        expect(tree(out)).toEqual(before);
+        expect(treeHashes(out)).toEqual(before);
         expect(readdirSync(work).filter((name) => name.includes(".building-"))).toEqual([]);
       }
     } finally {
@@ -130,7 +120,7 @@ describe("the entries read by an earlier build", () => {
     expect(readFileSync(join(work, "bodies-2", "insights", "generated-12.html"), "utf8")).toContain("Texto original 12.");
     rmSync(bodies);
     await buildSite({ root: project, outDir: join(work, "bodies-3") });
-    expect(tree(join(work, "bodies-3"))).toEqual(tree(join(work, "bodies-1")));
+    expect(treeHashes(join(work, "bodies-3"))).toEqual(treeHashes(join(work, "bodies-1")));
   }, 120_000);
 
   it("are checked again when the text their references name changes", async () => {
@@ -161,7 +151,7 @@ describe("the code an earlier build compiled", () => {
     const stylesheetOf = (dir: string) => readdirSync(join(work, dir, "assets")).find((f) => /^site\.\w+\.css$/.test(f))!;
     await buildSite({ root: project, outDir: join(work, "code-1") });
     await buildSite({ root: project, outDir: join(work, "code-2") });
-    expect(tree(join(work, "code-2"))).toEqual(tree(join(work, "code-1")));
+    expect(treeHashes(join(work, "code-2"))).toEqual(treeHashes(join(work, "code-1")));
 
     writeFileSync(footer, readFileSync(footer, "utf8").replace('<div className="container footer-legal">', '<div className="container footer-legal" data-edited="footer">'));
     writeFileSync(css, `${readFileSync(css, "utf8")}\n.edited-rule { outline-offset: 7px; }\n`);

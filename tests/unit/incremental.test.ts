@@ -1,11 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { createHash } from "node:crypto";
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { buildSite, type BuildResult } from "../../src/generator/build/build.ts";
-import { projectCopy } from "../helpers.ts";
+import { projectCopy, treeHashes } from "../helpers.ts";
 
 /**
  * `sitegen build` into a folder it built before keeps the pages whose inputs did not change. Whatever the
@@ -36,22 +35,12 @@ const article = (locale: string, i: number, title = `${locale === "pt" ? "Artigo
   ].join("\n");
 const articleFile = (locale: string, i: number) => join(project, "content", locale, "insights", `generated-${i}.md`);
 
-/** Every file of a folder with the hash of its bytes, and every folder. */
-function tree(dir: string): Record<string, string> {
-  const files: Record<string, string> = {};
-  for (const name of readdirSync(dir, { recursive: true }).map(String).sort()) {
-    const path = join(dir, name);
-    files[name] = statSync(path).isFile() ? createHash("sha1").update(readFileSync(path)).digest("hex") : "(folder)";
-  }
-  return files;
-}
-
 /** Builds into `out` (incremental) and into `cold` (from nothing); both folders must hold the same bytes. */
 async function buildBoth(options: { precompress?: boolean | "fast"; drafts?: boolean } = {}): Promise<BuildResult> {
   const incremental = await buildSite({ root: project, outDir: out, ...options });
   rmSync(cold, { recursive: true, force: true });
   await buildSite({ root: project, outDir: cold, incremental: false, ...options });
-  expect(tree(out)).toEqual(tree(cold));
+  expect(treeHashes(out)).toEqual(treeHashes(cold));
   return incremental;
 }
 
