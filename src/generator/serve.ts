@@ -74,7 +74,6 @@ export async function startServe(options: ServeOptions): Promise<void> {
         const result = await buildSite({ root: options.root, outDir: options.outDir, siteUrl: options.siteUrl, precompress: "fast", drafts: true, bundles, memory: last.memory, changed, saveLater: true });
         last = result;
         site.refresh();
-
         console.log(`Rebuilt in ${Math.round(result.totalMs)} ms (${result.rendered} of ${result.pages.length} pages rendered, the others unchanged); open pages reload.`);
       } catch (error) {
         if (!bundles) codeChanged = true;
