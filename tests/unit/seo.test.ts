@@ -1,4 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { writeSitemap } from "../../src/generator/seo/sitemap.ts";
 import { alternatesFor } from "../../src/generator/seo/hreflang.ts";
 import { serializeJsonLd } from "../../src/generator/seo/structured-data.ts";
 import { loadSiteConfig, normaliseSiteUrl } from "../../src/generator/config.ts";
@@ -50,5 +54,23 @@ describe("JSON-LD serialisation", () => {
     expect(out).not.toContain("&");
     expect(out).not.toContain("\u2028");
     expect(JSON.parse(out)).toEqual(hostile);
+  });
+});
+
+describe("sitemap.xml, written as it is made", () => {
+  it("lists every route and locale in its file, and returns the file's size", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "sitegen-sitemap-"));
+    const file = join(dir, "sitemap.xml");
+    const bytes = await writeSitemap(config, routes, "2026-11-24", file);
+    const xml = readFileSync(file, "utf8");
+    expect(bytes).toBe(statSync(file).size);
+    expect(xml).toContain("<loc>https://example.com.br/en/about</loc>");
+    expect(xml.match(/<url>/g)?.length).toBe(routes.reduce((n, r) => n + Object.keys(r.paths).length, 0));
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("fails, without waiting for ever, when its file cannot be written", async () => {
+    const missing = join(tmpdir(), "sitegen-no-such-folder", String(process.pid), "sitemap.xml");
+    await expect(writeSitemap(config, routes, "2026-11-24", missing)).rejects.toMatchObject({ code: "ENOENT" });
   });
 });

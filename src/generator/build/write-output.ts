@@ -5,7 +5,8 @@ import fg from "fast-glob";
 import type { SiteConfig } from "../config.ts";
 import type { Route } from "../site-definition.ts";
 import { minifyHtml } from "../html/minify-html.ts";
-import { buildRobots, buildSitemap } from "../seo/sitemap.ts";
+import { buildRobots, writeSitemap } from "../seo/sitemap.ts";
+import { sitegenError } from "../errors.ts";
 import { hostFiles } from "../security-headers.ts";
 import { StagingFolder } from "./staging.ts";
 import type { RenderedPage } from "./render-pages.ts";
@@ -83,11 +84,12 @@ export async function writeOutput(input: OutputInput): Promise<WrittenOutput> {
       }
       staging.write(file, data);
       all.push(file);
-      if (twins.length) {
-        staging.write(`${file}.br`, brotliCompressSync(data, { params: { [constants.BROTLI_PARAM_QUALITY]: levels.brotli } }));
-        staging.write(`${file}.gz`, gzipSync(data, { level: levels.gzip }));
-        all.push(`${file}.br`, `${file}.gz`);
-      }
+      if (twins.length) writeTwins(file, data);
+    };
+    const writeTwins = (file: string, data: string | Uint8Array) => {
+      staging.write(`${file}.br`, brotliCompressSync(data, { params: { [constants.BROTLI_PARAM_QUALITY]: levels.brotli } }));
+      staging.write(`${file}.gz`, gzipSync(data, { level: levels.gzip }));
+      all.push(`${file}.br`, `${file}.gz`);
     };
     const keep = (file: string, bytes: number) => {
       staging.files++;
@@ -126,9 +128,18 @@ export async function writeOutput(input: OutputInput): Promise<WrittenOutput> {
     const sitemapTwins = [...(input.precompress ? TWINS : [])].map((t) => `sitemap.xml${t}`);
     const keptSitemap = update && input.sameRoutes === true && ["sitemap.xml", ...sitemapTwins].every((file) => existsSync(join(input.outDir, file)));
     if (keptSitemap) for (const file of ["sitemap.xml", ...sitemapTwins]) keep(file, statSync(join(input.outDir, file)).size);
-    const sitemap = keptSitemap ? undefined : await buildSitemap(input.site, input.routes, new Date().toISOString().slice(0, 10));
-    if (sitemap !== undefined) write("sitemap.xml", sitemap);
-    write("robots.txt", buildRobots(input.site, keptSitemap || sitemap !== undefined));
+    // Written straight into the staging folder, as the `sitemap` package makes it (see writeSitemap).
+    const sitemapPath = join(staging.dir, "sitemap.xml");
+    const sitemapBytes = keptSitemap ? undefined : await writeSitemap(input.site, input.routes, new Date().toISOString().slice(0, 10), sitemapPath).catch((error: NodeJS.ErrnoException) => {
+      throw sitegenError("OutputWriteFailed", { file: join(input.outDir, "sitemap.xml"), code: error.code ?? "", reason: error.message }, { cause: error });
+    });
+    if (sitemapBytes !== undefined) {
+      staging.files++;
+      staging.bytes += sitemapBytes;
+      all.push("sitemap.xml");
+      if (input.precompress) writeTwins("sitemap.xml", readFileSync(sitemapPath));
+    }
+    write("robots.txt", buildRobots(input.site, keptSitemap || sitemapBytes !== undefined));
     const host = hostFiles(input.site);
     const plain = (file: string, data: string) => {
       staging.write(file, data);
