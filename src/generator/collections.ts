@@ -66,6 +66,16 @@ export function cachedEntry(entry: CollectionEntry): CachedEntry | undefined {
 /** Collection name → locale → its entries, newest first. */
 export type Collections = Record<string, Record<string, CollectionEntry[]>>;
 
+/** Every entry of every collection and locale. */
+export function* allEntries(collections: Collections): Generator<CollectionEntry> {
+  for (const byLocale of Object.values(collections)) for (const entries of Object.values(byLocale)) yield* entries;
+}
+
+/** Every entry by the file it was read from. */
+export function entriesByFile(collections: Collections): Map<string, CollectionEntry> {
+  return new Map([...allEntries(collections)].map((e) => [e.file, e]));
+}
+
 /**
  * The entries of each collection in each locale: content/<locale>/<collection>/<slug>.md (Markdown with
  * YAML front matter) or <slug>.yaml (the fields alone, the body in `body` if any). The front matter is

@@ -1,5 +1,5 @@
 import { relative, resolve, sep } from "node:path";
-import type { CachedEntry, Collections, EntryHooks } from "../collections.ts";
+import { allEntries, type CachedEntry, type Collections, type EntryHooks } from "../collections.ts";
 import type { CollectionEntry } from "../site-definition.ts";
 import type { BuildManifest } from "./incremental.ts";
 import type { EntryCache } from "./entry-cache.ts";
@@ -37,19 +37,10 @@ export interface BuildMemory {
   save?: () => void;
 }
 
-/** Every entry of the collections, by file. */
-export function entriesByFile(collections: Collections): Map<string, CollectionEntry> {
-  const entries = new Map<string, CollectionEntry>();
-  for (const byLocale of Object.values(collections)) for (const list of Object.values(byLocale)) for (const e of list) entries.set(e.file, e);
-  return entries;
-}
-
 /** Each entry by file: the hash of its file's text, and its group (its collection and translation key). */
 export function entryStamps(collections: Collections): Record<string, [string, string]> {
   const stamps: Record<string, [string, string]> = {};
-  for (const byLocale of Object.values(collections)) {
-    for (const list of Object.values(byLocale)) for (const e of list) stamps[e.file] = [e.hash, entryGroup(e)];
-  }
+  for (const e of allEntries(collections)) stamps[e.file] = [e.hash, entryGroup(e)];
   return stamps;
 }
 

@@ -13,7 +13,7 @@ import { loadCompiledCode, saveCompiledCode } from "./bundle-cache.ts";
 import { bundleIslands } from "./bundle-islands.ts";
 import { bundleStyles } from "./bundle-styles.ts";
 import { planPages } from "./plan-pages.ts";
-import { cachedEntry, loadCollections, type CachedEntry, type Collections, type EntryHooks } from "../collections.ts";
+import { allEntries, cachedEntry, entriesByFile, loadCollections, type CachedEntry, type Collections, type EntryHooks } from "../collections.ts";
 import { feedFiles } from "../seo/feeds.ts";
 import { processImages, sourceImages } from "./images.ts";
 import { ReadLog, renderPages } from "./render-pages.ts";
@@ -21,7 +21,7 @@ import { TWINS, writeOutput } from "./write-output.ts";
 import { TWIN_LEVELS } from "./file-writer.ts";
 import { loadEntryCache, saveEntryCache } from "./entry-cache.ts";
 import { buildKey, filesUnder, forgetManifest, loadManifest, PageInputs, saveManifest, selectPages, type PageRecord } from "./incremental.ts";
-import { ChangedPaths, entriesByFile, entryStamps, knownPlans, type BuildMemory } from "./build-memory.ts";
+import { ChangedPaths, entryStamps, knownPlans, type BuildMemory } from "./build-memory.ts";
 import { formatMissing, missingTranslations, type MissingKey } from "./report.ts";
 import { TARGETS, writeTargetFiles, type TargetName } from "../targets/targets.ts";
 
@@ -295,13 +295,9 @@ function changedEntries(before: Record<string, CachedEntry> | undefined, after: 
 /** What the next build may reuse of each entry file: its hash, checked fields, reading time and images. */
 function entriesOf(collections: Collections): Record<string, CachedEntry> {
   const out: Record<string, CachedEntry> = {};
-  for (const byLocale of Object.values(collections)) {
-    for (const entries of Object.values(byLocale)) {
-      for (const e of entries) {
-        const cached = cachedEntry(e);
-        if (cached) out[e.file] = cached;
-      }
-    }
+  for (const e of allEntries(collections)) {
+    const cached = cachedEntry(e);
+    if (cached) out[e.file] = cached;
   }
   return out;
 }

@@ -3,7 +3,7 @@ import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readdirSync, 
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { CollectionEntry, Route } from "../site-definition.ts";
-import { cachedEntry, type Collections } from "../collections.ts";
+import { cachedEntry, entriesByFile, type Collections } from "../collections.ts";
 import { cacheFolder } from "../project.ts";
 import type { PlannedPage } from "./plan-pages.ts";
 
@@ -163,7 +163,7 @@ export class PageInputs {
   private readonly digests = new Map<string, string>();
   private readonly inputs = new Map<PlannedPage, string>();
   private readonly byId: Map<string, Route>;
-  private readonly byFile = new Map<string, CollectionEntry>();
+  private readonly byFile: Map<string, CollectionEntry>;
 
   /** `known`: a page's plan hash from the previous build, when its plan cannot have changed (build-memory.ts' knownPlans). */
   constructor(
@@ -172,7 +172,7 @@ export class PageInputs {
     private readonly known?: (page: PlannedPage) => string | undefined,
   ) {
     this.byId = new Map(routes.map((r) => [r.id, r]));
-    for (const byLocale of Object.values(collections)) for (const entries of Object.values(byLocale)) for (const e of entries) this.byFile.set(e.file, e);
+    this.byFile = entriesByFile(collections);
   }
 
   /** The hash of everything the plan says about a page. */
