@@ -55,12 +55,60 @@ export interface CachedEntry {
   bodyAt?: { offset: number; length: number; hash: string };
 }
 
-/** What the next build may reuse of each entry's file (see cachedEntry). */
-const CACHEABLE = new WeakMap<CollectionEntry, CachedEntry>();
+/**
+ * What an entry is made from, kept apart from the entry: the file's cached fields (what the next build may
+ * reuse, see cachedEntry) and what its body is read and rendered with.
+ */
+interface EntrySource {
+  fields: CachedEntry;
+  /** The body text, when this build kept it in memory. */
+  body: string | undefined;
+  input: CollectionsInput;
+  definition: CollectionDefinition;
+  render: (md: string, env?: MarkdownEnv) => string;
+  entry: CollectionEntry;
+}
+
+const SOURCES = new WeakMap<object, EntrySource>();
 
 /** What the next build may reuse of an entry's file: its hash, checked fields, reading time and body's images. */
 export function cachedEntry(entry: CollectionEntry): CachedEntry | undefined {
-  return CACHEABLE.get(entry);
+  return SOURCES.get(entry)?.fields;
+}
+
+/**
+ * The getters every entry shares: an entry's `html`, and its fields' `body` when the schema has a `body` field.
+ * One getter on a prototype, not one per entry: an object given a getter of its own gets a hidden class of its
+ * own in V8, and thousands of those made much of a large build's memory and slowed every read of an entry.
+ * `body` is not an own field: what hashes or copies an entry's fields leaves it out, as it does the html.
+ */
+const ENTRY = {
+  get html(): string {
+    const source = SOURCES.get(this)!;
+    if ("body" in source.definition.schema) return "";
+    const markdown = bodyText(source);
+    if (!markdown) return "";
+    const pictures = source.entry.bodyPictures;
+    if (!pictures) return source.render(markdown);
+    return source.render(markdown, { images: [], firstLine: source.fields.firstLine }).replace(IMAGE_PLACEHOLDER, (_, i: string) => pictures[Number(i)] ?? "");
+  },
+};
+const FIELDS_WITH_BODY = {
+  get body(): string {
+    return bodyText(SOURCES.get(this)!);
+  },
+};
+
+/** An entry's body text: kept in memory, or where an earlier build kept it, or from its file again. */
+function bodyText(source: EntrySource): string {
+  const { input, entry, definition } = source;
+  input.hooks?.onBodyRead?.(entry);
+  if (source.body !== undefined) return source.body;
+  const kept = input.hooks?.cachedBody?.(source.fields);
+  if (kept !== undefined) return kept;
+  const bodyField = "body" in definition.schema;
+  const parsed = parseEntry(entry.file, readFileSync(join(input.root, entry.file), "utf8"), definition, !bodyField);
+  return String((bodyField ? parsed.front.body : parsed.body) ?? "");
 }
 
 /** Collection name → locale → its entries, newest first. */
@@ -117,7 +165,7 @@ function readEntry(input: CollectionsInput, file: string, locale: string, defini
   const cached = input.cached?.[file];
   const known = cached && input.unchanged?.(file);
   const before = known ? input.previous?.get(file) : undefined;
-  if (before && cached && CACHEABLE.get(before) === cached) {
+  if (before && cached && cachedEntry(before) === cached) {
     // Its body, if kept in memory, counts against this build's budget as a body read now would.
     if (typeof cached.body === "string") budget.left -= cached.body.length;
     return before;
@@ -151,31 +199,15 @@ function readEntry(input: CollectionsInput, file: string, locale: string, defini
       fields.body = body;
     }
   }
-  const data = { ...fields.data };
+  // Made with Object.create and filled in, not as literals with `__proto__`: V8 then shares hidden classes
+  // between the entries, as it does for plain objects, also when fields are added later (path, images).
+  const data: Record<string, unknown> = Object.assign(bodyField ? Object.create(FIELDS_WITH_BODY) : {}, fields.data);
   const slug = basename(file).replace(/\.(md|ya?ml)$/, "");
-  const entry = { collection: definition.name, locale, slug, key: typeof data.translationKey === "string" ? data.translationKey : slug, file, data, readingMinutes: fields.readingMinutes, hash: fields.hash, size, mtimeMs } as CollectionEntry;
+  const entry: CollectionEntry = Object.assign(Object.create(ENTRY), { collection: definition.name, locale, slug, key: typeof data.translationKey === "string" ? data.translationKey : slug, file, data, readingMinutes: fields.readingMinutes, hash: fields.hash, size, mtimeMs });
   if (fields.bodyImages) entry.bodyImages = fields.bodyImages;
-  CACHEABLE.set(entry, fields);
-  const bodyText = (): string => {
-    input.hooks?.onBodyRead?.(entry);
-    if (body !== undefined) return body;
-    const kept = input.hooks?.cachedBody?.(fields);
-    if (kept !== undefined) return kept;
-    const parsed = parseEntry(file, readFileSync(join(input.root, file), "utf8"), definition, !bodyField);
-    return String((bodyField ? parsed.front.body : parsed.body) ?? "");
-  };
-  Object.defineProperty(entry, "html", {
-    enumerable: true,
-    get() {
-      const markdown = bodyField ? "" : bodyText();
-      if (!markdown) return "";
-      const pictures = entry.bodyPictures;
-      if (!pictures) return render(markdown);
-      return render(markdown, { images: [], firstLine: fields.firstLine }).replace(IMAGE_PLACEHOLDER, (_, i: string) => pictures[Number(i)] ?? "");
-    },
-  });
-  // Not enumerable: what hashes or copies an entry's fields leaves the body out, as it does the html.
-  if (bodyField) Object.defineProperty(data, "body", { enumerable: false, get: bodyText });
+  const source: EntrySource = { fields, body, input, definition, render, entry };
+  SOURCES.set(entry, source);
+  if (bodyField) SOURCES.set(data, source);
   return entry;
 }
 

@@ -82,9 +82,12 @@ export interface CollectionEntry {
   /** What pairs translations: `translationKey`, else the slug. */
   key: string;
   file: string;
-  /** The front matter, checked against the schema. */
+  /**
+   * The front matter, checked against the schema. A schema's `body` field is a getter of the fields, as
+   * `html` is of the entry: read when asked for, and left out of what copies or hashes them.
+   */
   data: Record<string, unknown>;
-  /** The body, rendered (read from the file and rendered each time it is asked for). */
+  /** The body, rendered (read from the file and rendered each time it is asked for): a getter, not an own field. */
   readonly html: string;
   readingMinutes: number;
   /** The hash of the file's text, its size and time of change (what incremental builds compare). */

@@ -14,8 +14,12 @@ export interface PageRecord {
   label: string;
   /** The hash of the page's plan (pageInput). */
   input: string;
-  /** Each thing the page read beyond its plan (ReadLog's names), with its digest at the time. */
-  reads: Record<string, string>;
+  /**
+   * Each thing the page read beyond its plan (ReadLog's names), with its digest at the time. Pairs, not an
+   * object keyed by name: every page reads names of its own, and V8 gives each object of new names a hidden
+   * class of its own, which at thousands of pages cost more memory than the reads themselves.
+   */
+  reads: [string, string][];
   missing: string[];
   /** The page's HTML, in bytes. */
   bytes: number;
@@ -232,7 +236,7 @@ export function selectPages(pages: PlannedPage[], previous: BuildManifest | unde
     const same =
       record !== undefined &&
       record.input === inputs.pageInput(page) &&
-      Object.entries(record.reads).every(([read, digest]) => inputs.digest(read) === digest) &&
+      record.reads.every(([read, digest]) => inputs.digest(read) === digest) &&
       [page.file, ...twins.map((t) => page.file + t)].every((file) => present.has(file));
     if (same) keep.push(record);
     else render.push(page);

@@ -101,7 +101,7 @@ export async function writeOutput(input: OutputInput): Promise<WrittenOutput> {
       keep(record.file, record.written);
       staging.files += record.files - 1;
       if (input.precompress) all.push(...TWINS.map((t) => record.file + t));
-      pages.push({ ...record, reads: Object.keys(record.reads) });
+      pages.push({ ...record, reads: record.reads.map(([read]) => read) });
     }
     for (const { page, html, missing, reads } of input.pages) {
       const record: WrittenPage = { file: page.file, locale: page.locale, label: page.label, missing, reads, bytes: 0, files: 0, written: 0 };
