@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { PROJECT_FILES } from "./project.ts";
 import { median } from "./bench.ts";
-import { filesUnder } from "./build/incremental.ts";
+import { filesUnder } from "./files.ts";
 
 /** How long `sitegen serve` may take to show one edit before the bench gives up on it. */
 const SERVE_WAIT_MS = 20_000;

@@ -1,10 +1,10 @@
 import { createHash } from "node:crypto";
 import { readFileSync, statSync } from "node:fs";
 import { basename, join } from "node:path";
-import fg from "fast-glob";
 import { parseYaml } from "./yaml.ts";
 import { sitegenError } from "./errors.ts";
 import { PROJECT_FILES } from "./project.ts";
+import { filesIn } from "./files.ts";
 import { countWords, createMarkdown, IMAGE_PLACEHOLDER, readingMinutes, type MarkdownEnv } from "./markdown.ts";
 import type { Dictionary } from "./content.ts";
 import type { CollectionDefinition, CollectionEntry, FieldRule, ImageRef } from "./site-definition.ts";
@@ -144,7 +144,7 @@ export function loadCollections(input: CollectionsInput): Collections {
     out[definition.name] = {};
     for (const locale of input.locales) {
       const dir = `${PROJECT_FILES.content}/${locale}/${definition.name}`;
-      const files = fg.sync(`${dir}/*.{md,yaml,yml}`, { cwd: input.root }).sort();
+      const files = filesIn(input.root, dir, ["md", "yaml", "yml"]);
       const entries = files.map((file) => readEntry(input, file, locale, definition, render, budget));
       const shown = entries.filter((e) => input.drafts || e.data.draft !== true);
       shown.sort((a, b) => String(b.data[definition.sortBy ?? "date"]).localeCompare(String(a.data[definition.sortBy ?? "date"])) || a.slug.localeCompare(b.slug));

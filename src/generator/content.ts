@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import fg from "fast-glob";
+import { filesIn } from "./files.ts";
 import { parseYaml } from "./yaml.ts";
 import { sitegenError } from "./errors.ts";
 import { PROJECT_FILES } from "./project.ts";
@@ -27,7 +27,7 @@ export interface LocaleContent {
  */
 export function loadLocaleContent(root: string, locale: string, site: SiteConfig): LocaleContent {
   const dir = `${PROJECT_FILES.content}/${locale}`;
-  const files = fg.sync(`${dir}/*.{yaml,yml}`, { cwd: root }).sort();
+  const files = filesIn(root, dir, ["yaml", "yml"]);
   if (files.length === 0) throw sitegenError("ContentMissing", { dir, locale });
   const dictionary: Dictionary = new Map();
   const sources = new Map<string, string>();

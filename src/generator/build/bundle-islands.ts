@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { basename, join, relative } from "node:path";
-import fg from "fast-glob";
+import { filesIn } from "../files.ts";
 import { PROJECT_FILES } from "../project.ts";
 import { compileError } from "./esbuild-errors.ts";
 
@@ -28,7 +28,7 @@ const NONE: IslandsBundle = { files: [], scripts: [], preloads: [], islands: {} 
 export async function bundleIslands(root: string, inputs?: Set<string>): Promise<IslandsBundle> {
   const runtime = PROJECT_FILES.islandsRuntime;
   if (!existsSync(join(root, runtime))) return NONE;
-  const islandFiles = fg.sync(`${PROJECT_FILES.islands}/*.{ts,tsx}`, { cwd: root }).sort();
+  const islandFiles = filesIn(root, PROJECT_FILES.islands, ["ts", "tsx"]);
   const outdir = join(root, "assets");
   const reactShim = join(root, PROJECT_FILES.islandsReact);
   let result;

@@ -1,8 +1,8 @@
 import { existsSync, statSync } from "node:fs";
-import fg from "fast-glob";
 import { dirname, isAbsolute, join, posix, relative, sep } from "node:path";
 import { sitegenError } from "../errors.ts";
-import { cacheFolder } from "../project.ts";
+import { cacheFolder, PROJECT_FILES } from "../project.ts";
+import { filesBelow } from "../files.ts";
 import type { Collections } from "../collections.ts";
 import type { LocaleContent } from "../content.ts";
 import type { CollectionDefinition, ProcessedImage } from "../site-definition.ts";
@@ -138,11 +138,8 @@ function use(root: string, file: string, written: string, place: string, og: boo
  * tell whether a page that shows an image (under a name made from its bytes) may be kept.
  */
 export function sourceImages(root: string): [string, number, number][] {
-  return fg
-    .sync("content/**/*.{jpg,jpeg,png,webp,avif,gif,tif,tiff,svg}", { cwd: root, caseSensitiveMatch: false })
-    .sort()
-    .map((file) => {
+  return filesBelow(root, PROJECT_FILES.content, ["jpg", "jpeg", "png", "webp", "avif", "gif", "tif", "tiff", "svg"]).map((file) => {
       const { size, mtimeMs } = statSync(join(root, file));
-      return [file, size, mtimeMs];
-    });
+    return [file, size, mtimeMs];
+  });
 }

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readdirSync, readSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { CollectionEntry, Route } from "../site-definition.ts";
@@ -242,21 +242,4 @@ export function selectPages(pages: PlannedPage[], previous: BuildManifest | unde
     else render.push(page);
   }
   return { render, keep };
-}
-
-/**
- * Every file under `dir`, by its path relative to it. Each folder's listing says which of its names are
- * folders, so no file is looked at on its own: Node's recursive readdirSync looks at every name it finds, and
- * an output of thousands of pages (and their compressed twins) made that most of an incremental build's wait.
- */
-export function filesUnder(dir: string): string[] {
-  const files: string[] = [];
-  const walk = (folder: string, prefix: string) => {
-    for (const entry of readdirSync(folder, { withFileTypes: true })) {
-      if (entry.isDirectory()) walk(join(folder, entry.name), `${prefix}${entry.name}/`);
-      else files.push(`${prefix}${entry.name}`);
-    }
-  };
-  walk(dir, "");
-  return files;
 }

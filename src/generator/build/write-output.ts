@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
-import fg from "fast-glob";
+import { filesBelow } from "../files.ts";
 import type { SiteConfig } from "../config.ts";
 import type { Route } from "../site-definition.ts";
 import { minifyHtml } from "../html/minify-html.ts";
@@ -171,6 +171,5 @@ function sameBytes(path: string, data: string | Uint8Array): boolean {
 
 /** Files the site ships as they are (favicon, fonts, images): public/**, dot files left out. */
 function publicFiles(root: string): string[] {
-  const dir = join(root, "public");
-  return existsSync(dir) ? fg.sync("**/*", { cwd: dir }).sort() : [];
+  return filesBelow(root, "public").map((file) => file.slice("public/".length));
 }
