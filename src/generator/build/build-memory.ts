@@ -1,7 +1,7 @@
 import { relative, resolve, sep } from "node:path";
 import { allEntries, type CachedEntry, type Collections, type EntryHooks } from "../collections.ts";
 import type { CollectionEntry } from "../site-definition.ts";
-import type { BuildManifest } from "./incremental.ts";
+import type { BuildManifest } from "./manifest.ts";
 import type { EntryCache } from "./entry-cache.ts";
 import type { PlannedPage } from "./plan-pages.ts";
 
@@ -56,7 +56,6 @@ const entryGroup = (e: { collection: string; key: string }) => `${e.collection}\
  */
 export function knownPlans(previous: BuildManifest, now: Record<string, [string, string]>): ((page: PlannedPage) => string | undefined) | undefined {
   const before = previous.entries;
-  if (!before) return undefined;
   const changedGroups = new Set<string>();
   for (const [file, [hash, group]] of Object.entries(now)) {
     const old = before[file];

@@ -21,7 +21,8 @@ import { TWINS, writeOutput, type WrittenPage } from "./write-output.ts";
 import { TWIN_LEVELS } from "./file-writer.ts";
 import { loadEntryCache, saveEntryCache } from "./entry-cache.ts";
 import { filesUnder } from "../files.ts";
-import { buildKey, forgetManifest, loadManifest, PageInputs, saveManifest, selectPages, type PageRecord } from "./incremental.ts";
+import { buildKey, PageInputs, selectPages, type PageRecord } from "./incremental.ts";
+import { loadManifest, markSwap, saveManifest, type BuildManifest } from "./manifest.ts";
 import { ChangedPaths, entryStamps, knownPlans, type BuildMemory } from "./build-memory.ts";
 import { formatMissing, missingTranslations, type MissingKey } from "./report.ts";
 import { TARGETS, writeTargetFiles, type TargetName } from "../targets/targets.ts";
@@ -105,7 +106,7 @@ export interface BuildResult {
  * 5. write-output: each page minified and written as it comes (kept pages left as they are in the
  *    previous output), then assets, feeds, sitemap, robots.txt, host files and what `sitegen start` needs
  *    (server-bundle.ts), or what the deploy target needs instead (targets/), swapped in at the end; the
- *    manifest is saved for the next build;
+ *    manifest (manifest.ts) is saved for the next build, what changed appended to it;
  * 6. report (report.ts): the missing translations here, the summary in the CLI.
  * Only small records of each page outlive its writing, so memory stays flat however many pages there are.
  */
@@ -194,7 +195,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
       // Every page is written: missing translations can still fail the build before the output changes.
       missing = missingTranslations(content.contents, pages);
       if (missing.length && options.strict) throw sitegenError("MissingTranslations", { count: missing.length, list: formatMissing(missing) });
-      forgetManifest(root, options.outDir);
+      markSwap(root, options.outDir, previous);
     },
   });
   writeTargetFiles(root, options.outDir, target);
@@ -204,7 +205,8 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   for (const page of written.pages) records[page.file] ??= pageRecord(page, inputs.pageInput(plan.byFile.get(page.file)!), page.reads.map((read) => [read, inputs.digest(read)]));
   let nextMemory: BuildMemory | undefined;
   if (options.incremental !== false) {
-    const manifest = { key, routes: inputs.digest("routes"), pages: records, files: written.all, entries: stamps };
+    // Saved by appending to the file the previous manifest was read from or saved to (manifest.ts), if still there.
+    const manifest: BuildManifest = { key, routes: inputs.digest("routes"), pages: records, files: written.all, entries: stamps, disk: previous?.disk };
     const entries = entriesOf(collections);
     const memory: BuildMemory = { outDir: options.outDir, key, manifest, entriesKey, entryCache, fields: entries, output: new Set(written.all), images: imageStamps, entries: entriesByFile(collections), hooks };
     // The manifest and the entry cache, for the next build in another process.
@@ -213,8 +215,8 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
       saveManifest(root, options.outDir, manifest);
       memory.entryCache = changedEntries(entryCache?.entries, entries) ? saveEntryCache(root, entriesKey, entries, entryCache) : entryCache;
     };
-    // What the previous build in this process left unsaved, this save covers: the whole manifest, and every entry
-    // that differs from the entry cache as last saved (which the previous build's memory still names).
+    // What the previous build in this process left unsaved, this save covers: every page and entry that differs
+    // from the manifest's file and the entry cache as last saved (which the previous build's memory still names).
     if (options.memory) options.memory.save = undefined;
     if (options.saveLater) memory.save = save;
     else save();

@@ -3,7 +3,7 @@ import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readSync, rename
 import { dirname, join } from "node:path";
 import type { CachedEntry } from "../collections.ts";
 import { cacheFolder } from "../project.ts";
-import { lines } from "./incremental.ts";
+import { lines } from "./manifest.ts";
 
 /**
  * What earlier builds read from the collections' files, kept in the project's cache folder whatever the

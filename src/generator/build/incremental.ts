@@ -1,11 +1,11 @@
 import { createHash } from "node:crypto";
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { CollectionEntry, Route } from "../site-definition.ts";
 import { cachedEntry, entriesByFile, type Collections } from "../collections.ts";
-import { cacheFolder } from "../project.ts";
 import type { PlannedPage } from "./plan-pages.ts";
+import type { BuildManifest } from "./manifest.ts";
 
 /** What a build remembers of each page it wrote, to keep the page in the next build if nothing it read changed. */
 export interface PageRecord {
@@ -26,19 +26,6 @@ export interface PageRecord {
   /** Every file written for it (the page, its compressed twins) and their bytes. */
   files: number;
   written: number;
-}
-
-/** The manifest of one output folder: kept between builds in the project's cache folder (never in git). */
-export interface BuildManifest {
-  /** Everything that every page depends on (buildKey): when it changes, the build starts cold. */
-  key: string;
-  /** The digest of the routes (PageInputs' `routes`): the same routes under the same key make the same sitemap. */
-  routes?: string;
-  pages: Record<string, PageRecord>;
-  /** Every file the build left in the output folder. */
-  files: string[];
-  /** Each entry the pages showed, by file: its text's hash and its group (build-memory.ts' entryStamps). */
-  entries?: Record<string, [string, string]>;
 }
 
 const hash = (value: unknown) => createHash("sha1").update(typeof value === "string" ? value : JSON.stringify(value)).digest("hex");
@@ -62,92 +49,6 @@ function codeAndLock(root: string): { code: string; lock: string } {
   const value = { code: hash(readFileSync(fileURLToPath(import.meta.url))), lock: stamp ? hash(readFileSync(lock)) : "" };
   codeAndLocks.set(root, { stamp, value });
   return value;
-}
-
-function manifestFile(root: string, outDir: string): string {
-  return join(cacheFolder(root), "builds", `${hash(resolve(outDir)).slice(0, 16)}.ndjson`);
-}
-
-/**
- * The manifest of the previous build into outDir, if it was made with the same key and its output is there.
- * It is a file of JSON lines (the key, then one page a line), read and written a piece at a time: at tens of
- * thousands of pages it is never in memory as one string. (What was read from the collections' files is
- * kept apart, whatever the output folder: entry-cache.ts.)
- */
-export function loadManifest(root: string, outDir: string, key: string): BuildManifest | undefined {
-  const file = manifestFile(root, outDir);
-  if (!existsSync(file) || !existsSync(outDir)) return undefined;
-  const manifest: BuildManifest = { key, pages: {}, files: [] };
-  try {
-    let first = true;
-    for (const line of lines(file)) {
-      const item = JSON.parse(line) as { key?: string; routes?: string; page?: PageRecord; files?: string[]; entries?: [string, string, string][] };
-      if (first && item.key !== key) return undefined;
-      if (first) manifest.routes = item.routes;
-      first = false;
-      if (item.page) manifest.pages[item.page.file] = item.page;
-      if (item.files) manifest.files.push(...item.files);
-      if (item.entries) for (const [file, hash, group] of item.entries) (manifest.entries ??= {})[file] = [hash, group];
-    }
-    return first ? undefined : manifest;
-  } catch {
-    // A manifest cut short (a build killed while writing it) only means a cold build.
-    return undefined;
-  }
-}
-
-/** Forgotten before the new output is swapped in: a build stopped between the swap and saveManifest then starts cold. */
-export function forgetManifest(root: string, outDir: string): void {
-  rmSync(manifestFile(root, outDir), { force: true });
-}
-
-export function saveManifest(root: string, outDir: string, manifest: BuildManifest): void {
-  const file = manifestFile(root, outDir);
-  mkdirSync(dirname(file), { recursive: true });
-  const temporary = `${file}.${process.pid}.tmp`;
-  const fd = openSync(temporary, "w");
-  try {
-    let chunk = "";
-    const put = (item: unknown) => {
-      chunk += `${JSON.stringify(item)}\n`;
-      if (chunk.length > 1 << 20) flush();
-    };
-    const flush = () => {
-      writeSync(fd, chunk);
-      chunk = "";
-    };
-    put({ key: manifest.key, routes: manifest.routes });
-    for (const page of Object.values(manifest.pages)) put({ page });
-    for (let i = 0; i < manifest.files.length; i += 1000) put({ files: manifest.files.slice(i, i + 1000) });
-    const entries = Object.entries(manifest.entries ?? {}).map(([file, [hash, group]]) => [file, hash, group]);
-    for (let i = 0; i < entries.length; i += 1000) put({ entries: entries.slice(i, i + 1000) });
-    flush();
-  } finally {
-    closeSync(fd);
-  }
-  renameSync(temporary, file);
-}
-
-/** The lines of a file, read a block at a time. */
-export function* lines(file: string): Generator<string> {
-  const fd = openSync(file, "r");
-  try {
-    const block = Buffer.alloc(1 << 20);
-    let rest = Buffer.alloc(0);
-    let read: number;
-    while ((read = readSync(fd, block, 0, block.length, null)) > 0) {
-      let data = Buffer.concat([rest, block.subarray(0, read)]);
-      let end: number;
-      while ((end = data.indexOf(10)) >= 0) {
-        yield data.toString("utf8", 0, end);
-        data = data.subarray(end + 1);
-      }
-      rest = Buffer.from(data);
-    }
-    if (rest.length) yield rest.toString("utf8");
-  } finally {
-    closeSync(fd);
-  }
 }
 
 /**

@@ -1,0 +1,241 @@
+import { closeSync, existsSync, mkdirSync, openSync, readSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { createHash } from "node:crypto";
+import { StringDecoder } from "node:string_decoder";
+import { cacheFolder } from "../project.ts";
+import type { PageRecord } from "./incremental.ts";
+
+/** The manifest of one output folder: kept between builds in the project's cache folder (never in git). */
+export interface BuildManifest {
+  /** Everything that every page depends on (buildKey): when it changes, the build starts cold. */
+  key: string;
+  /** The digest of the routes (PageInputs' `routes`): the same routes under the same key make the same sitemap. */
+  routes?: string;
+  pages: Record<string, PageRecord>;
+  /** Every file the build left in the output folder. */
+  files: string[];
+  /** Each entry the pages showed, by file: its text's hash and its group (build-memory.ts' entryStamps). */
+  entries: Record<string, [string, string]>;
+  /** The manifest's file as this process last read or wrote it (a next build's manifest takes it over). */
+  disk?: ManifestOnDisk;
+}
+
+/**
+ * What the manifest's file holds, as read or written: a save appends what differs, if it is still that file.
+ * Its pages, files and entries are those of the manifest read or saved, which no build changes afterwards
+ * (each build makes its own).
+ */
+interface ManifestOnDisk extends Omit<BuildManifest, "disk"> {
+  ino: number;
+  size: number;
+  lines: number;
+}
+
+/**
+ * One line of the manifest's file. The file is the key's line, then lines that each add to or replace what
+ * the lines before them said: a page's record (a later one replaces an earlier one of the same file), a
+ * page gone, output files added or gone, entries' stamps set or gone, the routes' digest. A build that
+ * changed a few pages of thousands appends a few lines instead of writing the file again (its saving, and
+ * the JSON of every record, were a good part of an incremental build). `swap` is appended before a build
+ * swaps its output in and `swapped` after its lines: a file that ends between the two describes an output
+ * that is no longer there, and counts as no manifest (a cold build).
+ */
+type Line =
+  | { key: string; routes?: string }
+  | { routes: string }
+  | { page: PageRecord }
+  | { gone: string }
+  | { files: string[] }
+  | { filesGone: string[] }
+  | { entries: [string, string, string][] }
+  | { entriesGone: string[] }
+  | { swap: true }
+  | { swapped: true };
+
+/** How many files or entries one line of the manifest names. */
+const PER_LINE = 1000;
+
+function manifestFile(root: string, outDir: string): string {
+  return join(cacheFolder(root), "builds", `${createHash("sha1").update(resolve(outDir)).digest("hex").slice(0, 16)}.ndjson`);
+}
+
+/**
+ * The manifest of the previous build into outDir, if it was made with the same key and its output is there.
+ * It is read a block at a time: at tens of thousands of pages it is never in memory as one string. (What was
+ * read from the collections' files is kept apart, whatever the output folder: entry-cache.ts.)
+ */
+export function loadManifest(root: string, outDir: string, key: string): BuildManifest | undefined {
+  const file = manifestFile(root, outDir);
+  if (!existsSync(file) || !existsSync(outDir)) return undefined;
+  const { ino, size } = statSync(file);
+  const pages: Record<string, PageRecord> = {};
+  const files = new Set<string>();
+  const entries: Record<string, [string, string]> = {};
+  let routes: string | undefined;
+  let count = 0;
+  let swapping = false;
+  try {
+    for (const text of lines(file)) {
+      const line = JSON.parse(text) as Partial<Record<string, unknown>>;
+      if (count++ === 0) {
+        if (line.key !== key) return undefined;
+        routes = line.routes as string | undefined;
+      } else if ("page" in line) {
+        const record = line.page as PageRecord;
+        pages[record.file] = record;
+      } else if ("gone" in line) delete pages[line.gone as string];
+      else if ("files" in line) for (const name of line.files as string[]) files.add(name);
+      else if ("filesGone" in line) for (const name of line.filesGone as string[]) files.delete(name);
+      else if ("entries" in line) for (const [name, hash, group] of line.entries as [string, string, string][]) entries[name] = [hash, group];
+      else if ("entriesGone" in line) for (const name of line.entriesGone as string[]) delete entries[name];
+      else if ("routes" in line) routes = line.routes as string;
+      else if ("swap" in line) swapping = true;
+      else if ("swapped" in line) swapping = false;
+    }
+  } catch {
+    // A manifest cut short (a build killed while writing it) only means a cold build.
+    return undefined;
+  }
+  if (count === 0 || swapping) return undefined;
+  const manifest: BuildManifest = { key, routes, pages, files: [...files], entries };
+  manifest.disk = onDisk(manifest, ino, size, count);
+  return manifest;
+}
+
+/**
+ * Called before a build swaps its output in: marks the manifest's file as describing an output that is
+ * about to change, so that a build stopped between the swap and saveManifest leaves a next build cold.
+ * Appended to the file `previous` read, or the file is removed when it is another.
+ */
+export function markSwap(root: string, outDir: string, previous: BuildManifest | undefined): void {
+  const file = manifestFile(root, outDir);
+  const disk = previous?.disk;
+  if (disk && sameFile(file, disk)) {
+    disk.size += append(file, `${JSON.stringify({ swap: true })}\n`);
+    disk.lines++;
+  } else rmSync(file, { force: true });
+}
+
+/**
+ * Saves the manifest: the lines that differ from what its file holds are appended to it, when it is still
+ * the file the previous build read or wrote and would not then be mostly lines that later ones replace;
+ * else the whole manifest is written beside it and renamed over it.
+ */
+export function saveManifest(root: string, outDir: string, manifest: BuildManifest): void {
+  const file = manifestFile(root, outDir);
+  const disk = manifest.disk;
+  if (disk && disk.key === manifest.key && sameFile(file, disk)) {
+    const changes = differences(disk, manifest);
+    if (disk.lines + changes.length + 1 <= 2 * wholeLines(manifest)) {
+      const text = [...changes, { swapped: true }].map((line) => `${JSON.stringify(line)}\n`).join("");
+      manifest.disk = onDisk(manifest, disk.ino, disk.size + append(file, text), disk.lines + changes.length + 1);
+      return;
+    }
+  }
+  writeWhole(file, manifest);
+  const { ino, size } = statSync(file);
+  manifest.disk = onDisk(manifest, ino, size, wholeLines(manifest));
+}
+
+/** How many lines the manifest takes when written whole. */
+function wholeLines(manifest: BuildManifest): number {
+  return 1 + Object.keys(manifest.pages).length + Math.ceil(manifest.files.length / PER_LINE) + Math.ceil(Object.keys(manifest.entries).length / PER_LINE);
+}
+
+/** The lines that turn what the file holds into the manifest. */
+function differences(disk: ManifestOnDisk, manifest: BuildManifest): Line[] {
+  const changes: Line[] = [];
+  if (manifest.routes !== undefined && manifest.routes !== disk.routes) changes.push({ routes: manifest.routes });
+  for (const file in manifest.pages) if (disk.pages[file] !== manifest.pages[file]) changes.push({ page: manifest.pages[file] });
+  for (const file in disk.pages) if (!(file in manifest.pages)) changes.push({ gone: file });
+  const before = new Set(disk.files);
+  const added = manifest.files.filter((file) => !before.has(file));
+  // Every file that was there and still is leaves none gone (the usual case, with no second set to make).
+  const files = manifest.files.length - added.length === disk.files.length ? undefined : new Set(manifest.files);
+  const gone = files ? disk.files.filter((file) => !files.has(file)) : [];
+  for (let i = 0; i < added.length; i += PER_LINE) changes.push({ files: added.slice(i, i + PER_LINE) });
+  for (let i = 0; i < gone.length; i += PER_LINE) changes.push({ filesGone: gone.slice(i, i + PER_LINE) });
+  const stamps: [string, string, string][] = [];
+  for (const file in manifest.entries) {
+    const [hash, group] = manifest.entries[file];
+    const old = disk.entries[file];
+    if (old?.[0] !== hash || old[1] !== group) stamps.push([file, hash, group]);
+  }
+  for (let i = 0; i < stamps.length; i += PER_LINE) changes.push({ entries: stamps.slice(i, i + PER_LINE) });
+  const entriesGone: string[] = [];
+  for (const file in disk.entries) if (!(file in manifest.entries)) entriesGone.push(file);
+  for (let i = 0; i < entriesGone.length; i += PER_LINE) changes.push({ entriesGone: entriesGone.slice(i, i + PER_LINE) });
+  return changes;
+}
+
+function onDisk(manifest: BuildManifest, ino: number, size: number, lines: number): ManifestOnDisk {
+  return { key: manifest.key, routes: manifest.routes, pages: manifest.pages, files: manifest.files, entries: manifest.entries, ino, size, lines };
+}
+
+function writeWhole(file: string, manifest: BuildManifest): void {
+  mkdirSync(dirname(file), { recursive: true });
+  const temporary = `${file}.${process.pid}.tmp`;
+  const fd = openSync(temporary, "w");
+  try {
+    let chunk = "";
+    const put = (line: Line) => {
+      chunk += `${JSON.stringify(line)}\n`;
+      if (chunk.length > 1 << 20) flush();
+    };
+    const flush = () => {
+      writeSync(fd, chunk);
+      chunk = "";
+    };
+    put({ key: manifest.key, routes: manifest.routes });
+    for (const page of Object.values(manifest.pages)) put({ page });
+    for (let i = 0; i < manifest.files.length; i += PER_LINE) put({ files: manifest.files.slice(i, i + PER_LINE) });
+    const entries = Object.entries(manifest.entries).map(([file, [hash, group]]) => [file, hash, group] as [string, string, string]);
+    for (let i = 0; i < entries.length; i += PER_LINE) put({ entries: entries.slice(i, i + PER_LINE) });
+    flush();
+  } finally {
+    closeSync(fd);
+  }
+  renameSync(temporary, file);
+}
+
+/** Whether the file is still the one described (no other build rewrote it or added to it since). */
+function sameFile(file: string, disk: ManifestOnDisk): boolean {
+  const now = statSync(file, { throwIfNoEntry: false });
+  return now !== undefined && now.ino === disk.ino && now.size === disk.size;
+}
+
+/** Appends text to the file; returns how many bytes were added. */
+function append(file: string, text: string): number {
+  const fd = openSync(file, "a");
+  try {
+    const data = Buffer.from(text);
+    writeSync(fd, data);
+    return data.byteLength;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The lines of a file, read and decoded a block at a time (a character cut by a block's end is decoded whole). */
+export function* lines(file: string): Generator<string> {
+  const fd = openSync(file, "r");
+  try {
+    const block = Buffer.alloc(1 << 20);
+    const decoder = new StringDecoder("utf8");
+    let rest = "";
+    let read: number;
+    while ((read = readSync(fd, block, 0, block.length, null)) > 0) {
+      const text = rest + decoder.write(block.subarray(0, read));
+      let start = 0;
+      for (let end = text.indexOf("\n"); end >= 0; end = text.indexOf("\n", start)) {
+        yield text.slice(start, end);
+        start = end + 1;
+      }
+      rest = text.slice(start);
+    }
+    rest += decoder.end();
+    if (rest) yield rest;
+  } finally {
+    closeSync(fd);
+  }
+}
