@@ -115,13 +115,17 @@ function bodyText(source: EntrySource): string {
 export type Collections = Record<string, Record<string, CollectionEntry[]>>;
 
 /** Every entry of every collection and locale. */
-export function* allEntries(collections: Collections): Generator<CollectionEntry> {
-  for (const byLocale of Object.values(collections)) for (const entries of Object.values(byLocale)) yield* entries;
+export function allEntries(collections: Collections): CollectionEntry[] {
+  const all: CollectionEntry[] = [];
+  for (const byLocale of Object.values(collections)) for (const entries of Object.values(byLocale)) for (const entry of entries) all.push(entry);
+  return all;
 }
 
 /** Every entry by the file it was read from. */
 export function entriesByFile(collections: Collections): Map<string, CollectionEntry> {
-  return new Map([...allEntries(collections)].map((e) => [e.file, e]));
+  const byFile = new Map<string, CollectionEntry>();
+  for (const entry of allEntries(collections)) byFile.set(entry.file, entry);
+  return byFile;
 }
 
 /**

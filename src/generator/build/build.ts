@@ -171,7 +171,8 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   if (warnings.length && options.strict) throw warnings[0];
   // The pages of entries whose group did not change keep their plan's hash from the previous build.
   const stamps = entryStamps(collections);
-  const inputs = new PageInputs(plan.routes, collections, previous && knownPlans(previous, stamps));
+  const byFile = entriesByFile(collections);
+  const inputs = new PageInputs(plan.routes, collections, byFile, previous && knownPlans(previous, stamps));
   const present = previous === undefined ? new Set<string>() : previous === memory?.manifest ? memory.output : new Set(filesUnder(options.outDir));
   const changes = selectPages(plan.pages, previous, inputs, present, precompress ? TWINS : []);
   lap("plan");
@@ -202,13 +203,13 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   // A kept page's record stands as it was (its plan and reads were found the same); a rendered page's is made.
   const records: Record<string, PageRecord> = {};
   for (const record of changes.keep) records[record.file] = record;
-  for (const page of written.pages) records[page.file] ??= pageRecord(page, inputs.pageInput(plan.byFile.get(page.file)!), page.reads.map((read) => [read, inputs.digest(read)]));
+  for (const page of written.pages) records[page.file] = pageRecord(page, inputs.pageInput(plan.byFile.get(page.file)!), page.reads.map((read) => [read, inputs.digest(read)]));
   let nextMemory: BuildMemory | undefined;
   if (options.incremental !== false) {
     // Saved by appending to the file the previous manifest was read from or saved to (manifest.ts), if still there.
     const manifest: BuildManifest = { key, routes: inputs.digest("routes"), pages: records, files: written.all, entries: stamps, disk: previous?.disk };
     const entries = entriesOf(collections);
-    const memory: BuildMemory = { outDir: options.outDir, key, manifest, entriesKey, entryCache, fields: entries, output: new Set(written.all), images: imageStamps, entries: entriesByFile(collections), hooks };
+    const memory: BuildMemory = { outDir: options.outDir, key, manifest, entriesKey, entryCache, fields: entries, output: new Set(written.all), images: imageStamps, entries: byFile, hooks };
     // The manifest and the entry cache, for the next build in another process.
     const save = () => {
       memory.save = undefined;

@@ -3,7 +3,7 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { CollectionEntry, Route } from "../site-definition.ts";
-import { cachedEntry, entriesByFile, type Collections } from "../collections.ts";
+import { cachedEntry, type Collections } from "../collections.ts";
 import type { PlannedPage } from "./plan-pages.ts";
 import type { BuildManifest } from "./manifest.ts";
 
@@ -68,16 +68,18 @@ export class PageInputs {
   private readonly digests = new Map<string, string>();
   private readonly inputs = new Map<PlannedPage, string>();
   private readonly byId: Map<string, Route>;
-  private readonly byFile: Map<string, CollectionEntry>;
 
-  /** `known`: a page's plan hash from the previous build, when its plan cannot have changed (build-memory.ts' knownPlans). */
+  /**
+   * `byFile`: the collections' entries by file (entriesByFile). `known`: a page's plan hash from the previous
+   * build, when its plan cannot have changed (build-memory.ts' knownPlans).
+   */
   constructor(
     private readonly routes: Route[],
     private readonly collections: Collections,
+    private readonly byFile: ReadonlyMap<string, CollectionEntry>,
     private readonly known?: (page: PlannedPage) => string | undefined,
   ) {
     this.byId = new Map(routes.map((r) => [r.id, r]));
-    this.byFile = entriesByFile(collections);
   }
 
   /** The hash of everything the plan says about a page. */

@@ -40,14 +40,15 @@ export interface OutputInput {
   sameRoutes?: boolean;
   /** Whether the build renders enough pages for writing them on a thread of its own to pay. */
   manyPages?: boolean;
-  /** Run just before the new output replaces the old one. */
-  beforeSwap?: (pages: WrittenPage[]) => void;
+  /** Run just before the new output replaces the old one, with every page: the kept ones' records, then those written. */
+  beforeSwap?: (pages: (PageRecord | WrittenPage)[]) => void;
 }
 
-/** What is remembered of each page written or kept (its HTML is not). */
+/** What is remembered of each page written (its HTML is not). */
 export type WrittenPage = Omit<PageRecord, "input" | "reads"> & { reads: string[] };
 
 export interface WrittenOutput {
+  /** The pages written (the kept ones are `kept`, as they were). */
   pages: WrittenPage[];
   files: number;
   bytes: number;
@@ -101,7 +102,6 @@ export async function writeOutput(input: OutputInput): Promise<WrittenOutput> {
       keep(record.file, record.written);
       staging.files += record.files - 1;
       if (input.precompress) all.push(...TWINS.map((t) => record.file + t));
-      pages.push({ ...record, reads: record.reads.map(([read]) => read) });
     }
     for (const { page, html, missing, reads } of input.pages) {
       const record: WrittenPage = { file: page.file, locale: page.locale, label: page.label, missing, reads, bytes: 0, files: 0, written: 0 };
@@ -149,7 +149,7 @@ export async function writeOutput(input: OutputInput): Promise<WrittenOutput> {
     if (host.redirects && input.redirects !== false) plain("_redirects", host.redirects);
     for (const { file, data } of input.serverFiles) plain(file, data);
     await staging.finish();
-    input.beforeSwap?.(pages);
+    input.beforeSwap?.([...input.kept, ...pages]);
     if (update) {
       const now = new Set(all);
       staging.apply(input.previousFiles!.filter((file) => !now.has(file)));

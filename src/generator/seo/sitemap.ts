@@ -1,7 +1,6 @@
 import { createWriteStream } from "node:fs";
 import { once } from "node:events";
 import { pipeline } from "node:stream/promises";
-import { SitemapStream } from "sitemap";
 import type { SiteConfig } from "../config.ts";
 import type { Route } from "../site-definition.ts";
 import { absoluteUrl } from "./urls.ts";
@@ -15,6 +14,8 @@ import { alternatesFor } from "./hreflang.ts";
  */
 export async function writeSitemap(site: SiteConfig, routes: Route[], lastmod: string, file: string): Promise<number | undefined> {
   if (!hasListedPages(routes)) return undefined;
+  // Loaded when a sitemap is made: an incremental build whose routes did not change keeps the one there.
+  const { SitemapStream } = await import("sitemap");
   const stream = new SitemapStream({ hostname: site.siteUrl, xmlns: { news: false, video: false, image: false, xhtml: true } });
   // Streamed to its file as it is made: at thousands of pages, the whole document and its pieces held at once
   // were much of a build's peak of memory.
