@@ -12,9 +12,10 @@ import { join } from "node:path";
 /** The files directly in `dir` (a path relative to `root`) whose extension is one of `extensions`, as `dir/name`, sorted. */
 export function filesIn(root: string, dir: string, extensions: readonly string[]): string[] {
   const files: string[] = [];
-  for (const entry of listing(join(root, dir))) {
+  const folder = join(root, dir);
+  for (const entry of listing(folder)) {
     if (entry.name.startsWith(".") || !hasExtension(entry.name, extensions, true)) continue;
-    if (kind(entry, join(root, dir, entry.name)) === "file") files.push(`${dir}/${entry.name}`);
+    if (kind(entry, folder) === "file") files.push(`${dir}/${entry.name}`);
   }
   return files.sort();
 }
@@ -35,10 +36,12 @@ export function filesBelow(root: string, dir: string, extensions?: readonly stri
     seen.add(real);
     for (const entry of listing(path)) {
       if (entry.name.startsWith(".")) continue;
-      const name = `${folder}/${entry.name}`;
-      const type = kind(entry, join(path, entry.name));
-      if (type === "folder") walk(name);
-      else if (type === "file" && (!extensions || hasExtension(entry.name, extensions, false))) files.push(name);
+      // The extension first: most names under content/ are entries, not the images looked for.
+      const wanted = !extensions || hasExtension(entry.name, extensions, false);
+      if (entry.isFile() && !wanted) continue;
+      const type = kind(entry, path);
+      if (type === "folder") walk(`${folder}/${entry.name}`);
+      else if (type === "file" && wanted) files.push(`${folder}/${entry.name}`);
     }
   };
   walk(dir);
@@ -71,12 +74,12 @@ function listing(path: string): Dirent[] {
   }
 }
 
-/** What a name is, a link being what it points to (a broken link is neither). */
-function kind(entry: Dirent, path: string): "file" | "folder" | undefined {
+/** What a name in `folder` is, a link being what it points to (a broken link is neither). */
+function kind(entry: Dirent, folder: string): "file" | "folder" | undefined {
   if (entry.isFile()) return "file";
   if (entry.isDirectory()) return "folder";
   if (!entry.isSymbolicLink()) return undefined;
-  const target = statSync(path, { throwIfNoEntry: false });
+  const target = statSync(join(folder, entry.name), { throwIfNoEntry: false });
   return target?.isFile() ? "file" : target?.isDirectory() ? "folder" : undefined;
 }
 
