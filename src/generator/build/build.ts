@@ -155,96 +155,101 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   const sameEntries = memory?.entriesKey === entriesKey;
   const entryCache = options.incremental === false ? undefined : sameEntries ? memory!.entryCache : loadEntryCache(root, entriesKey);
   const cachedFields = options.incremental === false ? undefined : sameEntries ? memory!.fields : entryCache?.entries;
-  lap("bundle");
-  const log = new ReadLog();
-  // The entries a previous build in this process made call these hooks too (see `previous` below).
-  const hooks: EntryHooks = memory?.hooks ?? {};
-  hooks.onBodyRead = (entry) => log.note(`body:${entry.file}`);
-  hooks.cachedBody = entryCache?.body;
-  const collections = loadCollections({ root, siteUrl: content.site.siteUrl, locales: content.site.locales.map((l) => l.code), dictionaries: content.dictionaries, definitions, drafts: options.drafts === true, cached: cachedFields, unchanged: changed && ((file) => !changed.touches(file)), previous: memory?.entries, hooks });
-  lap("collections");
-  const processed = await processImages({ root, definitions, collections, contents: content.contents, imageKeys: pagesBundle.site.imageKeys ?? [] });
-  lap("images");
-  const plan = planPages(pagesBundle.site, content.site, collections);
-  // A site of no page still builds (its 404 page, no sitemap), but that is hardly what its author meant.
-  const warnings = hasListedPages(plan.routes) ? [] : [sitegenError("NoPages", { file: PROJECT_FILES.routes })];
-  if (warnings.length && options.strict) throw warnings[0];
-  // The pages of entries whose group did not change keep their plan's hash from the previous build.
-  const stamps = entryStamps(collections);
-  const byFile = entriesByFile(collections);
-  const inputs = new PageInputs(plan.routes, collections, byFile, previous && knownPlans(previous, stamps));
-  const present = previous === undefined ? new Set<string>() : previous === memory?.manifest ? memory.output : new Set(filesUnder(options.outDir));
-  const changes = selectPages(plan.pages, previous, inputs, present, precompress ? TWINS : []);
-  lap("plan");
-  const assets = { stylesheet: stylesheet.href, fonts: stylesheet.fonts, scripts: islands.scripts, preloads: islands.preloads, islands: islands.islands };
-  let renderMs = 0;
-  const rendered = timed(renderPages(plan, changes.render, pagesBundle, content.site, content.dictionaries, assets, collections, processed.byKey, log), (ms) => (renderMs += ms));
-  const assetFiles = [{ file: stylesheet.file, code: stylesheet.code }, ...stylesheet.assets.map(({ file, code }) => ({ file, code })), ...islands.files];
-  const feeds = feedFiles({ site: content.site, definitions, collections, routes: plan.routes, dictionaries: content.dictionaries });
-  // site.yaml's own submissions settings: SUBMISSIONS_DB and SUBMISSIONS_RATE_LIMIT are for one run, and
-  // the run that uses them is `sitegen start`'s, not this build's.
-  const submissions = loadSiteConfig(root, { siteUrl: content.site.siteUrl }, {}).submissions;
-  const serverFiles = serverBundleFiles({ site: content.site, submissions, dictionaries: content.dictionaries, apiCode });
-  const target = await TARGETS[options.target ?? "node"]({ root, outDir: options.outDir, site: { ...content.site, submissions }, dictionaries: content.dictionaries });
-  let missing: MissingKey[] = [];
-  const written = await writeOutput({
-    ...{ outDir: options.outDir, root, site: content.site, routes: plan.routes, pages: rendered, kept: changes.keep, previousFiles: previous?.files },
-    manyPages: options.writeThread ?? changes.render.length >= WRITE_THREAD_PAGES,
-    sameRoutes: previous?.routes === inputs.digest("routes"),
-    ...{ assets: [...assetFiles, ...processed.files], files: [...feeds, ...target.outputFiles], serverFiles: target.serverBundle ? serverFiles : [], redirects: target.redirects, precompress, twinLevels: TWIN_LEVELS[options.precompress === "fast" ? "fast" : "best"] },
-    beforeSwap(pages) {
-      // Every page is written: missing translations can still fail the build before the output changes.
-      missing = missingTranslations(content.contents, pages);
-      if (missing.length && options.strict) throw sitegenError("MissingTranslations", { count: missing.length, list: formatMissing(missing) });
-      markSwap(root, options.outDir, previous);
-    },
-  });
-  writeTargetFiles(root, options.outDir, target);
-  // A kept page's record stands as it was (its plan and reads were found the same); a rendered page's is made.
-  const records: Record<string, PageRecord> = {};
-  for (const record of changes.keep) records[record.file] = record;
-  for (const page of written.pages) records[page.file] = pageRecord(page, inputs.pageInput(plan.byFile.get(page.file)!), page.reads.map((read) => [read, inputs.digest(read)]));
-  let nextMemory: BuildMemory | undefined;
-  if (options.incremental !== false) {
-    // Saved by appending to the file the previous manifest was read from or saved to (manifest.ts), if still there.
-    const manifest: BuildManifest = { key, routes: inputs.digest("routes"), pages: records, files: written.all, entries: stamps, disk: previous?.disk };
-    const entries = entriesOf(collections);
-    const memory: BuildMemory = { outDir: options.outDir, key, manifest, entriesKey, entryCache, fields: entries, output: new Set(written.all), images: imageStamps, entries: byFile, hooks };
-    // The manifest and the entry cache, for the next build in another process.
-    const save = () => {
-      memory.save = undefined;
-      saveManifest(root, options.outDir, manifest);
-      memory.entryCache = changedEntries(entryCache?.entries, entries) ? saveEntryCache(root, entriesKey, entries, entryCache) : entryCache;
-    };
-    // What the previous build in this process left unsaved, this save covers: every page and entry that differs
-    // from the manifest's file and the entry cache as last saved (which the previous build's memory still names).
-    if (options.memory) options.memory.save = undefined;
-    if (options.saveLater) memory.save = save;
-    else save();
-    nextMemory = memory;
-  }
-  lap("write");
-  timings.write -= renderMs;
-  timings.render = renderMs;
+  // The bodies file is read through one descriptor while the build renders, and closed however it ends.
+  try {
+    lap("bundle");
+    const log = new ReadLog();
+    // The entries a previous build in this process made call these hooks too (see `previous` below).
+    const hooks: EntryHooks = memory?.hooks ?? {};
+    hooks.onBodyRead = (entry) => log.note(`body:${entry.file}`);
+    hooks.cachedBody = entryCache?.body;
+    const collections = loadCollections({ root, siteUrl: content.site.siteUrl, locales: content.site.locales.map((l) => l.code), dictionaries: content.dictionaries, definitions, drafts: options.drafts === true, cached: cachedFields, unchanged: changed && ((file) => !changed.touches(file)), previous: memory?.entries, hooks });
+    lap("collections");
+    const processed = await processImages({ root, definitions, collections, contents: content.contents, imageKeys: pagesBundle.site.imageKeys ?? [] });
+    lap("images");
+    const plan = planPages(pagesBundle.site, content.site, collections);
+    // A site of no page still builds (its 404 page, no sitemap), but that is hardly what its author meant.
+    const warnings = hasListedPages(plan.routes) ? [] : [sitegenError("NoPages", { file: PROJECT_FILES.routes })];
+    if (warnings.length && options.strict) throw warnings[0];
+    // The pages of entries whose group did not change keep their plan's hash from the previous build.
+    const stamps = entryStamps(collections);
+    const byFile = entriesByFile(collections);
+    const inputs = new PageInputs(plan.routes, collections, byFile, previous && knownPlans(previous, stamps));
+    const present = previous === undefined ? new Set<string>() : previous === memory?.manifest ? memory.output : new Set(filesUnder(options.outDir));
+    const changes = selectPages(plan.pages, previous, inputs, present, precompress ? TWINS : []);
+    lap("plan");
+    const assets = { stylesheet: stylesheet.href, fonts: stylesheet.fonts, scripts: islands.scripts, preloads: islands.preloads, islands: islands.islands };
+    let renderMs = 0;
+    const rendered = timed(renderPages(plan, changes.render, pagesBundle, content.site, content.dictionaries, assets, collections, processed.byKey, log), (ms) => (renderMs += ms));
+    const assetFiles = [{ file: stylesheet.file, code: stylesheet.code }, ...stylesheet.assets.map(({ file, code }) => ({ file, code })), ...islands.files];
+    const feeds = feedFiles({ site: content.site, definitions, collections, routes: plan.routes, dictionaries: content.dictionaries });
+    // site.yaml's own submissions settings: SUBMISSIONS_DB and SUBMISSIONS_RATE_LIMIT are for one run, and
+    // the run that uses them is `sitegen start`'s, not this build's.
+    const submissions = loadSiteConfig(root, { siteUrl: content.site.siteUrl }, {}).submissions;
+    const serverFiles = serverBundleFiles({ site: content.site, submissions, dictionaries: content.dictionaries, apiCode });
+    const target = await TARGETS[options.target ?? "node"]({ root, outDir: options.outDir, site: { ...content.site, submissions }, dictionaries: content.dictionaries });
+    let missing: MissingKey[] = [];
+    const written = await writeOutput({
+      ...{ outDir: options.outDir, root, site: content.site, routes: plan.routes, pages: rendered, kept: changes.keep, previousFiles: previous?.files },
+      manyPages: options.writeThread ?? changes.render.length >= WRITE_THREAD_PAGES,
+      sameRoutes: previous?.routes === inputs.digest("routes"),
+      ...{ assets: [...assetFiles, ...processed.files], files: [...feeds, ...target.outputFiles], serverFiles: target.serverBundle ? serverFiles : [], redirects: target.redirects, precompress, twinLevels: TWIN_LEVELS[options.precompress === "fast" ? "fast" : "best"] },
+      beforeSwap(pages) {
+        // Every page is written: missing translations can still fail the build before the output changes.
+        missing = missingTranslations(content.contents, pages);
+        if (missing.length && options.strict) throw sitegenError("MissingTranslations", { count: missing.length, list: formatMissing(missing) });
+        markSwap(root, options.outDir, previous);
+      },
+    });
+    writeTargetFiles(root, options.outDir, target);
+    // A kept page's record stands as it was (its plan and reads were found the same); a rendered page's is made.
+    const records: Record<string, PageRecord> = {};
+    for (const record of changes.keep) records[record.file] = record;
+    for (const page of written.pages) records[page.file] = pageRecord(page, inputs.pageInput(plan.byFile.get(page.file)!), page.reads.map((read) => [read, inputs.digest(read)]));
+    let nextMemory: BuildMemory | undefined;
+    if (options.incremental !== false) {
+      // Saved by appending to the file the previous manifest was read from or saved to (manifest.ts), if still there.
+      const manifest: BuildManifest = { key, routes: inputs.digest("routes"), pages: records, files: written.all, entries: stamps, disk: previous?.disk };
+      const entries = entriesOf(collections);
+      const memory: BuildMemory = { outDir: options.outDir, key, manifest, entriesKey, entryCache, fields: entries, output: new Set(written.all), images: imageStamps, entries: byFile, hooks };
+      // The manifest and the entry cache, for the next build in another process.
+      const save = () => {
+        memory.save = undefined;
+        saveManifest(root, options.outDir, manifest);
+        memory.entryCache = changedEntries(entryCache?.entries, entries) ? saveEntryCache(root, entriesKey, entries, entryCache) : entryCache;
+      };
+      // What the previous build in this process left unsaved, this save covers: every page and entry that differs
+      // from the manifest's file and the entry cache as last saved (which the previous build's memory still names).
+      if (options.memory) options.memory.save = undefined;
+      if (options.saveLater) memory.save = save;
+      else save();
+      nextMemory = memory;
+    }
+    lap("write");
+    timings.write -= renderMs;
+    timings.render = renderMs;
 
-  return {
-    outDir: options.outDir,
-    targetSummary: target.summary,
-    site: content.site,
-    pages: plan.pages.map((page) => ({ file: page.file, locale: page.locale, path: page.label, bytes: records[page.file].bytes })),
-    rendered: changes.render.length,
-    assets: assetFiles,
-    missing,
-    warnings,
-    timings: { content: timings.content, bundle: timings.bundle, collections: timings.collections, images: timings.images, plan: timings.plan, render: timings.render, write: timings.write },
-    totalMs: performance.now() - started,
-    files: written.files,
-    bytes: written.bytes,
-    images: { count: processed.count, encoded: processed.encoded },
-    dictionaries: content.dictionaries,
-    bundles,
-    memory: nextMemory,
-  };
+    return {
+      outDir: options.outDir,
+      targetSummary: target.summary,
+      site: content.site,
+      pages: plan.pages.map((page) => ({ file: page.file, locale: page.locale, path: page.label, bytes: records[page.file].bytes })),
+      rendered: changes.render.length,
+      assets: assetFiles,
+      missing,
+      warnings,
+      timings: { content: timings.content, bundle: timings.bundle, collections: timings.collections, images: timings.images, plan: timings.plan, render: timings.render, write: timings.write },
+      totalMs: performance.now() - started,
+      files: written.files,
+      bytes: written.bytes,
+      images: { count: processed.count, encoded: processed.encoded },
+      dictionaries: content.dictionaries,
+      bundles,
+      memory: nextMemory,
+    };
+  } finally {
+    entryCache?.close();
+  }
 }
 
 /**

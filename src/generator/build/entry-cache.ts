@@ -22,8 +22,13 @@ import { lines } from "./manifest.ts";
  */
 export interface EntryCache {
   entries: Record<string, CachedEntry>;
-  /** An entry's body from the bodies file, or undefined when it is not there as it was written. */
+  /**
+   * An entry's body from the bodies file, or undefined when it is not there as it was written. The file is
+   * opened at the first body asked for and stays open until `close` (a build reads thousands of bodies).
+   */
   body(entry: CachedEntry): string | undefined;
+  /** Closes the bodies file, if a body was read; a later body opens it again. */
+  close(): void;
   /** The fields file as it was read: a save appends to it only if it is still that file, that long. */
   read: { ino: number; size: number; lines: number };
 }
@@ -46,11 +51,23 @@ export function loadEntryCache(root: string, key: string): EntryCache | undefine
     // A cache cut short (a build killed while writing it) only means reading the files again.
     return undefined;
   }
-  return { entries, body: cachedBodies(root), read: { ino, size, lines: count } };
+  return { entries, ...cachedBodies(root), read: { ino, size, lines: count } };
 }
 
-function cachedBodies(root: string): EntryCache["body"] {
-  return (entry) => (entry.bodyAt ? readBody(bodiesFile(root), entry.bodyAt) : undefined);
+function cachedBodies(root: string): Pick<EntryCache, "body" | "close"> {
+  const file = bodiesFile(root);
+  let fd: number | undefined;
+  return {
+    body(entry) {
+      if (!entry.bodyAt) return undefined;
+      if (fd === undefined) fd = openIfThere(file);
+      return fd === undefined ? undefined : readBody(fd, entry.bodyAt);
+    },
+    close() {
+      if (fd !== undefined) closeSync(fd);
+      fd = undefined;
+    },
+  };
 }
 
 /**
@@ -80,7 +97,7 @@ export function saveEntryCache(root: string, key: string, entries: Record<string
   // Compacting the bodies moves every body: each entry's fields change, and are written afresh.
   if (!compactIfMostlyGarbage(bodies, Object.values(entries)) && before) {
     const appended = appendChanges(file, entries, before);
-    if (appended) return { entries, body: cachedBodies(root), read: appended };
+    if (appended) return { entries, ...cachedBodies(root), read: appended };
   }
   const temporary = `${file}.${process.pid}.tmp`;
   const out = openSync(temporary, "w");
@@ -99,7 +116,7 @@ export function saveEntryCache(root: string, key: string, entries: Record<string
   }
   renameSync(temporary, file);
   const { ino, size } = statSync(file);
-  return { entries, body: cachedBodies(root), read: { ino, size, lines: Object.keys(entries).length + 1 } };
+  return { entries, ...cachedBodies(root), read: { ino, size, lines: Object.keys(entries).length + 1 } };
 }
 
 /**
@@ -143,10 +160,11 @@ function compactIfMostlyGarbage(bodies: string, entries: CachedEntry[]): boolean
   if (size <= 3 * live + (1 << 20)) return false;
   const temporary = `${bodies}.${process.pid}.tmp`;
   const out = openSync(temporary, "w");
+  const from = openSync(bodies, "r");
   try {
     let end = 0;
     for (const entry of named) {
-      const text = readBody(bodies, entry.bodyAt!);
+      const text = readBody(from, entry.bodyAt!);
       if (text === undefined) {
         delete entry.bodyAt;
         continue;
@@ -158,24 +176,29 @@ function compactIfMostlyGarbage(bodies: string, entries: CachedEntry[]): boolean
     }
   } catch (error) {
     closeSync(out);
+    closeSync(from);
     rmSync(temporary, { force: true });
     throw error;
   }
   closeSync(out);
+  closeSync(from);
   renameSync(temporary, bodies);
   return true;
 }
 
-function readBody(bodies: string, at: NonNullable<CachedEntry["bodyAt"]>): string | undefined {
-  if (!existsSync(bodies)) return undefined;
-  const fd = openSync(bodies, "r");
+function openIfThere(file: string): number | undefined {
   try {
-    const data = Buffer.alloc(at.length);
-    if (readSync(fd, data, 0, at.length, at.offset) !== at.length || bodyHash(data) !== at.hash) return undefined;
-    return data.toString("utf8");
-  } finally {
-    closeSync(fd);
+    return openSync(file, "r");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw error;
   }
+}
+
+function readBody(fd: number, at: NonNullable<CachedEntry["bodyAt"]>): string | undefined {
+  const data = Buffer.allocUnsafe(at.length);
+  if (readSync(fd, data, 0, at.length, at.offset) !== at.length || bodyHash(data) !== at.hash) return undefined;
+  return data.toString("utf8");
 }
 
 const bodyHash = (data: Uint8Array) => createHash("sha1").update(data).digest("hex").slice(0, 16);
