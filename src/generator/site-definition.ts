@@ -211,8 +211,8 @@ export interface HeadData {
   ogLocale: string;
   ogLocaleAlternates: string[];
   siteName: string;
-  /** Already escaped for a <script> element (serializeJsonLd). */
-  jsonLd: string;
+  /** Already escaped for a <script> element (serializeJsonLd); made when the document first reads it. */
+  readonly jsonLd: string;
   stylesheet: string;
   /** The fonts the stylesheet's @font-face rules name (hashed addresses and MIME types), worth a preload. */
   fonts: { href: string; type: string }[];

@@ -171,6 +171,7 @@ function headData(page: PlannedPage, data: PageData, site: SiteConfig, assets: P
   const description = entry ? String(entry.data.description ?? "") : t(page.meta.description);
   const definition = entry ? context.definitions.find((d) => d.name === entry.collection) : undefined;
   const author = entry && definition?.author && typeof entry.data.author === "string" ? authorOf(definition.author, String(entry.data.author), t, data) : undefined;
+  let jsonLd: string | undefined;
   return {
     title,
     description,
@@ -179,7 +180,11 @@ function headData(page: PlannedPage, data: PageData, site: SiteConfig, assets: P
     ogLocale: localeConfig.ogLocale,
     ogLocaleAlternates: site.locales.filter((l) => l !== localeConfig).map((l) => l.ogLocale),
     siteName: brand,
-    jsonLd: serializeJsonLd(structuredData({ site, route: page.route, lang: localeConfig.lang, path: page.path, title, description, crumbs: data.crumbs, entry, author })),
+    // Made when the document reads it: a site whose document writes its own structured data pays nothing for it.
+    get jsonLd() {
+      jsonLd ??= serializeJsonLd(structuredData({ site, route: page.route, lang: localeConfig.lang, path: page.path, title, description, crumbs: data.crumbs, entry, author }));
+      return jsonLd;
+    },
     stylesheet: assets.stylesheet,
     fonts: assets.fonts,
     scripts: assets.scripts,
