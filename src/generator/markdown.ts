@@ -1,6 +1,7 @@
-import MarkdownIt from "markdown-it";
-import anchor from "markdown-it-anchor";
-import footnote from "markdown-it-footnote";
+import { createRequire } from "node:module";
+import type { default as MarkdownItClass } from "markdown-it";
+import type anchorPlugin from "markdown-it-anchor";
+import type footnotePlugin from "markdown-it-footnote";
 import type { ImageRef } from "./site-definition.ts";
 
 /** What a render collects: each image of the body, which the image stage turns into a `<picture>`. */
@@ -19,6 +20,16 @@ export type MarkdownEnv = {
  * stage puts the image's `<picture>` there (imagePlaceholder).
  */
 export function createMarkdown(siteUrl: string): (source: string, env?: MarkdownEnv) => string {
+  let md: InstanceType<typeof MarkdownItClass> | undefined;
+  // Made at the first body rendered: a site of YAML entries, or a rebuild whose pages read no new body, never loads markdown-it.
+  return (source, env) => (md ??= markdownIt(siteUrl)).render(source, env);
+}
+
+function markdownIt(siteUrl: string): InstanceType<typeof MarkdownItClass> {
+  const load = createRequire(import.meta.url);
+  const MarkdownIt = load("markdown-it") as typeof MarkdownItClass;
+  const anchor = load("markdown-it-anchor") as typeof anchorPlugin;
+  const footnote = load("markdown-it-footnote") as typeof footnotePlugin;
   const md = new MarkdownIt({ html: false, linkify: false, typographer: false });
   md.use(footnote);
   md.use(anchor, { level: [2, 3, 4], slugify: slugifyHeading, permalink: anchor.permalink.headerLink({ safariReaderFix: true }) });
@@ -55,7 +66,7 @@ export function createMarkdown(siteUrl: string): (source: string, env?: Markdown
     env.images.push({ src, alt: self.renderInlineAsText(token.children ?? [], options, rendering), ...(title ? { title: String(title) } : {}), ...(env.firstLine ? { line: env.firstLine + Number(token.meta?.line ?? 0) } : {}) });
     return imagePlaceholder(env.images.length - 1);
   };
-  return (source, env) => md.render(source, env);
+  return md;
 }
 
 /** Where the image stage puts the `<picture>` of the body's image number `index`. */

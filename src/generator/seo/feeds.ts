@@ -1,4 +1,5 @@
-import { Feed } from "feed";
+import { createRequire } from "node:module";
+import type { Feed as FeedClass } from "feed";
 import type { SiteConfig } from "../config.ts";
 import type { CollectionDefinition, CollectionEntry, Route } from "../site-definition.ts";
 import type { Collections } from "../collections.ts";
@@ -23,6 +24,8 @@ export function buildFeeds(input: FeedInput): { rss: string; atom: string } {
   const entries = input.entries.slice(0, input.limit);
   const listUrl = absoluteUrl(site, input.listPath);
   const newest = entries[0] ? new Date(`${String(entries[0].data.updated ?? entries[0].data.date)}T00:00:00Z`) : new Date(0);
+  // Loaded at the first feed made: a site without feeds never loads the package.
+  const { Feed } = createRequire(import.meta.url)("feed") as { Feed: typeof FeedClass };
   const feed = new Feed({
     id: listUrl,
     link: listUrl,
