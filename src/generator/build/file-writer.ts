@@ -85,6 +85,13 @@ export class FileWriter {
       for (const file of page.files) writeNow(path + file.suffix, file.data, this.inline.folders);
       return done(page.written);
     }
+    // While the thread is behind (its disk slower than the rendering), this thread minifies and compresses
+    // the page itself and sends only its files: the two then share the work instead of the rendering waiting.
+    if (this.pending > SHARE_FROM) {
+      const page = this.inline.finish(html, twins);
+      for (const file of page.files) this.write(path + file.suffix, file.data);
+      return done(page.written);
+    }
     const id = this.nextId++;
     this.done.set(id, done);
     this.pending++;
@@ -117,6 +124,9 @@ export class FileWriter {
 
 /** How many files the thread writes between two reports of what it wrote. */
 const REPORT_EVERY = 8;
+
+/** From how many files waiting for the thread the page is made ready here (below drain's limit, so that it comes first). */
+const SHARE_FROM = 4 * REPORT_EVERY;
 
 /** The writing thread's heap, in MB: its pages on their way (at most `drain`'s limit) several times over. */
 const WRITER_HEAP = { maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 48 };
