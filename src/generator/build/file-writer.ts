@@ -147,13 +147,17 @@ function writeNow(path: string, data: string | Uint8Array, folders: Set<string>)
 function finishPage(minify: (html: string) => string, compress: Pick<typeof zlib, "brotliCompressSync" | "gzipSync" | "constants">, levels: TwinLevels) {
   return (html: string, twins: boolean) => {
     const minified = minify(html);
-    const data = Buffer.from(minified);
-    const files: { suffix: string; data: Uint8Array }[] = [{ suffix: "", data }];
-    if (twins) {
-      files.push({ suffix: ".br", data: compress.brotliCompressSync(data, { params: { [compress.constants.BROTLI_PARAM_QUALITY]: levels.brotli } }) });
-      files.push({ suffix: ".gz", data: compress.gzipSync(data, { level: levels.gzip }) });
+    // Without twins the page stays a string until it is written: a string goes to the writing thread for
+    // less than its bytes would, and writing it encodes it as encoding it here would.
+    if (!twins) {
+      const bytes = Buffer.byteLength(minified);
+      return { files: [{ suffix: "", data: minified as string | Uint8Array }], written: { bytes, files: 1, written: bytes } };
     }
-    return { files, written: { bytes: data.byteLength, files: files.length, written: files.reduce((sum, f) => sum + f.data.byteLength, 0) } };
+    const data = Buffer.from(minified);
+    const files: { suffix: string; data: string | Uint8Array }[] = [{ suffix: "", data }];
+    files.push({ suffix: ".br", data: compress.brotliCompressSync(data, { params: { [compress.constants.BROTLI_PARAM_QUALITY]: levels.brotli } }) });
+    files.push({ suffix: ".gz", data: compress.gzipSync(data, { level: levels.gzip }) });
+    return { files, written: { bytes: data.byteLength, files: files.length, written: files.reduce((sum, f) => sum + (f.data as Uint8Array).byteLength, 0) } };
   };
 }
 
