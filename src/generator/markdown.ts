@@ -92,7 +92,12 @@ export function readingMinutes(words: number): number {
   return Math.max(1, Math.round(words / 200));
 }
 
-/** The words of a Markdown source, markup left out. */
+/**
+ * The words of a Markdown source, markup left out: the runs of characters between white space and markup
+ * (`#>*_|[]()-` and backticks) that hold a letter or a digit. One match per word, from its first letter or
+ * digit to the run's end, instead of splitting the text and testing every piece.
+ */
 export function countWords(source: string): number {
-  return source.replace(/[#>*_`|[\]()-]+/g, " ").split(/\s+/).filter((w) => /\p{L}|\p{N}/u.test(w)).length;
+  return source.match(WORD)?.length ?? 0;
 }
+const WORD = /[\p{L}\p{N}][^\s#>*_`|[\]()-]*/gu;
