@@ -54,7 +54,7 @@ const entryGroup = (e: { collection: string; key: string }) => `${e.collection}\
  * file's text. So a page is known when no entry of its group changed its text, came or went; every other
  * page is hashed as in any build.
  */
-export function knownPlans(previous: BuildManifest, now: Record<string, [string, string]>): ((page: PlannedPage) => string | undefined) | undefined {
+export function knownPlans(previous: BuildManifest, now: Record<string, [string, string]>): (page: PlannedPage) => string | undefined {
   const before = previous.entries;
   const changedGroups = new Set<string>();
   for (const [file, [hash, group]] of Object.entries(now)) {

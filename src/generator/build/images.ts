@@ -139,7 +139,7 @@ function use(root: string, file: string, written: string, place: string, og: boo
  */
 export function sourceImages(root: string): [string, number, number][] {
   return filesBelow(root, PROJECT_FILES.content, ["jpg", "jpeg", "png", "webp", "avif", "gif", "tif", "tiff", "svg"]).map((file) => {
-      const { size, mtimeMs } = statSync(join(root, file));
+    const { size, mtimeMs } = statSync(join(root, file));
     return [file, size, mtimeMs];
   });
 }
