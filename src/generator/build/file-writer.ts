@@ -44,6 +44,12 @@ export class FileWriter {
   private readonly inline: { folders: Set<string>; finish: ReturnType<typeof finishPage> };
   /** Files sent to the thread and not yet confirmed written. */
   private pending = 0;
+  /**
+   * Files sent to the thread, and files it has taken (a counter it shares: this thread renders without
+   * going back to its event loop, where the thread's reports arrive, so it reads how far behind it is here).
+   */
+  private sent = 0;
+  private readonly taken = new Int32Array(new SharedArrayBuffer(4));
   private failure: WriteFailure | undefined;
   private wakeUp: (() => void) | undefined;
   private readonly done = new Map<number, (written: PageWritten) => void>();
@@ -55,7 +61,7 @@ export class FileWriter {
     if (!thread) return;
     // Its live data is a few pages at a time (drain): a small heap makes it collect as it goes rather than
     // grow with the build, which would add up to most of a large build's memory.
-    this.worker = new Worker(`(${writerThread.toString()})(${finishPage.toString()}, ${createMinifier.toString()}, ${REPORT_EVERY}, ${JSON.stringify(levels)})`, { eval: true, resourceLimits: WRITER_HEAP });
+    this.worker = new Worker(`(${writerThread.toString()})(${finishPage.toString()}, ${createMinifier.toString()}, ${REPORT_EVERY}, ${JSON.stringify(levels)})`, { eval: true, resourceLimits: WRITER_HEAP, workerData: { taken: this.taken } });
     this.closed = new Promise((resolve, reject) => {
       this.worker!.on("message", (message: { count: number; pages: [number, PageWritten][]; failure?: WriteFailure }) => {
         this.pending -= message.count;
@@ -75,6 +81,7 @@ export class FileWriter {
   write(path: string, data: string | Uint8Array): void {
     if (!this.worker) return writeNow(path, data, this.inline.folders);
     this.pending++;
+    this.sent++;
     this.worker.postMessage({ path, data });
   }
 
@@ -87,7 +94,7 @@ export class FileWriter {
     }
     // While the thread is behind (its disk slower than the rendering), this thread minifies and compresses
     // the page itself and sends only its files: the two then share the work instead of the rendering waiting.
-    if (this.pending > SHARE_FROM) {
+    if (this.sent - Atomics.load(this.taken, 0) > SHARE_FROM) {
       const page = this.inline.finish(html, twins);
       for (const file of page.files) this.write(path + file.suffix, file.data);
       return done(page.written);
@@ -95,6 +102,7 @@ export class FileWriter {
     const id = this.nextId++;
     this.done.set(id, done);
     this.pending++;
+    this.sent++;
     this.worker.postMessage({ path, html, twins, id });
   }
 
@@ -170,7 +178,8 @@ function writerThread(finish: typeof finishPage, minifier: typeof createMinifier
   /* eslint-disable @typescript-eslint/no-require-imports */
   const fs = require("node:fs") as typeof import("node:fs");
   const path = require("node:path") as typeof import("node:path");
-  const { parentPort } = require("node:worker_threads") as typeof import("node:worker_threads");
+  const { parentPort, workerData } = require("node:worker_threads") as typeof import("node:worker_threads");
+  const { taken } = workerData as { taken: Int32Array };
   const page = finish(minifier(), require("node:zlib"), levels);
   const folders = new Set<string>();
   let count = 0;
@@ -196,6 +205,8 @@ function writerThread(finish: typeof finishPage, minifier: typeof createMinifier
       return;
     }
     count++;
+    // Counted as taken, written or not: the build's thread reads it to tell how far behind this one is.
+    Atomics.add(taken, 0, 1);
     if (failed) return;
     let file = message.path;
     try {
