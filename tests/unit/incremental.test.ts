@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
@@ -166,6 +166,21 @@ describe("incremental build", () => {
     expect(result.rendered).toBe(result.pages.length);
     expect(read("en/insights/ai-governance.html")).not.toBe(before);
   }, 300_000);
+
+  it.skipIf(!existsSync("/proc/self/fd"))("reads the bodies it kept through one descriptor, closed when the build ends", async () => {
+    writeFileSync(articleFile("en", 31), article("en", 31, "A retitled test article"));
+    await buildBoth();
+    // The feed's other articles were not read again: their bodies came from the cache's bodies file.
+    expect(read("en/insights/rss.xml")).toMatch(/Text of the article (?!31\.)\d+\./);
+    const open = readdirSync("/proc/self/fd").map((fd) => {
+      try {
+        return readlinkSync(`/proc/self/fd/${fd}`);
+      } catch {
+        return "";
+      }
+    });
+    expect(open.filter((path) => path.endsWith("entries.bodies"))).toEqual([]);
+  }, 120_000);
 
   it("starts cold on a new day, since a page may show the date (the footer's year)", async () => {
     vi.useFakeTimers({ toFake: ["Date"] });
