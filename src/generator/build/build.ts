@@ -205,11 +205,9 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     // A kept page's record stands as it was (its plan and reads were found the same); a rendered page's is made.
     const records: Record<string, PageRecord> = {};
     for (const record of changes.keep) records[record.file] = record;
-    // What a page's plan and reads hash to only matters to a next build: a build with --no-cache saves no manifest.
-    const incremental = options.incremental !== false;
-    for (const page of written.pages) records[page.file] = pageRecord(page, incremental ? inputs.pageInput(plan.byFile.get(page.file)!) : "", incremental ? page.reads.map((read) => [read, inputs.digest(read)]) : []);
+    for (const page of written.pages) records[page.file] = pageRecord(page, inputs.pageInput(plan.byFile.get(page.file)!), page.reads.map((read) => [read, inputs.digest(read)]));
     let nextMemory: BuildMemory | undefined;
-    if (incremental) {
+    if (options.incremental !== false) {
       // Saved by appending to the file the previous manifest was read from or saved to (manifest.ts), if still there.
       const manifest: BuildManifest = { key, routes: inputs.digest("routes"), pages: records, files: written.all, entries: stamps, disk: previous?.disk };
       const entries = entriesOf(collections);

@@ -26,28 +26,22 @@ export function createMinifier(): (html: string) => string {
     // Inside SVG, attribute names are case-sensitive (viewBox) and self-closing tags mean something.
     let svgDepth = 0;
     return html.replace(TOKEN, (token) => {
+      if (token.startsWith("<!--")) return token === "<!-- -->" ? token : "";
       if (token[0] !== "<") return text(token);
-      const second = token[1];
-      if (second === "!" && token.startsWith("<!--")) return token === "<!-- -->" ? token : "";
-      // The tests below by the name's first letter: most tags are neither svg nor raw text.
-      if ((second === "s" || second === "S") && SVG_OPEN.test(token)) svgDepth++;
-      else if (second === "/" && SVG_CLOSE.test(token)) svgDepth--;
-      if (!RAW_FIRST.has(second) || !RAW.test(token)) return tag(token, svgDepth > 0);
+      if (/^<svg[\s>]/i.test(token)) svgDepth++;
+      else if (/^<\/svg>/i.test(token)) svgDepth--;
+      if (!RAW.test(token)) return tag(token, svgDepth > 0);
       const end = token.indexOf(">") + 1;
       return tag(token.slice(0, end), false) + token.slice(end);
     });
   }
-  const SVG_OPEN = /^<svg[\s>]/i;
-  const SVG_CLOSE = /^<\/svg>/i;
-  const RAW_FIRST = new Set(["p", "t", "s", "P", "T", "S"]);
 
   /** Text or a tag with nothing to change, by far the most common case, is returned as it is. */
-  const CONTROL_SPACE = /[\t\n\r\f]/;
+  const TEXT_TO_CHANGE = /[ \t\n\r\f]{2}|[\t\n\r\f]|&#x27;|&quot;/;
   const TAG_TO_CHANGE = /\/>|=""|&#x27;|&quot;|\s[^\s="]*[A-Z][^\s="]*=/;
 
   function text(value: string): string {
-    // Searches for plain strings are much faster than one pattern of alternatives over long paragraphs.
-    if (!value.includes("  ") && !value.includes("&#x27;") && !value.includes("&quot;") && !CONTROL_SPACE.test(value)) return value;
+    if (!TEXT_TO_CHANGE.test(value)) return value;
     // HTML's white space only: a no-break space (R$ 25 mil) means something and stays.
     return value.replace(/[ \t\n\r\f]+/g, " ").replaceAll("&#x27;", "'").replaceAll("&quot;", '"');
   }
