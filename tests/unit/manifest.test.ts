@@ -2,7 +2,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { lines, loadManifest, markSwap, saveManifest, type BuildManifest } from "../../src/generator/build/manifest.ts";
+import { loadManifest, markSwap, saveManifest, type BuildManifest } from "../../src/generator/build/manifest.ts";
+import { lines } from "../../src/generator/build/json-lines.ts";
 import type { PageRecord } from "../../src/generator/build/incremental.ts";
 
 /**

@@ -3,7 +3,7 @@ import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readSync, rename
 import { dirname, join } from "node:path";
 import type { CachedEntry } from "../collections.ts";
 import { cacheFolder } from "../project.ts";
-import { lines } from "./manifest.ts";
+import { lines, writeLines } from "./json-lines.ts";
 
 /**
  * What earlier builds read from the collections' files, kept in the project's cache folder whatever the
@@ -99,24 +99,15 @@ export function saveEntryCache(root: string, key: string, entries: Record<string
     const appended = appendChanges(file, entries, before);
     if (appended) return { entries, ...cachedBodies(root), read: appended };
   }
-  const temporary = `${file}.${process.pid}.tmp`;
-  const out = openSync(temporary, "w");
-  try {
-    let chunk = `${JSON.stringify({ key })}\n`;
-    for (const [name, { body: _inMemory, ...entry }] of Object.entries(entries)) {
-      chunk += `${JSON.stringify({ entry: [name, entry] })}\n`;
-      if (chunk.length > 1 << 20) {
-        writeSync(out, chunk);
-        chunk = "";
-      }
-    }
-    writeSync(out, chunk);
-  } finally {
-    closeSync(out);
-  }
-  renameSync(temporary, file);
+  writeLines(file, wholeCache(key, entries));
   const { ino, size } = statSync(file);
   return { entries, ...cachedBodies(root), read: { ino, size, lines: Object.keys(entries).length + 1 } };
+}
+
+/** The fields file's lines, written whole: the key, then each entry's fields without the body held in memory. */
+function* wholeCache(key: string, entries: Record<string, CachedEntry>): Generator<unknown> {
+  yield { key };
+  for (const [name, { body: _inMemory, ...entry }] of Object.entries(entries)) yield { entry: [name, entry] };
 }
 
 /**

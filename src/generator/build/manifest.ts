@@ -1,8 +1,8 @@
-import { closeSync, existsSync, mkdirSync, openSync, readSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { closeSync, existsSync, openSync, rmSync, statSync, writeSync } from "node:fs";
+import { join, resolve } from "node:path";
 import { createHash } from "node:crypto";
-import { StringDecoder } from "node:string_decoder";
 import { cacheFolder } from "../project.ts";
+import { lines, writeLines } from "./json-lines.ts";
 import type { PageRecord } from "./incremental.ts";
 
 /** The manifest of one output folder: kept between builds in the project's cache folder (never in git). */
@@ -173,29 +173,15 @@ function onDisk(manifest: BuildManifest, ino: number, size: number, lines: numbe
 }
 
 function writeWhole(file: string, manifest: BuildManifest): void {
-  mkdirSync(dirname(file), { recursive: true });
-  const temporary = `${file}.${process.pid}.tmp`;
-  const fd = openSync(temporary, "w");
-  try {
-    let chunk = "";
-    const put = (line: Line) => {
-      chunk += `${JSON.stringify(line)}\n`;
-      if (chunk.length > 1 << 20) flush();
-    };
-    const flush = () => {
-      writeSync(fd, chunk);
-      chunk = "";
-    };
-    put({ key: manifest.key, routes: manifest.routes });
-    for (const page of Object.values(manifest.pages)) put({ page });
-    for (let i = 0; i < manifest.files.length; i += PER_LINE) put({ files: manifest.files.slice(i, i + PER_LINE) });
-    const entries = Object.entries(manifest.entries).map(([file, [hash, group]]) => [file, hash, group] as [string, string, string]);
-    for (let i = 0; i < entries.length; i += PER_LINE) put({ entries: entries.slice(i, i + PER_LINE) });
-    flush();
-  } finally {
-    closeSync(fd);
-  }
-  renameSync(temporary, file);
+  writeLines(file, wholeManifest(manifest));
+}
+
+function* wholeManifest(manifest: BuildManifest): Generator<Line> {
+  yield { key: manifest.key, routes: manifest.routes };
+  for (const page of Object.values(manifest.pages)) yield { page };
+  for (let i = 0; i < manifest.files.length; i += PER_LINE) yield { files: manifest.files.slice(i, i + PER_LINE) };
+  const entries = Object.entries(manifest.entries).map(([file, [hash, group]]) => [file, hash, group] as [string, string, string]);
+  for (let i = 0; i < entries.length; i += PER_LINE) yield { entries: entries.slice(i, i + PER_LINE) };
 }
 
 /** Whether the file is still the one described (no other build rewrote it or added to it since). */
@@ -211,30 +197,6 @@ function append(file: string, text: string): number {
     const data = Buffer.from(text);
     writeSync(fd, data);
     return data.byteLength;
-  } finally {
-    closeSync(fd);
-  }
-}
-
-/** The lines of a file, read and decoded a block at a time (a character cut by a block's end is decoded whole). */
-export function* lines(file: string): Generator<string> {
-  const fd = openSync(file, "r");
-  try {
-    const block = Buffer.alloc(1 << 20);
-    const decoder = new StringDecoder("utf8");
-    let rest = "";
-    let read: number;
-    while ((read = readSync(fd, block, 0, block.length, null)) > 0) {
-      const text = rest + decoder.write(block.subarray(0, read));
-      let start = 0;
-      for (let end = text.indexOf("\n"); end >= 0; end = text.indexOf("\n", start)) {
-        yield text.slice(start, end);
-        start = end + 1;
-      }
-      rest = text.slice(start);
-    }
-    rest += decoder.end();
-    if (rest) yield rest;
   } finally {
     closeSync(fd);
   }
