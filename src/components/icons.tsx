@@ -29,6 +29,8 @@ import LucideMenu from "lucide-react/icons/menu";
 import LucideArrowRight from "lucide-react/icons/arrow-right";
 import LucideClock from "lucide-react/icons/clock";
 import LucidePhone from "lucide-react/icons/phone";
+import { Shared } from "../generator/html/Shared.tsx";
+import { usePage } from "./page-context.tsx";
 
 export interface IconProps {
   /** Width and height in pixels (lucide's default: 24). */
@@ -40,41 +42,49 @@ export type Icon = (props: IconProps) => ReactElement;
 
 type LucideComponent = ComponentType<SVGProps<SVGSVGElement> & { size?: number }>;
 
-/** Icons are decoration rendered at build time as inline SVG: they carry no text and are hidden from assistive technology. */
-function icon(Lucide: LucideComponent): Icon {
+/**
+ * Icons are decoration rendered at build time as inline SVG: they carry no text and are hidden from
+ * assistive technology. Each icon of a size and class is the same on every page, so it is rendered once
+ * per build (Shared) and its markup reused.
+ */
+function icon(name: string, Lucide: LucideComponent): Icon {
   return function IconSvg({ size = 24, className }: IconProps) {
-    return <Lucide size={size} className={className} aria-hidden="true" />;
+    return (
+      <Shared page={usePage()} id={`icon ${name} ${size} ${className ?? ""}`}>
+        <Lucide size={size} className={className} aria-hidden="true" />
+      </Shared>
+    );
   };
 }
 
-const Bot = icon(LucideBot as LucideComponent);
-const Code = icon(LucideCode as LucideComponent);
-const Database = icon(LucideDatabase as LucideComponent);
-const FileText = icon(LucideFileText as LucideComponent);
-const Cpu = icon(LucideCpu as LucideComponent);
-const ShieldCheck = icon(LucideShieldCheck as LucideComponent);
-const Layers = icon(LucideLayers as LucideComponent);
-const Workflow = icon(LucideWorkflow as LucideComponent);
-const Mic = icon(LucideMic as LucideComponent);
-const MessageSquare = icon(LucideMessageSquare as LucideComponent);
-const Landmark = icon(LucideLandmark as LucideComponent);
-const Zap = icon(LucideZap as LucideComponent);
-const ShoppingCart = icon(LucideShoppingCart as LucideComponent);
-const Sprout = icon(LucideSprout as LucideComponent);
-const GraduationCap = icon(LucideGraduationCap as LucideComponent);
-const Briefcase = icon(LucideBriefcase as LucideComponent);
-const Factory = icon(LucideFactory as LucideComponent);
-const HeartPulse = icon(LucideHeartPulse as LucideComponent);
-const Compass = icon(LucideCompass as LucideComponent);
-const Wrench = icon(LucideWrench as LucideComponent);
-const LifeBuoy = icon(LucideLifeBuoy as LucideComponent);
-const Mail = icon(LucideMail as LucideComponent);
-const MapPin = icon(LucideMapPin as LucideComponent);
-const Globe = icon(LucideGlobe as LucideComponent);
-const Menu = icon(LucideMenu as LucideComponent);
-const ArrowRight = icon(LucideArrowRight as LucideComponent);
-const Clock = icon(LucideClock as LucideComponent);
-const Phone = icon(LucidePhone as LucideComponent);
+const Bot = icon("Bot", LucideBot as LucideComponent);
+const Code = icon("Code", LucideCode as LucideComponent);
+const Database = icon("Database", LucideDatabase as LucideComponent);
+const FileText = icon("FileText", LucideFileText as LucideComponent);
+const Cpu = icon("Cpu", LucideCpu as LucideComponent);
+const ShieldCheck = icon("ShieldCheck", LucideShieldCheck as LucideComponent);
+const Layers = icon("Layers", LucideLayers as LucideComponent);
+const Workflow = icon("Workflow", LucideWorkflow as LucideComponent);
+const Mic = icon("Mic", LucideMic as LucideComponent);
+const MessageSquare = icon("MessageSquare", LucideMessageSquare as LucideComponent);
+const Landmark = icon("Landmark", LucideLandmark as LucideComponent);
+const Zap = icon("Zap", LucideZap as LucideComponent);
+const ShoppingCart = icon("ShoppingCart", LucideShoppingCart as LucideComponent);
+const Sprout = icon("Sprout", LucideSprout as LucideComponent);
+const GraduationCap = icon("GraduationCap", LucideGraduationCap as LucideComponent);
+const Briefcase = icon("Briefcase", LucideBriefcase as LucideComponent);
+const Factory = icon("Factory", LucideFactory as LucideComponent);
+const HeartPulse = icon("HeartPulse", LucideHeartPulse as LucideComponent);
+const Compass = icon("Compass", LucideCompass as LucideComponent);
+const Wrench = icon("Wrench", LucideWrench as LucideComponent);
+const LifeBuoy = icon("LifeBuoy", LucideLifeBuoy as LucideComponent);
+const Mail = icon("Mail", LucideMail as LucideComponent);
+const MapPin = icon("MapPin", LucideMapPin as LucideComponent);
+const Globe = icon("Globe", LucideGlobe as LucideComponent);
+const Menu = icon("Menu", LucideMenu as LucideComponent);
+const ArrowRight = icon("ArrowRight", LucideArrowRight as LucideComponent);
+const Clock = icon("Clock", LucideClock as LucideComponent);
+const Phone = icon("Phone", LucidePhone as LucideComponent);
 
 /** The icons used by components and pages, by their lucide name. */
 export { Mail, MapPin, Globe, Menu, ArrowRight, Clock, Phone };

@@ -271,4 +271,11 @@ export interface PageData {
   entry?: CollectionEntry;
   /** On a listing's page: its entries, which page of how many, and the address of each page. */
   listing?: { entries: CollectionEntry[]; page: number; pages: number; pagePath(page: number): string };
+  /**
+   * Markup the same on every page of this locale, by a name of the site's choosing: `render` runs on the
+   * first page that asks for it in a build; the answer is the placeholder's id, which the build fills with
+   * that markup on every page that asks (the <Shared> component of html/Shared.tsx). What the markup read
+   * counts as read by each of those pages, for incremental builds.
+   */
+  shared(id: string, render: () => string): string;
 }

@@ -9,6 +9,7 @@ import { absoluteUrl } from "../seo/urls.ts";
 import { alternatesFor } from "../seo/hreflang.ts";
 import { serializeJsonLd, structuredData } from "../seo/structured-data.ts";
 import { sitegenError } from "../errors.ts";
+import { fillShared } from "../html/shared-markup.ts";
 import type { PagesBundle } from "./bundle-pages.ts";
 import type { PagePlan, PlannedPage } from "./plan-pages.ts";
 
@@ -50,15 +51,15 @@ export class ReadLog {
 export function* renderPages(plan: PagePlan, pages: Iterable<PlannedPage>, bundle: PagesBundle, site: SiteConfig, dictionaries: Record<string, Dictionary>, assets: PageAssets, collections: Collections = {}, images: Record<string, Map<string, ProcessedImage>> = {}, log = new ReadLog()): Generator<RenderedPage> {
   const context = { ...pageContext(plan, site, collections, bundle.site.collections ?? []), images };
   for (const page of pages) {
-    const missing = new Set<string>();
-    const reads = new Set<string>();
-    log.current = reads;
-    const translator = createTranslator(page.locale, dictionaries[page.locale] ?? new Map(), (_locale, key) => missing.add(key));
-    const data = pageData(page, translator, site, context, assets.islands, log);
+    const sink: PageSink = { missing: new Set(), reads: new Set() };
+    log.current = sink.reads;
+    const translator = createTranslator(page.locale, dictionaries[page.locale] ?? new Map(), (_locale, key) => sink.missing.add(key));
+    const data = pageData(page, translator, site, context, assets.islands, log, sink);
     const head = headData(page, data, site, assets, context);
     let html: string;
     try {
       html = bundle.render(head, data, page.component, page.props);
+      if (context.shared.size > 0) html = fillShared(html, context.sharedHtml);
     } catch (error) {
       const e = error as Error;
       throw sitegenError(
@@ -69,8 +70,21 @@ export function* renderPages(plan: PagePlan, pages: Iterable<PlannedPage>, bundl
     } finally {
       log.current = undefined;
     }
-    yield { page, html, missing: [...missing], reads: [...reads] };
+    yield { page, html, missing: [...sink.missing], reads: [...sink.reads] };
   }
+}
+
+/** Where a page's missing text keys and reads go while it renders (a shared part's, while it is made). */
+interface PageSink {
+  missing: Set<string>;
+  reads: Set<string>;
+}
+
+/** A part of the pages made once per locale (PageData.shared): its place in sharedHtml, what it read and lacked. */
+interface SharedPart {
+  index: number;
+  missing: string[];
+  reads: string[];
 }
 
 /** What is the same for every page of a build. */
@@ -84,15 +98,18 @@ interface BuildContext {
   definitions: CollectionDefinition[];
   /** Locale → text key → its processed image (the image stage). */
   images?: Record<string, Map<string, ProcessedImage>>;
+  /** The shared parts made so far, by locale and name, and their markup, by index. */
+  shared: Map<string, SharedPart>;
+  sharedHtml: string[];
 }
 
 function pageContext(plan: PagePlan, site: SiteConfig, collections: Collections, definitions: CollectionDefinition[]): BuildContext {
   const notFoundPaths = Object.fromEntries(site.locales.map((l) => [l.code, localizedPath("/404", l)]));
   const dateFormats = new Map(site.locales.map((l) => [l.code, new Intl.DateTimeFormat(l.lang, { dateStyle: "long", timeZone: "UTC" })]));
-  return { routes: plan.routes, byId: new Map(plan.routes.map((r) => [r.id, r])), notFoundPaths, dateFormats, formattedDates: new Map(), collections, definitions };
+  return { routes: plan.routes, byId: new Map(plan.routes.map((r) => [r.id, r])), notFoundPaths, dateFormats, formattedDates: new Map(), collections, definitions, shared: new Map(), sharedHtml: [] };
 }
 
-function pageData(page: PlannedPage, translator: Translator, site: SiteConfig, context: BuildContext, islands: Record<string, string>, log: ReadLog): PageData {
+function pageData(page: PlannedPage, translator: Translator, site: SiteConfig, context: BuildContext, islands: Record<string, string>, log: ReadLog, sink: PageSink): PageData {
   const { route, locale } = page;
   const localeConfig = site.locales.find((l) => l.code === locale)!;
   return {
@@ -141,7 +158,37 @@ function pageData(page: PlannedPage, translator: Translator, site: SiteConfig, c
       pages: page.listing.pages,
       pagePath: (n) => (n <= 1 ? page.listing!.basePath : `${page.listing!.basePath}/page/${n}`),
     },
+    shared(id, render) {
+      const key = `${locale}\0${id}`;
+      let part = context.shared.get(key);
+      if (!part) part = makeShared(key, render, context, log, sink);
+      for (const read of part.reads) log.note(read);
+      for (const missing of part.missing) sink.missing.add(missing);
+      return String(part.index);
+    },
   };
+}
+
+/**
+ * A shared part rendered, with what it read and lacked noted apart from the page it is
+ * made on, so that every page showing it is given them alike.
+ */
+function makeShared(key: string, render: () => string, context: BuildContext, log: ReadLog, sink: PageSink): SharedPart {
+  const page = { missing: sink.missing, reads: log.current };
+  const missing = new Set<string>();
+  const reads = new Set<string>();
+  sink.missing = missing;
+  log.current = reads;
+  try {
+    // A part may show other parts (an icon in a footer): they were made while it rendered.
+    const html = fillShared(render(), context.sharedHtml);
+    const part = { index: context.sharedHtml.push(html) - 1, missing: [...missing], reads: [...reads] };
+    context.shared.set(key, part);
+    return part;
+  } finally {
+    sink.missing = page.missing;
+    log.current = page.reads;
+  }
 }
 
 /**
