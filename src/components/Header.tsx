@@ -9,12 +9,13 @@ import { SERVICE_LINES, ROUTED_SECTORS, UNROUTED_SECTORS } from "../pages/sectio
  */
 export function Header() {
   const page = usePage();
+  const marked = markedRoute(page.route?.id);
   return (
     <header className="site-header">
       <div className="container header-inner">
-        {/* The brand and the menu differ only by the route they mark as current. */}
-        <SameOnEveryPage page={page} id={`header ${page.route?.id ?? ""}`}>
-          <BrandAndMenu />
+        {/* The brand and the menu differ only by what they mark: the same on every article, for one. */}
+        <SameOnEveryPage page={page} id={`header ${marked}`}>
+          <BrandAndMenu marked={marked} />
         </SameOnEveryPage>
         <LanguageSwitcher />
       </div>
@@ -22,10 +23,21 @@ export function Header() {
   );
 }
 
-function BrandAndMenu() {
-  const { t, href, route, site } = usePage();
-  const current = (id: string) => (route?.id === id ? ("page" as const) : undefined);
-  const within = (id: string) => (route?.id.startsWith(`${id}.`) ? "is-active" : undefined);
+/** The routes the menu links to. */
+const MENU_ROUTES = new Set(["home", "services", ...SERVICE_LINES.map((line) => `services.${line}`), "technologies", "industries", ...Object.keys(ROUTED_SECTORS).map((slug) => `industries.${slug}`), "about", "insights", "contact"]);
+
+/** What the menu marks for a route: the route if the menu links to it, else the section it is within ("services."), else nothing. */
+function markedRoute(id: string | undefined): string {
+  if (id === undefined) return "";
+  if (MENU_ROUTES.has(id)) return id;
+  return ["services.", "industries."].find((section) => id.startsWith(section)) ?? "";
+}
+
+/** The brand and the menu, marking the current route (aria-current) and the section the page is within. */
+function BrandAndMenu({ marked }: { marked: string }) {
+  const { t, href, site } = usePage();
+  const current = (id: string) => (marked === id ? ("page" as const) : undefined);
+  const within = (id: string) => (marked.startsWith(`${id}.`) ? "is-active" : undefined);
   return (
     <>
       <a className="brand" href={href("home")} aria-current={current("home")}>
@@ -89,7 +101,7 @@ function BrandAndMenu() {
             </a>
           </li>
           <li>
-            <a href={href("insights")} aria-current={route?.id === "insights" ? "page" : undefined}>{t("nav.insights")}</a>
+            <a href={href("insights")} aria-current={current("insights")}>{t("nav.insights")}</a>
           </li>
           <li>
             <a className="btn btn-primary nav-cta" href={href("contact")} aria-current={current("contact")}>
