@@ -28,7 +28,8 @@ export interface PageRecord {
   written: number;
 }
 
-const hash = (value: unknown) => createHash("sha1").update(typeof value === "string" ? value : JSON.stringify(value)).digest("hex");
+// A file's bytes are hashed as they are: as JSON, a Buffer would be a list of its numbers, hundreds of thousands long for sitegen's code.
+const hash = (value: unknown) => createHash("sha1").update(typeof value === "string" || value instanceof Uint8Array ? value : JSON.stringify(value)).digest("hex");
 
 /**
  * The hash of what every page depends on: sitegen's own code, the site's compiled pages, islands and
