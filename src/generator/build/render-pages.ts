@@ -170,8 +170,8 @@ function pageData(page: PlannedPage, translator: Translator, site: SiteConfig, c
 }
 
 /**
- * A shared part rendered, with what it read and lacked noted apart from the page it is
- * made on, so that every page showing it is given them alike.
+ * A shared part rendered, with what it read and lacked noted apart from the page it is made on, so that
+ * every page showing it is given them alike.
  */
 function makeShared(key: string, render: () => string, context: BuildContext, log: ReadLog, sink: PageSink): SharedPart {
   const page = { missing: sink.missing, reads: log.current };
