@@ -3,6 +3,7 @@ import { readFileSync, statSync } from "node:fs";
 import { basename, join } from "node:path";
 import { parseYaml } from "./yaml.ts";
 import { sitegenError } from "./errors.ts";
+import type { Place } from "./error-catalogue.ts";
 import { PROJECT_FILES } from "./project.ts";
 import { filesIn } from "./files.ts";
 import { countWords, createMarkdown, IMAGE_PLACEHOLDER, readingMinutes, type MarkdownEnv } from "./markdown.ts";
@@ -186,7 +187,7 @@ function readEntry(input: CollectionsInput, file: string, locale: string, defini
     const hash = createHash("sha1").update(text).digest("hex");
     const parsed = parseEntry(file, text, definition);
     // A `body` field of the schema is handled like the Markdown body: outside the fields that are cached.
-    const { body: bodyValue, ...checked } = validate(parsed.front, definition.schema, file, input.dictionaries[locale] ?? new Map());
+    const { body: bodyValue, ...checked } = validate(parsed.front, definition.schema, (field) => fieldPlace(file, text, field), input.dictionaries[locale] ?? new Map());
     // The parser's strings are slices of the file's whole text, which they would keep in memory for as long
     // as the entry lives: a copy through JSON keeps only the fields themselves.
     const json = JSON.stringify(checked);
@@ -244,9 +245,12 @@ function parseEntry(file: string, text: string, definition: CollectionDefinition
   return { front: bodyIsMarkdown ? front : (fields as Record<string, unknown>), body, firstLine };
 }
 
-/** The front matter, checked field by field against the schema (unknown fields are an error too: usually a typo). */
-function validate(fields: Record<string, unknown>, schema: Record<string, FieldRule>, file: string, dictionary: Dictionary): Record<string, unknown> {
-  const fail = (field: string, problem: string) => sitegenError("EntryInvalid", { file, field, problem });
+/**
+ * The front matter, checked field by field against the schema (unknown fields are an error too: usually a
+ * typo). `place` says where a field is written, for the error.
+ */
+function validate(fields: Record<string, unknown>, schema: Record<string, FieldRule>, place: (field: string) => Place, dictionary: Dictionary): Record<string, unknown> {
+  const fail = (field: string, problem: string) => sitegenError("EntryInvalid", { ...place(field), field, problem });
   for (const field of Object.keys(fields)) {
     if (!(field in schema)) throw fail(field, `is not a field of this collection (its fields: ${Object.keys(schema).join(", ")}).`);
   }
@@ -279,6 +283,19 @@ function validate(fields: Record<string, unknown>, schema: Record<string, FieldR
     data[field] = value;
   }
   return data;
+}
+
+/**
+ * Where an entry's file writes a field: the line that starts with its key (front matter and YAML entries
+ * keep their fields at the top level; a Markdown file's body is not looked at), or the file alone for a
+ * field it does not write (a missing one).
+ */
+function fieldPlace(file: string, text: string, field: string): Place {
+  const lines = text.split("\n");
+  const end = file.endsWith(".md") ? lines.findIndex((l, i) => i > 0 && /^---\r?$/.test(l)) : lines.length;
+  const key = new RegExp(`^["']?${field.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}["']?[ \t]*:`);
+  const line = lines.slice(0, end < 0 ? lines.length : end).findIndex((l) => key.test(l));
+  return line < 0 ? { file } : { file, line: line + 1, column: 1 };
 }
 
 function isDate(value: string): boolean {

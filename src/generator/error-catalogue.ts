@@ -67,9 +67,9 @@ export const ERRORS = {
     (p) => `${p.file}: ${p.problem}`,
     () => "See src/generator/site-definition.ts for what a route and a special page hold.",
   ),
-  EntryInvalid: entry<{ file: string; field: string; problem: string }>(
+  EntryInvalid: entry<Place & { field: string; problem: string }>(
     "Invalid entry",
-    (p) => `${p.file}, \`${p.field}\`: ${p.problem}`,
+    (p) => `${placeOf(p)}, \`${p.field}\`: ${p.problem}`,
     (p) =>
       p.field === "(front matter)"
         ? "Start the file with its fields between two lines of --- (title, description, date...), then the text in Markdown."

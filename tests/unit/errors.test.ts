@@ -87,12 +87,12 @@ describe("site code", () => {
     await expectError("SiteDefinitionInvalid", () => buildSite({ root: project, outDir: out() }), /^src\/pages\/routes\.ts: its default export must be defineSite/);
   });
 
-  it("EntryInvalid names the file and the field of a collection entry", async () => {
+  it("EntryInvalid names the file, the field and the line that writes it", async () => {
     const project = projectCopy();
     writeFileSync(join(project, "content", "pt", "insights", "sem-cabecalho.md"), "# Sem front matter\n");
     await expectError("EntryInvalid", () => buildSite({ root: project, outDir: out() }), "content/pt/insights/sem-cabecalho.md, `(front matter)`: the file must start with front matter between two lines of ---.", /between two lines of ---/);
     writeFileSync(join(project, "content", "pt", "insights", "sem-cabecalho.md"), "---\ntitle: X\ndescription: Y\ndate: 2026-01-01\nauthor: cto\ntags: [strategy]\nsubtitle: Z\n---\nTexto.\n");
-    await expectError("EntryInvalid", () => buildSite({ root: project, outDir: out() }), /^content\/pt\/insights\/sem-cabecalho\.md, `subtitle`: is not a field of this collection \(its fields: title, description/, /src\/pages\/routes\.ts lists the collection's fields/);
+    await expectError("EntryInvalid", () => buildSite({ root: project, outDir: out() }), /^content\/pt\/insights\/sem-cabecalho\.md:7:1, `subtitle`: is not a field of this collection \(its fields: title, description/, /src\/pages\/routes\.ts lists the collection's fields/);
   });
 
   it("ImageMissing, ImageNotLocal, ImageUnsupported and ImageUnreadable name the file and the field or line that uses the image", async () => {

@@ -185,14 +185,15 @@ describe("collections, as an author meets them", () => {
   });
 
   it.each([
-    ["a missing title", (t: string) => t.replace(/^title: .*\n/m, ""), "`title`: is required and missing."],
-    ["a bad date", (t: string) => t.replace(/^date: .*$/m, "date: 2026-13-40"), '`date`: must be a date written YYYY-MM-DD, not "2026-13-40".'],
-    ["an unknown author", (t: string) => t.replace(/^author: .*$/m, "author: ghost"), '`author`: "ghost" is not one of ceo, cto.'],
-    ["an unknown tag", (t: string) => t.replace(/^tags: .*$/m, "tags: [governance, blockchain]"), '`tags`: "blockchain" is not one of governance, regulation, generative-ai, agents, operations, data-platforms, strategy, mlops, financial-services.'],
-  ])("fail on %s, naming the file and the field", async (_what, change, message) => {
+    // A field that is there is named by its line; a missing one by the file alone.
+    ["a missing title", (t: string) => t.replace(/^title: .*\n/m, ""), ", `title`: is required and missing."],
+    ["a bad date", (t: string) => t.replace(/^date: .*$/m, "date: 2026-13-40"), ':4:1, `date`: must be a date written YYYY-MM-DD, not "2026-13-40".'],
+    ["an unknown author", (t: string) => t.replace(/^author: .*$/m, "author: ghost"), ':5:1, `author`: "ghost" is not one of ceo, cto.'],
+    ["an unknown tag", (t: string) => t.replace(/^tags: .*$/m, "tags: [governance, blockchain]"), ':6:1, `tags`: "blockchain" is not one of governance, regulation, generative-ai, agents, operations, data-platforms, strategy, mlops, financial-services.'],
+  ])("fail on %s, naming the file, the line and the field", async (_what, change, message) => {
     const project = projectCopy();
     const file = join(project, "content", "en", "insights", "ai-ready-data.md");
     writeFileSync(file, change(readFileSync(file, "utf8")));
-    await expect(buildSite({ root: project, outDir: join(mkdtempSync(join(tmpdir(), "sitegen-insights-")), "dist") })).rejects.toThrowError(`content/en/insights/ai-ready-data.md, ${message}`);
+    await expect(buildSite({ root: project, outDir: join(mkdtempSync(join(tmpdir(), "sitegen-insights-")), "dist") })).rejects.toThrowError(`content/en/insights/ai-ready-data.md${message}`);
   });
 });
