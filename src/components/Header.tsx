@@ -30,7 +30,7 @@ const MENU_ROUTES = new Set(["home", "services", ...SERVICE_LINES.map((line) => 
 function markedRoute(id: string | undefined): string {
   if (id === undefined) return "";
   if (MENU_ROUTES.has(id)) return id;
-  return ["services.", "industries."].find((section) => id.startsWith(section)) ?? "";
+  return ["services.", "industries.", "insights."].find((section) => id.startsWith(section)) ?? "";
 }
 
 /** The brand and the menu, marking the current route (aria-current) and the section the page is within. */
@@ -101,7 +101,9 @@ function BrandAndMenu({ marked }: { marked: string }) {
             </a>
           </li>
           <li>
-            <a href={href("insights")} aria-current={current("insights")}>{t("nav.insights")}</a>
+            <a href={href("insights")} aria-current={current("insights")} className={within("insights")}>
+              {t("nav.insights")}
+            </a>
           </li>
           <li>
             <a className="btn btn-primary nav-cta" href={href("contact")} aria-current={current("contact")}>

@@ -35,6 +35,16 @@ describe("the listing", () => {
     expect(home.querySelectorAll("#insights .post h3 a").map((a) => a.getAttribute("href"))).toEqual(newest);
     expect(page("en.html").querySelector("#insights .arrow-link")!.getAttribute("href")).toBe("/en/insights");
   });
+
+  it("is the section the menu marks on the listing (the page itself) and on an article (within it)", () => {
+    const insightsLink = (file: string) => page(file).querySelectorAll(".nav-list a").find((a) => a.getAttribute("href") === (file.startsWith("en/") ? "/en/insights" : "/insights"))!;
+    expect(insightsLink("insights.html").getAttribute("aria-current")).toBe("page");
+    for (const file of ["insights/governanca-de-ia.html", "en/insights/ai-governance.html"]) {
+      expect(insightsLink(file).getAttribute("aria-current"), file).toBeUndefined();
+      expect(insightsLink(file).classList.contains("is-active"), file).toBe(true);
+    }
+    expect(insightsLink("about.html").classList.contains("is-active")).toBe(false);
+  });
 });
 
 describe("an article", () => {
