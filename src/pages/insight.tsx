@@ -2,12 +2,13 @@ import { usePage } from "../components/page-context.tsx";
 import { CtaBand } from "../components/blocks.tsx";
 import { leadCoverSizes, PostCard } from "../components/PostCard.tsx";
 import { Picture } from "../components/Picture.tsx";
+import { TagLinks } from "../components/TagLinks.tsx";
 import type { CollectionEntry } from "../generator/site-definition.ts";
 
 /**
  * An article: its title, date, reading time and author; the body (Markdown rendered at build time,
- * raw HTML never passed through); the author's box; related articles (most tags in common) and the
- * previous and next ones.
+ * raw HTML never passed through); its tags, each linked to its page; the author's box; related articles
+ * (most tags in common) and the previous and next ones.
  */
 export default function InsightPage() {
   const { t, entry, formatDate, collection, href } = usePage();
@@ -50,11 +51,7 @@ export default function InsightPage() {
           <div className="prose article-prose" dangerouslySetInnerHTML={{ __html: article.html }} />
           <aside className="article-aside" aria-label={t("insights.article.tags")}>
             <h2 className="aside-heading">{t("insights.article.tags")}</h2>
-            <ul className="tag-list">
-              {tags.map((tag) => (
-                <li key={tag}>{t(`tags.${tag}`)}</li>
-              ))}
-            </ul>
+            <TagLinks tags={tags} />
           </aside>
           <section className="author-box" aria-labelledby="author-title">
             <h2 id="author-title" className="aside-heading">
