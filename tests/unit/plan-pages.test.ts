@@ -19,8 +19,8 @@ const SPEC_PATHS = [
 ];
 
 describe("the site's page plan", () => {
-  it("has the 18 screens of spec §2 and the Insights listing, each under /en too, and one route per article", () => {
-    expect(fixed(plan.routes).map((r) => r.paths.pt).sort()).toEqual([...SPEC_PATHS, "/insights"].sort());
+  it("has the 18 screens of spec §2, the Insights listing and its tags, each under /en too, and one route per article", () => {
+    expect(fixed(plan.routes).map((r) => r.paths.pt).sort()).toEqual([...SPEC_PATHS, "/insights", "/insights/tags"].sort());
     for (const r of fixed(plan.routes)) expect(r.paths.en).toBe(r.paths.pt === "/" ? "/en" : `/en${r.paths.pt}`);
     const articles = plan.routes.filter((r) => r.id.startsWith("insights.article:"));
     expect(articles.find((r) => r.id === "insights.article:ai-governance")!.paths).toEqual({ pt: "/insights/governanca-de-ia", en: "/en/insights/ai-governance" });
@@ -47,7 +47,8 @@ describe("the site's page plan", () => {
     const three = { ...config, locales: [...config.locales, { code: "es", lang: "es", ogLocale: "es_ES", prefix: "/es" }] };
     const withSlugs = { ...site, routes: site.routes.map((r) => (r.id === "about" ? { ...r, path: { pt: "/sobre", en: "/about", es: "/acerca" } } : r)) };
     const planned = planPages(withSlugs, three, collections);
-    const notArticles = (pages: { entry?: unknown }[]) => pages.filter((p) => !p.entry).length;
+    // Articles and tag pages exist where a language has articles: content/es has none.
+    const notArticles = (pages: typeof plan.pages) => pages.filter((p) => !p.entry && !p.listing?.group).length;
     expect(notArticles(planned.pages)).toBe(notArticles(plan.pages) * 1.5);
     expect(planned.routes.find((r) => r.id === "about")!.paths).toEqual({ pt: "/sobre", en: "/en/about", es: "/es/acerca" });
     expect(planned.pages.map((p) => p.file)).toContain("es/404.html");
