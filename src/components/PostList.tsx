@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import { usePage } from "./page-context.tsx";
-import { leadCoverSizes, PostCard } from "./PostCard.tsx";
+import { PostGrid } from "./PostCard.tsx";
 
 /**
  * A listing page's articles (PageData.listing): the card grid, newest first, and the links to the
@@ -16,12 +16,8 @@ export function PostList({ heading, children }: { heading: string; children?: Re
         <h2 id="insights-list-title" className="visually-hidden">
           {pages > 1 ? t("pagination.current", { page, pages }) : heading}
         </h2>
-        <ul className="card-grid cols-3 post-list">
-          {/* The first cover is the largest image above the fold on every screen: fetched first, not lazily. */}
-          {entries.map((entry, i) => (
-            <PostCard key={entry.key} entry={entry} priority={i === 0} sizes={i === 0 ? leadCoverSizes(entries.length) : undefined} />
-          ))}
-        </ul>
+        {/* The first cover is the largest image above the fold on every screen: fetched first, not lazily. */}
+        <PostGrid entries={entries} lead />
         {pages > 1 && (
           <nav className="pagination" aria-label={t("pagination.label")}>
             {page > 1 && (

@@ -1,6 +1,6 @@
 import { usePage } from "../components/page-context.tsx";
 import { CtaBand } from "../components/blocks.tsx";
-import { leadCoverSizes, PostCard } from "../components/PostCard.tsx";
+import { PostGrid } from "../components/PostCard.tsx";
 import { Picture } from "../components/Picture.tsx";
 import { TagLinks } from "../components/TagLinks.tsx";
 import type { CollectionEntry } from "../generator/site-definition.ts";
@@ -104,9 +104,6 @@ function related(all: CollectionEntry[], article: CollectionEntry, tags: string[
   return best.map((b) => b.entry);
 }
 
-/** A card's cover in a two-column grid: half the container from 48rem, else the screen less the gutters. */
-const HALF_SIZES = "(min-width: 64rem) 35rem, (min-width: 48rem) 50vw, 100vw";
-
 function Related({ entries }: { entries: CollectionEntry[] }) {
   const { t } = usePage();
   if (!entries.length) return null;
@@ -114,12 +111,7 @@ function Related({ entries }: { entries: CollectionEntry[] }) {
     <section className="section section-muted" aria-labelledby="related-title">
       <div className="container">
         <h2 id="related-title">{t("insights.article.related")}</h2>
-        {/* Two related articles share the row in halves at every width, rather than two thirds of it. */}
-        <ul className={`card-grid ${entries.length === 2 ? "cols-2" : "cols-3"} post-list`}>
-          {entries.map((e, i) => (
-            <PostCard key={e.key} entry={e} sizes={entries.length === 2 ? HALF_SIZES : i === 0 ? leadCoverSizes(entries.length) : undefined} />
-          ))}
-        </ul>
+        <PostGrid entries={entries} />
       </div>
     </section>
   );
