@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // The executable: compiles the TypeScript CLI with esbuild (a dependency the build needs anyway) into
-// node_modules/.cache/sitegen/cli.cjs and runs it, so `npx sitegen` always runs the current sources and
-// there is no separate compile step to forget. The compiled file is reused while none of its inputs changed.
+// node_modules/.cache/sitegen/cli-<checkout>.cjs and runs it, so `npx sitegen` always runs the current
+// sources and there is no separate compile step to forget. The compiled file is reused while none of its
+// inputs changed.
 const { existsSync, readFileSync, statSync, mkdirSync, writeFileSync } = require("node:fs");
 const { join, resolve } = require("node:path");
 
@@ -9,8 +10,11 @@ const root = resolve(__dirname, "..");
 // React picks its production build from NODE_ENV; the development build renders several times slower.
 process.env.NODE_ENV ??= "production";
 const cacheDir = join(root, "node_modules", ".cache", "sitegen");
-const outFile = join(cacheDir, "cli.cjs");
-const inputsFile = join(cacheDir, "cli.inputs.json");
+// Named after this checkout: checkouts that share one node_modules (git worktrees linking it) would
+// otherwise each take the other's compiled CLI as fresh, its inputs being the other's unchanged files.
+const checkout = require("node:crypto").createHash("sha256").update(root).digest("hex").slice(0, 12);
+const outFile = join(cacheDir, `cli-${checkout}.cjs`);
+const inputsFile = join(cacheDir, `cli-${checkout}.inputs.json`);
 
 function isFresh() {
   if (!existsSync(outFile) || !existsSync(inputsFile)) return false;

@@ -14,6 +14,25 @@ export function leadCoverSizes(count: number): string {
   return `(min-width: 64rem) ${count % 3 === 1 ? "38rem" : "23rem"}, (min-width: 48rem) 50vw, 100vw`;
 }
 
+/** A card's cover in a two-column grid: half the container from 48rem, else the screen less the gutters. */
+const HALF_SIZES = "(min-width: 64rem) 35rem, (min-width: 48rem) 50vw, 100vw";
+
+/**
+ * Articles as a grid of cards (home, listings, related): three columns, or two for two cards, which then
+ * share the row in halves at every width rather than leave a third column empty. `lead`: the first cover
+ * is the page's largest image above the fold, fetched first.
+ */
+export function PostGrid({ entries, lead = false }: { entries: CollectionEntry[]; lead?: boolean }) {
+  const two = entries.length === 2;
+  return (
+    <ul className={`card-grid ${two ? "cols-2" : "cols-3"} post-list`}>
+      {entries.map((entry, i) => (
+        <PostCard key={entry.key} entry={entry} priority={lead && i === 0} sizes={two ? HALF_SIZES : i === 0 ? leadCoverSizes(entries.length) : undefined} />
+      ))}
+    </ul>
+  );
+}
+
 /**
  * An article in a list (home, listing, related): its cover (decoration: the title beside it says what it
  * is about), date, title linked to it, excerpt and reading time. `priority` for the card whose cover is the

@@ -30,9 +30,19 @@ export interface RouteDefinition {
   metaKey?: string;
   /**
    * A listing of a collection: the route's path is its first page, and `${path}/page/<n>` the others,
-   * `pageSize` entries each, newest first (PageData.listing).
+   * `pageSize` entries each, newest first (PageData.listing). A later page missing in a locale (fewer
+   * entries there) has its language switcher lead to the listing's first page in that locale.
+   *
+   * With `groupBy`, one such listing per value of that front-matter field (text, or a list of texts, as
+   * a `references` field holds): the route's path holds `:group` ("/blog/topics/:group"), replaced by the
+   * value, which must be lower-case letters, digits and hyphens (an address segment; an entry with another
+   * value fails the build, naming its file and the field). Each group is a route of its own,
+   * `${id}:${value}` (`${id}:${value}.page<n>` for its later pages), in the locales that have entries in
+   * it: no empty page. Its PageData.listing.group names the value and its label (`${to}.${value}` when the
+   * field is a reference, else the value); the title and description keys read it as `{group}`. A locale
+   * without the group has its language switcher lead to the route `indexRoute` (a page listing the groups).
    */
-  list?: { collection: string; pageSize: number };
+  list?: { collection: string; pageSize: number; groupBy?: string; indexRoute?: string };
   /**
    * One page per entry of a collection, at the route's path with `:slug` replaced by the entry's slug in
    * each locale (PageData.entry; title and description from the entry). A locale without a translation of
@@ -269,8 +279,11 @@ export interface PageData {
   image(key: string): ProcessedImage | undefined;
   /** On an entry's page: the entry. */
   entry?: CollectionEntry;
-  /** On a listing's page: its entries, which page of how many, and the address of each page. */
-  listing?: { entries: CollectionEntry[]; page: number; pages: number; pagePath(page: number): string };
+  /**
+   * On a listing's page: its entries, which page of how many, and the address of each page; for a
+   * listing grouped by a field (RouteDefinition.list.groupBy), the group's value and its label.
+   */
+  listing?: { entries: CollectionEntry[]; page: number; pages: number; pagePath(page: number): string; group?: { value: string; label: string } };
   /**
    * Markup the same on every page of this locale, by a name of the site's choosing: `render` runs on the
    * first page that asks for it in a build; the answer is the placeholder's id, which the build fills with

@@ -1,6 +1,6 @@
 import { ArrowRight } from "../components/icons.tsx";
 import { usePage } from "../components/page-context.tsx";
-import { leadCoverSizes, PostCard } from "../components/PostCard.tsx";
+import { PostGrid } from "../components/PostCard.tsx";
 import { ServiceLineHead } from "../components/ServiceLineHead.tsx";
 import { ArrowLink, CardLink, CtaBand, Prose, Section } from "../components/blocks.tsx";
 import { IndependenceBenefits, MethodSteps, OutcomeFigure } from "../components/proof.tsx";
@@ -113,11 +113,7 @@ export default function HomePage() {
       </Section>
 
       <Section id="insights" title={t("insights.heading")} intro={t("insights.intro")}>
-        <ul className="card-grid cols-3 post-list">
-          {latest.map((entry, i) => (
-            <PostCard key={entry.key} entry={entry} sizes={i === 0 ? leadCoverSizes(latest.length) : undefined} />
-          ))}
-        </ul>
+        <PostGrid entries={latest} />
         <ArrowLink href={href("insights")}>{t("insights.readMore")}</ArrowLink>
       </Section>
       <CtaBand />

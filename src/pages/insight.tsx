@@ -1,13 +1,14 @@
 import { usePage } from "../components/page-context.tsx";
 import { CtaBand } from "../components/blocks.tsx";
-import { leadCoverSizes, PostCard } from "../components/PostCard.tsx";
+import { PostGrid } from "../components/PostCard.tsx";
 import { Picture } from "../components/Picture.tsx";
+import { TagLinks } from "../components/TagLinks.tsx";
 import type { CollectionEntry } from "../generator/site-definition.ts";
 
 /**
  * An article: its title, date, reading time and author; the body (Markdown rendered at build time,
- * raw HTML never passed through); the author's box; related articles (most tags in common) and the
- * previous and next ones.
+ * raw HTML never passed through); its tags, each linked to its page; the author's box; related articles
+ * (most tags in common) and the previous and next ones.
  */
 export default function InsightPage() {
   const { t, entry, formatDate, collection, href } = usePage();
@@ -50,11 +51,7 @@ export default function InsightPage() {
           <div className="prose article-prose" dangerouslySetInnerHTML={{ __html: article.html }} />
           <aside className="article-aside" aria-label={t("insights.article.tags")}>
             <h2 className="aside-heading">{t("insights.article.tags")}</h2>
-            <ul className="tag-list">
-              {tags.map((tag) => (
-                <li key={tag}>{t(`tags.${tag}`)}</li>
-              ))}
-            </ul>
+            <TagLinks tags={tags} />
           </aside>
           <section className="author-box" aria-labelledby="author-title">
             <h2 id="author-title" className="aside-heading">
@@ -107,9 +104,6 @@ function related(all: CollectionEntry[], article: CollectionEntry, tags: string[
   return best.map((b) => b.entry);
 }
 
-/** A card's cover in a two-column grid: half the container from 48rem, else the screen less the gutters. */
-const HALF_SIZES = "(min-width: 64rem) 35rem, (min-width: 48rem) 50vw, 100vw";
-
 function Related({ entries }: { entries: CollectionEntry[] }) {
   const { t } = usePage();
   if (!entries.length) return null;
@@ -117,12 +111,7 @@ function Related({ entries }: { entries: CollectionEntry[] }) {
     <section className="section section-muted" aria-labelledby="related-title">
       <div className="container">
         <h2 id="related-title">{t("insights.article.related")}</h2>
-        {/* Two related articles share the row in halves at every width, rather than two thirds of it. */}
-        <ul className={`card-grid ${entries.length === 2 ? "cols-2" : "cols-3"} post-list`}>
-          {entries.map((e, i) => (
-            <PostCard key={e.key} entry={e} sizes={entries.length === 2 ? HALF_SIZES : i === 0 ? leadCoverSizes(entries.length) : undefined} />
-          ))}
-        </ul>
+        <PostGrid entries={entries} />
       </div>
     </section>
   );

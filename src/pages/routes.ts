@@ -21,6 +21,8 @@ import ErrorPage from "./error.tsx";
 import FormResultPage from "./form-result.tsx";
 import InsightsPage from "./insights.tsx";
 import InsightPage from "./insight.tsx";
+import InsightsTagsPage from "./insights-tags.tsx";
+import InsightsTagPage from "./insights-tag.tsx";
 
 type Page = RouteDefinition["page"];
 const page = (component: unknown) => component as Page;
@@ -35,6 +37,9 @@ export const routes: RouteDefinition[] = [
   ...Object.entries(ROUTED_SECTORS).map(([slug, sector]) => ({ id: `industries.${slug}`, path: `/industries/${slug}`, page: page(IndustryPage), params: { sector } })),
   { id: "insights", path: "/insights", page: page(InsightsPage), schemaType: "CollectionPage", list: { collection: "insights", pageSize: 12 } },
   { id: "insights.article", path: "/insights/:slug", page: page(InsightPage), entries: { collection: "insights", listRoute: "insights" } },
+  // Every tag with its count, and one listing per tag in the languages that have articles with it.
+  { id: "insights.tags", path: "/insights/tags", page: page(InsightsTagsPage), schemaType: "CollectionPage" },
+  { id: "insights.tag", path: "/insights/tags/:group", page: page(InsightsTagPage), schemaType: "CollectionPage", list: { collection: "insights", pageSize: 12, groupBy: "tags", indexRoute: "insights.tags" } },
   { id: "contact", path: "/contact", page: page(ContactPage), schemaType: "ContactPage" },
   { id: "privacy-policy", path: "/privacy-policy", page: page(LegalPage), params: { doc: "privacy" } },
   { id: "terms-of-service", path: "/terms-of-service", page: page(LegalPage), params: { doc: "terms" } },

@@ -11,10 +11,13 @@ import { installContrastTools, type ContrastProblem } from "./contrast-tools.ts"
 const TEXT = 4.5;
 const FOCUS = 3;
 
-const { routes, locales } = await sitePlan();
-const KEY_PAGES = ["home", "about", "services", "services.advisory", "technologies", "industries", "industries.energy", "contact", "cookie-policy"];
+const { routes, articles, locales } = await sitePlan();
+const KEY_PAGES = ["home", "about", "services", "services.advisory", "technologies", "industries", "industries.energy", "contact", "cookie-policy", "insights.tags"];
+// A tag's page and an article, whose tags are links (both languages have articles on governance).
+const ENTRY_PAGES = ["insights.tag:governance", "insights.article:ai-governance"];
 const pages = locales.flatMap((locale) => [
   ...KEY_PAGES.map((id) => routes.find((r) => r.id === id)!.paths[locale]),
+  ...ENTRY_PAGES.map((id) => articles.find((r) => r.id === id)!.paths[locale]),
   locale === "pt" ? "/pagina-que-nao-existe" : `/${locale}/no-such-page`,
 ]);
 

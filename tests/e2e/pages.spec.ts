@@ -4,9 +4,11 @@ import { loadLocaleContent } from "../../src/generator/content.ts";
 import { loadSiteConfig } from "../../src/generator/config.ts";
 import { ROOT, sitePlan } from "../helpers.ts";
 
-const { routes: fixedRoutes, articles, locales: LOCALES } = await sitePlan();
-// The fixed pages and every article, in each language it exists in.
-const routes = [...fixedRoutes, ...articles];
+const { routes: fixedRoutes, articles: generated, locales: LOCALES } = await sitePlan();
+// The fixed pages (the tags' page among them), every article, and one tag's page (all tags' pages are the
+// same component), in each language it exists in.
+const TAG = "insights.tag:governance";
+const routes = [...fixedRoutes, ...generated.filter((r) => r.id.startsWith("insights.article:") || r.id === TAG)];
 const site = loadSiteConfig(ROOT);
 const text = Object.fromEntries(LOCALES.map((l) => [l, loadLocaleContent(ROOT, l, site).dictionary]));
 const pages = routes.flatMap((route) => LOCALES.filter((locale) => route.paths[locale]).map((locale) => ({ route, locale, path: route.paths[locale] })));
@@ -19,8 +21,10 @@ for (const { route, locale, path } of pages) {
     page.on("pageerror", (e) => errors.push(e.message));
     const response = await page.goto(path);
     expect(response?.status()).toBe(200);
-    // An article is titled by its own title (its h1); every other page by its meta.<id>.title.
-    const title = route.id.includes(":") ? await page.locator("h1").innerText() : text[locale].get(`meta.${route.id}.title`)!;
+    // An article is titled by its own title (its h1), a tag's page by meta.insights.tag.title naming the tag
+    // (its h1); every other page by its meta.<id>.title.
+    const h1 = await page.locator("h1").innerText();
+    const title = route.id === TAG ? text[locale].get("meta.insights.tag.title")!.replace("{group}", h1) : route.id.includes(":") ? h1 : text[locale].get(`meta.${route.id}.title`)!;
     await expect(page).toHaveTitle(route.id === "home" ? title : `${title} | ${site.brand}`);
     await expect(page.locator("html")).toHaveAttribute("lang", locale === "pt" ? "pt-BR" : "en");
     await expect(page.locator("h1")).toHaveCount(1);

@@ -133,6 +133,25 @@ describe("incremental build", () => {
     expect(result.rendered).toBeLessThan(result.pages.length / 2);
   }, 120_000);
 
+  it("follows an article's tags: the page of a tag it leaves goes when no other article has it, and comes back with it", async () => {
+    const file = join(project, "content", "en", "insights", "ai-governance.md");
+    const original = readFileSync(file, "utf8");
+    // The only English article on regulation.
+    expect(read("en/insights/tags/regulation.html")).toContain('href="/en/insights/ai-governance"');
+    writeFileSync(file, original.replace("tags: [governance, regulation]", "tags: [governance, generative-ai]"));
+    const result = await buildBoth();
+    expect(result.rendered).toBeLessThan(result.pages.length);
+    expect(existsSync(join(out, "en/insights/tags/regulation.html"))).toBe(false);
+    expect(read("en/insights/tags/generative-ai.html")).toContain('href="/en/insights/ai-governance"');
+    expect(read("en/insights/tags.html")).not.toContain('href="/en/insights/tags/regulation"');
+    expect(read("insights/tags/regulation.html")).not.toContain('<link rel="alternate" hreflang="en"');
+    expect(read("sitemap.xml")).not.toContain("/en/insights/tags/regulation<");
+    writeFileSync(file, original);
+    await buildBoth();
+    expect(read("en/insights/tags/regulation.html")).toContain('href="/en/insights/ai-governance"');
+    expect(read("sitemap.xml")).toContain("/en/insights/tags/regulation<");
+  }, 180_000);
+
   it("keeps the compressed twins of unchanged pages, as sitegen serve builds (drafts, twins compressed fast)", async () => {
     await buildSite({ root: project, outDir: out, precompress: "fast", drafts: true });
     writeFileSync(articleFile("pt", 23), article("pt", 23, undefined, "Mais uma versão do texto."));

@@ -100,7 +100,7 @@ export class PageInputs {
       component: page.component.name,
       route,
       entry: entry && entryFields(entry),
-      listing: listing && { page: listing.page, pages: listing.pages, basePath: listing.basePath, entries: listing.entries.map(entryFields) },
+      listing: listing && { page: listing.page, pages: listing.pages, basePath: listing.basePath, group: listing.group, entries: listing.entries.map(entryFields) },
     });
   }
 

@@ -1,5 +1,5 @@
 import type { SiteConfig } from "../config.ts";
-import type { CollectionEntry, Route, RouteDefinition, SiteDefinition, SpecialPageDefinition } from "../site-definition.ts";
+import type { CollectionDefinition, CollectionEntry, Route, RouteDefinition, SiteDefinition, SpecialPageDefinition } from "../site-definition.ts";
 import type { Collections } from "../collections.ts";
 import { localizedPath, normalisePath } from "../locales.ts";
 import { sitegenError } from "../errors.ts";
@@ -21,8 +21,16 @@ export interface PlannedPage {
   label: string;
   /** An entry's page: the entry (its title and description are the page's). */
   entry?: CollectionEntry;
-  /** A listing's page: which page, of how many, with which entries. */
-  listing?: { page: number; pages: number; entries: CollectionEntry[]; basePath: string };
+  /**
+   * A listing's page: which page, of how many, with which entries; a grouped listing's also its group's
+   * value, and the text key of its label when the field refers to text keys.
+   */
+  listing?: { page: number; pages: number; entries: CollectionEntry[]; basePath: string; group?: ListingGroup };
+}
+
+export interface ListingGroup {
+  value: string;
+  labelKey?: string;
 }
 
 export interface PagePlan {
@@ -62,6 +70,13 @@ export function planPages(definition: SiteDefinition, site: SiteConfig, collecti
       const list = r.entries.listRoute ? byId.get(r.entries.listRoute) : undefined;
       const fallback = list ? pathsOf(list) : undefined;
       planEntries(r, paths, entriesOf(collections, r.entries.collection, r.id), fallback, routes, pages);
+      continue;
+    }
+    if (r.list?.groupBy) {
+      const index = r.list.indexRoute === undefined ? undefined : byId.get(r.list.indexRoute);
+      if (r.list.indexRoute !== undefined && !index) throw sitegenError("SiteDefinitionInvalid", { file: PROJECT_FILES.routes, problem: `route "${r.id}" names "${r.list.indexRoute}" as its indexRoute, and no route has that id.` });
+      const schema = definition.collections?.find((c) => c.name === r.list!.collection)?.schema;
+      planGroups(r, paths, entriesOf(collections, r.list.collection, r.id), schema ?? {}, index && pathsOf(index), metaOf(r), routes, pages);
       continue;
     }
     const route: Route = { id: r.id, paths, params: r.params, schemaType: r.schemaType ?? "WebPage" };
@@ -105,22 +120,72 @@ function entriesOf(collections: Collections, name: string, routeId: string): Rec
 /**
  * A listing: its first page at the route's path, the others at `${path}/page/<n>`; page n of each locale
  * is one route, so it is in the sitemap and its hreflang pairs it with the same page in other locales.
+ * Planned in the locales of the first page's paths.
  */
-function planListing(r: RouteDefinition, first: Route, byLocale: Record<string, CollectionEntry[]>, meta: PlannedPage["meta"], routes: Route[], pages: PlannedPage[]): void {
+function planListing(r: RouteDefinition, first: Route, byLocale: Record<string, CollectionEntry[]>, meta: PlannedPage["meta"], routes: Route[], pages: PlannedPage[], group?: ListingGroup): void {
   const size = r.list!.pageSize;
   const counts = Object.fromEntries(Object.keys(first.paths).map((l) => [l, Math.max(1, Math.ceil((byLocale[l]?.length ?? 0) / size))]));
   const most = Math.max(...Object.values(counts));
   for (let n = 1; n <= most; n++) {
-    const route: Route = n === 1 ? first : { id: `${r.id}.page${n}`, paths: {}, params: r.params, schemaType: first.schemaType };
+    // A locale with fewer pages: its switcher leads to the first page, or where the first page's leads.
+    const route: Route = n === 1 ? first : { id: `${first.id}.page${n}`, paths: {}, params: first.params, schemaType: first.schemaType, fallback: { ...first.fallback, ...first.paths } };
     if (n > 1) routes.push(route);
     for (const [locale, base] of Object.entries(first.paths)) {
       if (n > counts[locale]) continue;
       const path = n === 1 ? base : `${base}/page/${n}`;
       route.paths[locale] = path;
       const entries = (byLocale[locale] ?? []).slice((n - 1) * size, n * size);
-      pages.push({ kind: "route", path, locale, file: outputFileForPath(path), route, component: r.page, props: r.props, meta, label: path, listing: { page: n, pages: counts[locale], entries, basePath: base } });
+      pages.push({ kind: "route", path, locale, file: outputFileForPath(path), route, component: r.page, props: r.props, meta, label: path, listing: { page: n, pages: counts[locale], entries, basePath: base, group } });
     }
   }
+}
+
+/**
+ * A listing per value of the field `list.groupBy` (RouteDefinition.list): one route per value, in the
+ * locales that have entries with it, each paginated as a listing, the values in alphabetical order.
+ */
+function planGroups(r: RouteDefinition, patterns: Record<string, string>, byLocale: Record<string, CollectionEntry[]>, schema: CollectionDefinition["schema"], fallback: Record<string, string> | undefined, meta: PlannedPage["meta"], routes: Route[], pages: PlannedPage[]): void {
+  const field = r.list!.groupBy!;
+  const invalid = (problem: string) => sitegenError("SiteDefinitionInvalid", { file: PROJECT_FILES.routes, problem: `route "${r.id}" ${problem}` });
+  for (const pattern of Object.values(patterns)) if (!pattern.includes(GROUP)) throw invalid(`groups its listing by "${field}", so its path must hold "${GROUP}" where each value goes, and "${pattern}" does not.`);
+  const rule = schema[field];
+  if (!rule) throw invalid(`groups the collection "${r.list!.collection}" by "${field}", which is not one of its fields (${Object.keys(schema).join(", ")}).`);
+  const labelOf = (value: string) => (rule.type === "reference" || rule.type === "references" ? `${rule.to}.${value}` : undefined);
+  const groups = new Map<string, Record<string, CollectionEntry[]>>();
+  for (const locale of Object.keys(patterns)) {
+    for (const entry of byLocale[locale] ?? []) {
+      for (const value of groupValues(entry, field, r.id)) {
+        let group = groups.get(value);
+        if (!group) groups.set(value, (group = {}));
+        (group[locale] ??= []).push(entry);
+      }
+    }
+  }
+  for (const value of [...groups.keys()].sort()) {
+    const group = groups.get(value)!;
+    const paths = Object.fromEntries(Object.keys(group).map((locale) => [locale, patterns[locale].replace(GROUP, value)]));
+    const first: Route = { id: `${r.id}:${value}`, paths, params: { ...r.params, group: value }, schemaType: r.schemaType ?? "WebPage", fallback };
+    routes.push(first);
+    planListing(r, first, group, meta, routes, pages, { value, labelKey: labelOf(value) });
+  }
+}
+
+/** Where a grouped listing's path takes the group's value. */
+const GROUP = ":group";
+
+/**
+ * The values of an entry's field it is grouped by, each checked to be an address segment: the value comes
+ * from content, and goes into a path and a file name as it is.
+ */
+function groupValues(entry: CollectionEntry, field: string, routeId: string): string[] {
+  const value = entry.data[field];
+  if (value === undefined) return [];
+  const values = Array.isArray(value) ? value : [value];
+  for (const v of values) {
+    if (typeof v !== "string") throw sitegenError("EntryInvalid", { file: entry.file, field, problem: `must be text or a list of texts: route "${routeId}" makes a page for each value.` });
+    if (!/^[a-z0-9-]+$/.test(v)) throw sitegenError("EntryInvalid", { file: entry.file, field, problem: `"${v}" cannot be the address of its page (route "${routeId}" makes one for each value): use lower-case letters, digits and hyphens only.` });
+  }
+  return [...new Set(values as string[])];
 }
 
 /** One page per entry and locale; the translations of an entry (same key) are one route. */

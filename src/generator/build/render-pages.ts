@@ -112,6 +112,8 @@ function pageContext(plan: PagePlan, site: SiteConfig, collections: Collections,
 function pageData(page: PlannedPage, translator: Translator, site: SiteConfig, context: BuildContext, islands: Record<string, string>, log: ReadLog, sink: PageSink): PageData {
   const { route, locale } = page;
   const localeConfig = site.locales.find((l) => l.code === locale)!;
+  const group = page.listing?.group;
+  const groupLabel = group && (group.labelKey ? translator.t(group.labelKey) : group.value);
   return {
     t: translator.t,
     has: translator.has,
@@ -143,7 +145,7 @@ function pageData(page: PlannedPage, translator: Translator, site: SiteConfig, c
       return formatted;
     },
     languages: site.locales.map((l) => ({ code: l.code, lang: l.lang, href: route?.paths[l.code] ?? route?.fallback?.[l.code] ?? localizedPath("/", l), current: l.code === locale })),
-    crumbs: route ? crumbsOf(page, translator, site) : [],
+    crumbs: route ? crumbsOf(page, translator, site, groupLabel) : [],
     islands,
     notFoundPaths: context.notFoundPaths,
     collection: (name) => {
@@ -157,6 +159,7 @@ function pageData(page: PlannedPage, translator: Translator, site: SiteConfig, c
       page: page.listing.page,
       pages: page.listing.pages,
       pagePath: (n) => (n <= 1 ? page.listing!.basePath : `${page.listing!.basePath}/page/${n}`),
+      group: group && { value: group.value, label: groupLabel! },
     },
     shared(id, render) {
       const key = `${locale}\0${id}`;
@@ -192,17 +195,18 @@ function makeShared(key: string, render: () => string, context: BuildContext, lo
 }
 
 /**
- * The trail of a routed page: one crumb per path segment; an entry's last crumb is its title, and a
- * listing's later pages end with the listing, then "page n" (the text key `pagination.page`).
+ * The trail of a routed page: one crumb per path segment; an entry's last crumb is its title, a grouped
+ * listing's its group's label, and a listing's later pages end with the listing, then "page n" (the text
+ * key `pagination.page`).
  */
-function crumbsOf(page: PlannedPage, translator: Translator, site: SiteConfig) {
+function crumbsOf(page: PlannedPage, translator: Translator, site: SiteConfig, groupLabel: string | undefined) {
   if (page.entry) return breadcrumbsFor(page.path, translator, site.locales, String(page.entry.data.title ?? page.entry.slug));
   if (page.listing && page.listing.page > 1) {
-    const crumbs = breadcrumbsFor(page.listing.basePath, translator, site.locales);
+    const crumbs = breadcrumbsFor(page.listing.basePath, translator, site.locales, groupLabel);
     const last = crumbs.pop()!;
     return [...crumbs, { label: last.label, href: page.listing.basePath }, { label: translator.t("pagination.page", { page: page.listing.page }) }];
   }
-  return breadcrumbsFor(page.path, translator, site.locales);
+  return breadcrumbsFor(page.path, translator, site.locales, groupLabel);
 }
 
 function headData(page: PlannedPage, data: PageData, site: SiteConfig, assets: PageAssets, context: BuildContext): HeadData {
@@ -210,12 +214,15 @@ function headData(page: PlannedPage, data: PageData, site: SiteConfig, assets: P
   const brand = typeof site.brand === "string" ? site.brand : "";
   const localeConfig = site.locales.find((l) => l.code === page.locale)!;
   const entry = page.entry;
-  let pageTitle = entry ? String(entry.data.title) : t(page.meta.title);
+  // A grouped listing's title and description name its group.
+  const group = data.listing?.group;
+  const vars = group && { group: group.label };
+  let pageTitle = entry ? String(entry.data.title) : t(page.meta.title, vars);
   if (page.listing && page.listing.page > 1) pageTitle = `${pageTitle} (${t("pagination.page", { page: page.listing.page })})`;
   // The home page's title stands alone; every other page's names the site after it.
   const isHome = page.kind === "route" && page.path === localizedPath("/", localeConfig);
   const title = isHome || !brand ? pageTitle : `${pageTitle} | ${brand}`;
-  const description = entry ? String(entry.data.description ?? "") : t(page.meta.description);
+  const description = entry ? String(entry.data.description ?? "") : t(page.meta.description, vars);
   const definition = entry ? context.definitions.find((d) => d.name === entry.collection) : undefined;
   const author = entry && definition?.author && typeof entry.data.author === "string" ? authorOf(definition.author, String(entry.data.author), t, data) : undefined;
   let jsonLd: string | undefined;
