@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { writeSitemap } from "../../src/generator/seo/sitemap.ts";
@@ -72,5 +72,28 @@ describe("sitemap.xml, written as it is made", () => {
   it("fails, without waiting for ever, when its file cannot be written", async () => {
     const missing = join(tmpdir(), "sitegen-no-such-folder", String(process.pid), "sitemap.xml");
     await expect(writeSitemap(config, routes, "2026-11-24", missing)).rejects.toMatchObject({ code: "ENOENT" });
+    await expect(writeSitemap(config, routes, "2026-11-24", missing, true)).rejects.toMatchObject({ code: "ENOENT" });
+  });
+
+  it("is the same file when a thread of its own makes it, and a thread stopped midway writes no more", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "sitegen-sitemap-"));
+    try {
+      const here = await writeSitemap(config, routes, "2026-11-24", join(dir, "here.xml"));
+      const threaded = await writeSitemap(config, routes, "2026-11-24", join(dir, "threaded.xml"), true);
+      expect(threaded).toBe(here);
+      expect(readFileSync(join(dir, "threaded.xml"), "utf8")).toBe(readFileSync(join(dir, "here.xml"), "utf8"));
+      // A build that fails while the thread works stops it: the promise says so and the file stays short.
+      const many = Array.from({ length: 20_000 }, (_, i) => ({ id: `r${i}`, paths: { pt: `/artigo-${i}`, en: `/en/article-${i}` }, schemaType: "WebPage" }));
+      const stop = new AbortController();
+      const stopped = writeSitemap(config, many, "2026-11-24", join(dir, "stopped.xml"), true, stop.signal);
+      stop.abort();
+      await expect(stopped).rejects.toThrow(/stopped/);
+      const size = existsSync(join(dir, "stopped.xml")) ? statSync(join(dir, "stopped.xml")).size : 0;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(existsSync(join(dir, "stopped.xml")) ? statSync(join(dir, "stopped.xml")).size : 0).toBe(size);
+      expect(readFileSync(join(dir, "threaded.xml"), "utf8")).toMatch(/<\/urlset>$/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

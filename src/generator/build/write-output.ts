@@ -71,10 +71,14 @@ const TEXT_FILE = /\.(html|css|js|mjs|svg|xml|txt|json|webmanifest)$/;
  */
 export async function writeOutput(input: OutputInput): Promise<WrittenOutput> {
   const update = input.previousFiles !== undefined;
-  // A thread minifies and writes the pages beside the rendering when there are many (file-writer.ts).
   const levels = input.twinLevels ?? TWIN_LEVELS.best;
-  const staging = new StagingFolder(input.outDir, input.manyPages === true && !update, levels);
+  // Threads of their own minify and write the pages (file-writer.ts) and make the sitemap beside the
+  // rendering when there are many pages.
+  const threads = input.manyPages === true && !update;
+  const staging = new StagingFolder(input.outDir, threads, levels);
   const all: string[] = [];
+  const stopSitemap = new AbortController();
+  let sitemapStarted: Promise<unknown> | undefined;
   try {
     const write = (file: string, data: string | Uint8Array) => {
       const twins = input.precompress && TEXT_FILE.test(file) ? TWINS.map((t) => file + t) : [];
@@ -97,6 +101,15 @@ export async function writeOutput(input: OutputInput): Promise<WrittenOutput> {
       staging.bytes += bytes;
       all.push(file);
     };
+    // The sitemap is made from the routes alone (with the site and the day, both in the build's key), written
+    // straight into the staging folder as the `sitemap` package makes it: on a thread of its own beside the
+    // pages when there are many of them, as the pages' writing is (see writeSitemap).
+    const sitemapTwins = [...(input.precompress ? TWINS : [])].map((t) => `sitemap.xml${t}`);
+    const keptSitemap = update && input.sameRoutes === true && ["sitemap.xml", ...sitemapTwins].every((file) => existsSync(join(input.outDir, file)));
+    const sitemapPath = join(staging.dir, "sitemap.xml");
+    const sitemap = keptSitemap ? Promise.resolve(undefined) : writeSitemap(input.site, input.routes, new Date().toISOString().slice(0, 10), sitemapPath, threads, stopSitemap.signal);
+    // Awaited once the pages are written; a build that fails before then stops it.
+    sitemapStarted = sitemap.catch(() => undefined);
     const pages: WrittenPage[] = [];
     for (const record of input.kept) {
       keep(record.file, record.written);
@@ -124,13 +137,8 @@ export async function writeOutput(input: OutputInput): Promise<WrittenOutput> {
     }
     for (const generated of input.files) write(generated.file, generated.data);
     for (const file of publicFiles(input.root)) write(file, readFileSync(join(input.root, "public", file)));
-    // The sitemap is made from the routes alone (with the site and the day, both in the build's key).
-    const sitemapTwins = [...(input.precompress ? TWINS : [])].map((t) => `sitemap.xml${t}`);
-    const keptSitemap = update && input.sameRoutes === true && ["sitemap.xml", ...sitemapTwins].every((file) => existsSync(join(input.outDir, file)));
     if (keptSitemap) for (const file of ["sitemap.xml", ...sitemapTwins]) keep(file, statSync(join(input.outDir, file)).size);
-    // Written straight into the staging folder, as the `sitemap` package makes it (see writeSitemap).
-    const sitemapPath = join(staging.dir, "sitemap.xml");
-    const sitemapBytes = keptSitemap ? undefined : await writeSitemap(input.site, input.routes, new Date().toISOString().slice(0, 10), sitemapPath).catch((error: NodeJS.ErrnoException) => {
+    const sitemapBytes = await sitemap.catch((error: NodeJS.ErrnoException) => {
       throw sitegenError("OutputWriteFailed", { file: join(input.outDir, "sitemap.xml"), code: error.code ?? "", reason: error.message }, { cause: error });
     });
     if (sitemapBytes !== undefined) {
@@ -158,6 +166,8 @@ export async function writeOutput(input: OutputInput): Promise<WrittenOutput> {
     }
     return { pages, files: staging.files, bytes: staging.bytes, all };
   } catch (error) {
+    stopSitemap.abort();
+    await sitemapStarted;
     await staging.discard();
     throw error;
   }
