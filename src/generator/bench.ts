@@ -83,7 +83,7 @@ export function runScaleBench(root: string, entries: number, peers: string): num
   const env = {
     ...process.env,
     PEERS: peers,
-    SITEGEN_BUILD: `${process.execPath} ${join(root, "bench", "build-peer-site.mjs")}`,
+    SITEGEN_BUILD: `${process.execPath} ${join(root, "bench", "build-peer-site.cjs")}`,
     SITEGEN_CLEAN_CACHE: `rm -rf ${join(root, "bench", "site", "node_modules", ".cache")}`,
   };
   return spawnSync("bash", ["run-peers.sh", String(entries)], { cwd: bench, env, stdio: "inherit" }).status ?? 1;
