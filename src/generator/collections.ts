@@ -228,7 +228,9 @@ function parseEntry(file: string, text: string, definition: CollectionDefinition
     // The body's first line in the file, for the line of an image in an error.
     firstLine = match[1].split("\n").length + 3;
     if (bodyOnly) return { front: {}, body: match[2], firstLine };
-    fields = parseYaml(file, match[1], 2);
+    // Parsed with the line of --- it starts on (a YAML document's own start marker), so that an error's
+    // line and excerpt number the lines as the file does.
+    fields = parseYaml(file, `---\n${match[1]}`);
     body = match[2];
   } else {
     fields = parseYaml(file, text);

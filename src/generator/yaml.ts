@@ -6,7 +6,7 @@ import { sitegenError } from "./errors.ts";
  * so dates stay text and `yes` stays a word. A syntax error becomes YamlSyntaxError naming the file, line
  * and column, with the lines in question and a caret under the spot (js-yaml's own excerpt).
  */
-export function parseYaml(file: string, text: string, firstLine = 1): unknown {
+export function parseYaml(file: string, text: string): unknown {
   try {
     return load(text, { schema: CORE_SCHEMA, filename: file });
   } catch (error) {
@@ -16,7 +16,7 @@ export function parseYaml(file: string, text: string, firstLine = 1): unknown {
       "YamlSyntaxError",
       {
         file,
-        line: mark ? mark.line + firstLine : undefined,
+        line: mark ? mark.line + 1 : undefined,
         column: mark ? mark.column + 1 : undefined,
         reason: error.reason,
         excerpt: (mark?.snippet ?? "").replace(/\s+$/, ""),

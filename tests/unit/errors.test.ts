@@ -95,6 +95,14 @@ describe("site code", () => {
     await expectError("EntryInvalid", () => buildSite({ root: project, outDir: out() }), /^content\/pt\/insights\/sem-cabecalho\.md:7:1, `subtitle`: is not a field of this collection \(its fields: title, description/, /src\/pages\/routes\.ts lists the collection's fields/);
   });
 
+  it("YamlSyntaxError in an article's front matter numbers its lines as the file does, in the place and in the excerpt", async () => {
+    const project = projectCopy();
+    writeFileSync(join(project, "content", "pt", "insights", "aspas-abertas.md"), '---\ndescription: "Resumo."\ntitle: "Sem fim\n---\nTexto.\n');
+    const error = await expectError("YamlSyntaxError", () => buildSite({ root: project, outDir: out() }), /^content\/pt\/insights\/aspas-abertas\.md:3:\d+: /);
+    // The excerpt shows the file's own lines under their numbers: the opening ---, then the fields.
+    expect(formatError(error)).toMatch(/ 1 \| ---\n\s+2 \| description: "Resumo\."\n\s+3 \| title: "Sem fim/);
+  });
+
   it("ImageMissing, ImageNotLocal, ImageUnsupported and ImageUnreadable name the file and the field or line that uses the image", async () => {
     const project = projectCopy();
     const article = "content/pt/insights/governanca-de-ia.md";
