@@ -224,6 +224,9 @@ describe("special pages and files", () => {
     const largest = result.pages.reduce((a, b) => (b.bytes > a.bytes ? b : a));
     expect(largest.bytes).toBe(statSync(join(out, largest.file)).size);
     expect(summary).toMatch(new RegExp(`largest page ${largest.file.replace(/\./g, "\\.")}, [\\d.]+ KB \\([\\d.]+ KB brotli\\)`));
+    // Text assets with what brotli makes of them; the font, compressed in its own format, as it is sent.
+    expect(summary).toMatch(/\n  assets\/site\.[0-9a-f]+\.css [\d.]+ KB \([\d.]+ KB brotli\)\n/);
+    expect(summary).toMatch(/\n  assets\/[\w.-]+\.woff2 [\d.]+ KB \(sent as it is\)\n/);
     expect(summary).toMatch(/stages: content \d+ ms, bundle \d+ ms, collections \d+ ms, images \d+ ms, plan \d+ ms, render \d+ ms, write \d+ ms/);
     expect(summary).toMatch(new RegExp(`\n  images: ${result.images.count} sources, ${result.images.encoded} encoded, ${result.images.count - result.images.encoded} from the cache\n`));
   });

@@ -4,6 +4,7 @@ import { brotliCompressSync } from "node:zlib";
 import type { LocaleContent } from "../content.ts";
 import { compareLocales } from "../content.ts";
 import { formatError, type SitegenError } from "../errors.ts";
+import { isTextFile } from "./write-output.ts";
 
 export interface MissingKey {
   locale: string;
@@ -64,7 +65,7 @@ const brotliSize = (data: string | Uint8Array) => brotliCompressSync(data).byteL
 
 /**
  * Stage 6. The summary printed after a build: pages per locale, sizes (raw, and brotli for the largest
- * page and each asset, what a visitor downloads), time per stage, and every missing translation. The
+ * page and each text asset, what a visitor downloads), time per stage, and every missing translation. The
  * largest page is read back from outDir: the build does not keep pages' HTML.
  */
 export function buildSummary(input: BuildSummaryInput): string {
@@ -76,7 +77,8 @@ export function buildSummary(input: BuildSummaryInput): string {
   const lines = [
     `Built ${input.pages.length} pages (${[...perLocale].map(([l, n]) => `${l} ${n}`).join(", ")}) into ${input.outDir} in ${Math.round(input.totalMs)} ms${kept ? `; ${kept} unchanged pages kept from the previous build` : ""}`,
     `  HTML ${kb(html)}${largest ? `; largest page ${largest.file}, ${kb(largest.bytes)} (${kb(brotliSize(readFileSync(join(input.outDir, largest.file))))} brotli)` : ""}`,
-    ...input.assets.map((a) => `  ${a.file} ${kb(a.code.byteLength)} (${kb(brotliSize(a.code))} brotli)`),
+    // A font or an image is compressed in its own format, and hosts send it as it is: its size is what a visitor downloads.
+    ...input.assets.map((a) => `  ${a.file} ${kb(a.code.byteLength)} (${isTextFile(a.file) ? `${kb(brotliSize(a.code))} brotli` : "sent as it is"})`),
     ...(input.images?.count ? [`  images: ${input.images.count} sources, ${input.images.encoded} encoded, ${input.images.count - input.images.encoded} from the cache`] : []),
     `  ${input.files} files, ${kb(input.bytes)} written`,
     `  stages: ${Object.entries(input.timings).map(([stage, ms]) => `${stage} ${Math.round(ms)} ms`).join(", ")}`,

@@ -61,6 +61,9 @@ export const TWINS = [".br", ".gz"];
 
 const TEXT_FILE = /\.(html|css|js|mjs|svg|xml|txt|json|webmanifest)$/;
 
+/** Whether hosts compress the file (and a build with --precompress writes its twins): text, not a font or an image. */
+export const isTextFile = (file: string) => TEXT_FILE.test(file);
+
 /**
  * Stage 5. Everything the output folder holds: the pages (minified), the hashed assets, the feeds, the
  * files of public/ as they are, sitemap.xml (unless no page has an address of its own), robots.txt, the host files (_headers, _redirects) and
