@@ -48,7 +48,9 @@ function sitemapThread(hostname: string, listed: SitemapRoute[], file: string, s
 (${streamSitemap.toString()})(require(w.sitemap).SitemapStream, require("node:fs").createWriteStream, require("node:stream/promises").pipeline, require("node:events").once, w.hostname, w.listed, w.file)
   .then((bytes) => parentPort.postMessage({ bytes }), (e) => parentPort.postMessage({ failure: { code: e.code ?? "", message: e.message } }));`;
   const sitemap = createRequire(import.meta.url).resolve("sitemap");
-  const worker = new Worker(source, { eval: true, workerData: { sitemap, hostname, listed, file } });
+  // A small young generation, as the writing thread has: the thread collects the addresses it has written
+  // as it goes instead of growing beside the build's own peak of memory.
+  const worker = new Worker(source, { eval: true, workerData: { sitemap, hostname, listed, file }, resourceLimits: { maxYoungGenerationSizeMb: 4 } });
   signal?.addEventListener("abort", () => void worker.terminate(), { once: true });
   return new Promise<number>((resolve, reject) => {
     worker.once("message", (message: { bytes?: number; failure?: { code: string; message: string } }) => {
