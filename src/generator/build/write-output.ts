@@ -84,7 +84,7 @@ export async function writeOutput(input: OutputInput): Promise<WrittenOutput> {
   let sitemapStarted: Promise<unknown> | undefined;
   try {
     const write = (file: string, data: string | Uint8Array) => {
-      const twins = input.precompress && TEXT_FILE.test(file) ? TWINS.map((t) => file + t) : [];
+      const twins = input.precompress && isTextFile(file) ? TWINS.map((t) => file + t) : [];
       // An incremental build leaves a file that has the same bytes as it is, and its twins: they need no compressing again.
       if (update && sameBytes(join(input.outDir, file), data) && twins.every((t) => existsSync(join(input.outDir, t)))) {
         for (const f of [file, ...twins]) keep(f, statSync(join(input.outDir, f)).size);
@@ -136,7 +136,7 @@ export async function writeOutput(input: OutputInput): Promise<WrittenOutput> {
     }
     for (const asset of input.assets) {
       if (!update) write(asset.file, asset.code);
-      else for (const file of [asset.file, ...(input.precompress && TEXT_FILE.test(asset.file) ? TWINS.map((t) => asset.file + t) : [])]) keep(file, statSync(join(input.outDir, file)).size);
+      else for (const file of [asset.file, ...(input.precompress && isTextFile(asset.file) ? TWINS.map((t) => asset.file + t) : [])]) keep(file, statSync(join(input.outDir, file)).size);
     }
     for (const generated of input.files) write(generated.file, generated.data);
     for (const file of publicFiles(input.root)) write(file, readFileSync(join(input.root, "public", file)));
