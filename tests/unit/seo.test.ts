@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { writeSitemap } from "../../src/generator/seo/sitemap.ts";
+import { FileWriter } from "../../src/generator/build/file-writer.ts";
 import { alternatesFor } from "../../src/generator/seo/hreflang.ts";
 import { serializeJsonLd } from "../../src/generator/seo/structured-data.ts";
 import { loadSiteConfig, normaliseSiteUrl } from "../../src/generator/config.ts";
@@ -72,25 +73,40 @@ describe("sitemap.xml, written as it is made", () => {
   it("fails, without waiting for ever, when its file cannot be written", async () => {
     const missing = join(tmpdir(), "sitegen-no-such-folder", String(process.pid), "sitemap.xml");
     await expect(writeSitemap(config, routes, "2026-11-24", missing)).rejects.toMatchObject({ code: "ENOENT" });
-    await expect(writeSitemap(config, routes, "2026-11-24", missing, true)).rejects.toMatchObject({ code: "ENOENT" });
+    const writer = new FileWriter(true);
+    try {
+      await expect(writeSitemap(config, routes, "2026-11-24", missing, writer)).rejects.toMatchObject({ code: "ENOENT" });
+    } finally {
+      await writer.close();
+    }
   });
 
-  it("is the same file when a thread of its own makes it, and a thread stopped midway writes no more", async () => {
+  it("is the same file when the writing thread makes it between pages, and a thread stopped midway writes no more", async () => {
     const dir = mkdtempSync(join(tmpdir(), "sitegen-sitemap-"));
     try {
       const here = await writeSitemap(config, routes, "2026-11-24", join(dir, "here.xml"));
-      const threaded = await writeSitemap(config, routes, "2026-11-24", join(dir, "threaded.xml"), true);
-      expect(threaded).toBe(here);
+      const writer = new FileWriter(true);
+      const threaded = writeSitemap(config, routes, "2026-11-24", join(dir, "threaded.xml"), writer);
+      // Pages sent while the thread makes the sitemap are written too, each told what it made.
+      const written: number[] = [];
+      for (let i = 0; i < 40; i++) writer.writePage(join(dir, `page-${i}.html`), `<p>Page  ${i}</p>`, false, (made) => written.push(made.bytes));
+      expect(await threaded).toBe(here);
+      expect(await writer.close()).toBeUndefined();
+      expect(written).toHaveLength(40);
+      expect(readFileSync(join(dir, "page-39.html"), "utf8")).toBe("<p>Page 39</p>");
       expect(readFileSync(join(dir, "threaded.xml"), "utf8")).toBe(readFileSync(join(dir, "here.xml"), "utf8"));
       // A build that fails while the thread works stops it: the promise says so and the file stays short.
       const many = Array.from({ length: 20_000 }, (_, i) => ({ id: `r${i}`, paths: { pt: `/artigo-${i}`, en: `/en/article-${i}` }, schemaType: "WebPage" }));
-      const stop = new AbortController();
-      const stopped = writeSitemap(config, many, "2026-11-24", join(dir, "stopped.xml"), true, stop.signal);
-      stop.abort();
+      const stopping = new FileWriter(true);
+      const stopped = writeSitemap(config, many, "2026-11-24", join(dir, "stopped.xml"), stopping);
+      // Stopped once it has begun the file (a bounded wait: the thread starts it within moments).
+      for (let i = 0; i < 500 && !existsSync(join(dir, "stopped.xml")); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+      await stopping.abandon();
       await expect(stopped).rejects.toThrow(/stopped/);
       const size = existsSync(join(dir, "stopped.xml")) ? statSync(join(dir, "stopped.xml")).size : 0;
       await new Promise((resolve) => setTimeout(resolve, 200));
       expect(existsSync(join(dir, "stopped.xml")) ? statSync(join(dir, "stopped.xml")).size : 0).toBe(size);
+      expect(readFileSync(join(dir, "stopped.xml"), "utf8")).not.toMatch(/<\/urlset>$/);
       expect(readFileSync(join(dir, "threaded.xml"), "utf8")).toMatch(/<\/urlset>$/);
     } finally {
       rmSync(dir, { recursive: true, force: true });

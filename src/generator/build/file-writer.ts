@@ -23,6 +23,21 @@ export interface TwinLevels {
  */
 export const TWIN_LEVELS = { best: { brotli: 11, gzip: 9 }, fast: { brotli: 5, gzip: 6 } } satisfies Record<string, TwinLevels>;
 
+/**
+ * Work for the writing thread besides the files (the sitemap, seo/sitemap.ts): the source text of a function
+ * that refers to nothing outside itself, called there as `(data, require, pause)`. Awaiting `pause()` lets
+ * the thread take the files sent meanwhile, so that the work fills the moments it would wait for pages.
+ */
+export interface WriterTask {
+  source: string;
+  data: unknown;
+}
+
+/** What runs a WriterTask: a FileWriter with its thread. */
+export interface TaskRunner {
+  run<T>(task: WriterTask): Promise<T>;
+}
+
 /** What writing a page made: its minified HTML's bytes, and the files written for it (its twins too) and their bytes. */
 export interface PageWritten {
   bytes: number;
@@ -54,6 +69,9 @@ export class FileWriter {
   private wakeUp: (() => void) | undefined;
   private readonly done = new Map<number, (written: PageWritten) => void>();
   private nextId = 0;
+  /** The tasks sent to the thread and not yet done, by number. */
+  private readonly tasks = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
+  private nextTask = 0;
   private readonly closed: Promise<void> | undefined;
 
   constructor(thread: boolean, levels: TwinLevels = TWIN_LEVELS.best) {
@@ -63,7 +81,8 @@ export class FileWriter {
     // grow with the build, which would add up to most of a large build's memory.
     this.worker = new Worker(`(${writerThread.toString()})(${finishPage.toString()}, ${createMinifier.toString()}, ${REPORT_EVERY}, ${JSON.stringify(levels)})`, { eval: true, resourceLimits: WRITER_HEAP, workerData: { taken: this.taken } });
     this.closed = new Promise((resolve, reject) => {
-      this.worker!.on("message", (message: { count: number; pages: [number, PageWritten][]; failure?: WriteFailure }) => {
+      this.worker!.on("message", (message: { count: number; pages: [number, PageWritten][]; failure?: WriteFailure } | TaskDone) => {
+        if ("task" in message) return this.settle(message);
         this.pending -= message.count;
         for (const [id, written] of message.pages) {
           this.done.get(id)!(written);
@@ -73,8 +92,34 @@ export class FileWriter {
         this.wakeUp?.();
       });
       this.worker!.once("error", reject);
-      this.worker!.once("exit", () => resolve());
+      this.worker!.once("exit", () => {
+        for (const task of this.tasks.values()) task.reject(new Error("The writing thread stopped before its task was done."));
+        this.tasks.clear();
+        resolve();
+      });
     });
+  }
+
+  /** Whether the files go to a thread of their own, which can also run tasks (`run`). */
+  get threaded(): boolean {
+    return this.worker !== undefined;
+  }
+
+  /** Runs a task on the writing thread, between the files it writes; its failure keeps the system's code. */
+  run<T>(task: WriterTask): Promise<T> {
+    if (!this.worker) return Promise.reject(new Error("A FileWriter without its thread runs no task."));
+    const id = this.nextTask++;
+    return new Promise<T>((resolve, reject) => {
+      this.tasks.set(id, { resolve: resolve as (value: unknown) => void, reject });
+      this.worker!.postMessage({ task: id, source: task.source, data: task.data });
+    });
+  }
+
+  private settle(done: TaskDone): void {
+    const task = this.tasks.get(done.task);
+    this.tasks.delete(done.task);
+    if (done.failure) task?.reject(Object.assign(new Error(done.failure.message), { code: done.failure.code }));
+    else task?.resolve(done.result);
   }
 
   /** Writes one file as it is. */
@@ -128,6 +173,13 @@ export class FileWriter {
   async abandon(): Promise<void> {
     if (this.worker) await this.worker.terminate();
   }
+}
+
+/** A task's end, as the thread reports it. */
+interface TaskDone {
+  task: number;
+  result?: unknown;
+  failure?: { code: string; message: string };
 }
 
 /** How many files the thread writes between two reports of what it wrote. */
@@ -198,10 +250,27 @@ function writerThread(finish: typeof finishPage, minifier: typeof createMinifier
     }
     fs.writeFileSync(file, data);
   };
-  parentPort!.on("message", (message: { path: string; data?: string | Uint8Array; html?: string; twins?: boolean; id?: number; close?: boolean }) => {
+  const tasks = new Set<Promise<void>>();
+  const pause = () => new Promise<void>((resolve) => setImmediate(resolve));
+  const runTask = (id: number, source: string, data: unknown) => {
+    const run = new Function(`return (${source})`)() as (data: unknown, require: NodeJS.Require, pause: () => Promise<void>) => Promise<unknown>;
+    const done = Promise.resolve()
+      .then(() => run(data, require, pause))
+      .then(
+        (result) => parentPort!.postMessage({ task: id, result }),
+        (e: NodeJS.ErrnoException) => parentPort!.postMessage({ task: id, failure: { code: e?.code ?? "", message: e?.message ?? String(e) } }),
+      )
+      .finally(() => tasks.delete(done));
+    tasks.add(done);
+  };
+  parentPort!.on("message", (message: { path: string; data?: string | Uint8Array; html?: string; twins?: boolean; id?: number; close?: boolean; task?: number; source?: string }) => {
+    if (message.task !== undefined) return runTask(message.task, message.source!, message.data);
     if (message.close) {
-      report();
-      parentPort!.close();
+      // The tasks still running end first: each reports its end before the thread stops.
+      void Promise.all(tasks).then(() => {
+        report();
+        parentPort!.close();
+      });
       return;
     }
     count++;

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from "node:fs";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import { sitegenError } from "../errors.ts";
-import { FileWriter, type PageWritten, type TwinLevels } from "./file-writer.ts";
+import { FileWriter, type PageWritten, type TaskRunner, type TwinLevels } from "./file-writer.ts";
 
 /**
  * A build is written into a fresh sibling of the output folder (".dist.building-<pid>") and swapped in
@@ -46,6 +46,11 @@ export class StagingFolder {
         done(written);
       }),
     );
+  }
+
+  /** What runs work on the writing thread between its files, when the files have a thread (see FileWriter.run). */
+  get tasks(): TaskRunner | undefined {
+    return this.writer.threaded ? this.writer : undefined;
   }
 
   /** Waits while many files are still on their way to the disk (see FileWriter.drain). */

@@ -75,12 +75,11 @@ export const isTextFile = (file: string) => TEXT_FILE.test(file);
 export async function writeOutput(input: OutputInput): Promise<WrittenOutput> {
   const update = input.previousFiles !== undefined;
   const levels = input.twinLevels ?? TWIN_LEVELS.best;
-  // Threads of their own minify and write the pages (file-writer.ts) and make the sitemap beside the
-  // rendering when there are many pages.
-  const threads = input.manyPages === true && !update;
-  const staging = new StagingFolder(input.outDir, threads, levels);
+  // A thread of its own minifies and writes the pages (file-writer.ts), and makes the sitemap between them,
+  // beside the rendering when there are many pages.
+  const thread = input.manyPages === true && !update;
+  const staging = new StagingFolder(input.outDir, thread, levels);
   const all: string[] = [];
-  const stopSitemap = new AbortController();
   let sitemapStarted: Promise<unknown> | undefined;
   try {
     const write = (file: string, data: string | Uint8Array) => {
@@ -105,13 +104,13 @@ export async function writeOutput(input: OutputInput): Promise<WrittenOutput> {
       all.push(file);
     };
     // The sitemap is made from the routes alone (with the site and the day, both in the build's key), written
-    // straight into the staging folder as the `sitemap` package makes it: on a thread of its own beside the
-    // pages when there are many of them, as the pages' writing is (see writeSitemap).
+    // straight into the staging folder as the `sitemap` package makes it: on the thread that writes the pages,
+    // between them, when they have one (see writeSitemap).
     const sitemapTwins = [...(input.precompress ? TWINS : [])].map((t) => `sitemap.xml${t}`);
     const keptSitemap = update && input.sameRoutes === true && ["sitemap.xml", ...sitemapTwins].every((file) => existsSync(join(input.outDir, file)));
     const sitemapPath = join(staging.dir, "sitemap.xml");
-    const sitemap = keptSitemap ? Promise.resolve(undefined) : writeSitemap(input.site, input.routes, new Date().toISOString().slice(0, 10), sitemapPath, threads, stopSitemap.signal);
-    // Awaited once the pages are written; a build that fails before then stops it.
+    const sitemap = keptSitemap ? Promise.resolve(undefined) : writeSitemap(input.site, input.routes, new Date().toISOString().slice(0, 10), sitemapPath, staging.tasks);
+    // Awaited once the pages are written; a build that fails before then stops it with the thread.
     sitemapStarted = sitemap.catch(() => undefined);
     const pages: WrittenPage[] = [];
     for (const record of input.kept) {
@@ -169,9 +168,8 @@ export async function writeOutput(input: OutputInput): Promise<WrittenOutput> {
     }
     return { pages, files: staging.files, bytes: staging.bytes, all };
   } catch (error) {
-    stopSitemap.abort();
-    await sitemapStarted;
     await staging.discard();
+    await sitemapStarted;
     throw error;
   }
 }
