@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { existsSync, mkdtempSync, readFileSync, readdirSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { brotliCompressSync } from "node:zlib";
 import { buildSite, type BuildResult } from "../../src/generator/build/build.ts";
 import { buildSummary } from "../../src/generator/build/report.ts";
 import { outputFileForPath } from "../../src/generator/build/plan-pages.ts";
@@ -213,11 +214,11 @@ describe("special pages and files", () => {
     }
   });
 
-  it("reports pages per locale, sizes and every stage", () => {
+  it("reports pages per locale, sizes and every stage", async () => {
     const ptArticles = articles.filter((a) => a.paths.pt).length;
     expect(result.pages.filter((p) => p.locale === "pt")).toHaveLength(routes.length + ptArticles + 8); // routes, articles, not-found, error, six form results
     expect(Object.keys(result.timings)).toEqual(["content", "bundle", "collections", "images", "plan", "render", "write"]);
-    const summary = buildSummary({ ...result, outDir: out });
+    const summary = await buildSummary({ ...result, outDir: out });
     const perLocale = (l: string) => routes.length + articles.filter((a) => a.paths[l]).length + 8;
     expect(summary).toMatch(new RegExp(`^Built ${result.pages.length} pages \\(pt ${perLocale("pt")}, en ${perLocale("en")}\\) into `));
     // The page named is the largest one, whichever page that is as the content grows.
@@ -227,6 +228,10 @@ describe("special pages and files", () => {
     // Text assets with what brotli makes of them; the font, compressed in its own format, as it is sent.
     expect(summary).toMatch(/\n  assets\/site\.[0-9a-f]+\.css [\d.]+ KB \([\d.]+ KB brotli\)\n/);
     expect(summary).toMatch(/\n  assets\/[\w.-]+\.woff2 [\d.]+ KB \(sent as it is\)\n/);
+    // Each figure is its own file's, compressed as precompressed files are (brotli's best quality).
+    const brotliKb = (data: Uint8Array) => `${(brotliCompressSync(data).byteLength / 1024).toFixed(1)} KB brotli`;
+    for (const asset of result.assets.filter((a) => /\.(css|js)$/.test(a.file))) expect(summary).toContain(`  ${asset.file} ${(asset.code.byteLength / 1024).toFixed(1)} KB (${brotliKb(asset.code)})\n`);
+    expect(summary).toContain(`(${brotliKb(readFileSync(join(out, largest.file)))})`);
     expect(summary).toMatch(/stages: content \d+ ms, bundle \d+ ms, collections \d+ ms, images \d+ ms, plan \d+ ms, render \d+ ms, write \d+ ms/);
     expect(summary).toMatch(new RegExp(`\n  images: ${result.images.count} sources, ${result.images.encoded} encoded, ${result.images.count - result.images.encoded} from the cache\n`));
   });
