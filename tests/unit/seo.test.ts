@@ -81,6 +81,23 @@ describe("sitemap.xml, written as it is made", () => {
     }
   });
 
+  it("is finished before the writing thread stops when the build closes it at once", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "sitegen-sitemap-"));
+    try {
+      // Enough routes for the task to pause between them (every 64), when the thread takes its messages.
+      const many = Array.from({ length: 2_000 }, (_, i) => ({ id: `r${i}`, paths: { pt: `/artigo-${i}`, en: `/en/article-${i}` }, schemaType: "WebPage" }));
+      const writer = new FileWriter(true);
+      const sitemap = writeSitemap(config, many, "2026-11-24", join(dir, "sitemap.xml"), writer);
+      expect(await writer.close()).toBeUndefined();
+      expect(await sitemap).toBe(statSync(join(dir, "sitemap.xml")).size);
+      const xml = readFileSync(join(dir, "sitemap.xml"), "utf8");
+      expect(xml).toMatch(/<\/urlset>$/);
+      expect(xml.match(/<url>/g)).toHaveLength(4_000);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it("is the same file when the writing thread makes it between pages, and a thread stopped midway writes no more", async () => {
     const dir = mkdtempSync(join(tmpdir(), "sitegen-sitemap-"));
     try {
