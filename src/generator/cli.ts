@@ -68,7 +68,7 @@ export function createProgram(root: string): Command {
         const maxRssMb = process.resourceUsage().maxRSS / 1024;
         return console.log(JSON.stringify({ buildMs: result.totalMs, pages: result.pages.length, rendered: result.rendered, timings: result.timings, maxRssMb }));
       }
-      console.log(await buildSummary(result));
+      console.log(buildSummary(result));
       if (result.targetSummary) console.log(result.targetSummary);
     });
 

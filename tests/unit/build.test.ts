@@ -214,11 +214,11 @@ describe("special pages and files", () => {
     }
   });
 
-  it("reports pages per locale, sizes and every stage", async () => {
+  it("reports pages per locale, sizes and every stage", () => {
     const ptArticles = articles.filter((a) => a.paths.pt).length;
     expect(result.pages.filter((p) => p.locale === "pt")).toHaveLength(routes.length + ptArticles + 8); // routes, articles, not-found, error, six form results
     expect(Object.keys(result.timings)).toEqual(["content", "bundle", "collections", "images", "plan", "render", "write"]);
-    const summary = await buildSummary({ ...result, outDir: out });
+    const summary = buildSummary({ ...result, outDir: out });
     const perLocale = (l: string) => routes.length + articles.filter((a) => a.paths[l]).length + 8;
     expect(summary).toMatch(new RegExp(`^Built ${result.pages.length} pages \\(pt ${perLocale("pt")}, en ${perLocale("en")}\\) into `));
     // The page named is the largest one, whichever page that is as the content grows.

@@ -1,7 +1,6 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { promisify } from "node:util";
-import { brotliCompress } from "node:zlib";
+import { brotliCompressSync } from "node:zlib";
 import type { LocaleContent } from "../content.ts";
 import { compareLocales } from "../content.ts";
 import { formatError, type SitegenError } from "../errors.ts";
@@ -62,30 +61,24 @@ export interface BuildSummaryInput {
 }
 
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
-const compress = promisify(brotliCompress);
-/** At brotli's best quality, as precompressed files are: tens of milliseconds a file, so the files are compressed at once, on Node's thread pool. */
-const brotliSize = async (data: string | Uint8Array) => (await compress(data)).byteLength;
+const brotliSize = (data: string | Uint8Array) => brotliCompressSync(data).byteLength;
 
 /**
  * Stage 6. The summary printed after a build: pages per locale, sizes (raw, and brotli for the largest
  * page and each text asset, what a visitor downloads), time per stage, and every missing translation. The
  * largest page is read back from outDir: the build does not keep pages' HTML.
  */
-export async function buildSummary(input: BuildSummaryInput): Promise<string> {
+export function buildSummary(input: BuildSummaryInput): string {
   const perLocale = new Map<string, number>();
   for (const p of input.pages) perLocale.set(p.locale, (perLocale.get(p.locale) ?? 0) + 1);
   const html = input.pages.reduce((sum, p) => sum + p.bytes, 0);
   const largest = input.pages.reduce<(typeof input.pages)[number] | undefined>((a, b) => (!a || b.bytes > a.bytes ? b : a), undefined);
   const kept = input.rendered === undefined ? 0 : input.pages.length - input.rendered;
-  // A font or an image is compressed in its own format, and hosts send it as it is: its size is what a visitor downloads.
-  const [largestBrotli, ...assetsBrotli] = await Promise.all([
-    largest && brotliSize(readFileSync(join(input.outDir, largest.file))),
-    ...input.assets.map((a) => (isTextFile(a.file) ? brotliSize(a.code) : undefined)),
-  ]);
   const lines = [
     `Built ${input.pages.length} pages (${[...perLocale].map(([l, n]) => `${l} ${n}`).join(", ")}) into ${input.outDir} in ${Math.round(input.totalMs)} ms${kept ? `; ${kept} unchanged pages kept from the previous build` : ""}`,
-    `  HTML ${kb(html)}${largest ? `; largest page ${largest.file}, ${kb(largest.bytes)} (${kb(largestBrotli!)} brotli)` : ""}`,
-    ...input.assets.map((a, i) => `  ${a.file} ${kb(a.code.byteLength)} (${assetsBrotli[i] === undefined ? "sent as it is" : `${kb(assetsBrotli[i])} brotli`})`),
+    `  HTML ${kb(html)}${largest ? `; largest page ${largest.file}, ${kb(largest.bytes)} (${kb(brotliSize(readFileSync(join(input.outDir, largest.file))))} brotli)` : ""}`,
+    // A font or an image is compressed in its own format, and hosts send it as it is: its size is what a visitor downloads.
+    ...input.assets.map((a) => `  ${a.file} ${kb(a.code.byteLength)} (${isTextFile(a.file) ? `${kb(brotliSize(a.code))} brotli` : "sent as it is"})`),
     ...(input.images?.count ? [`  images: ${input.images.count} sources, ${input.images.encoded} encoded, ${input.images.count - input.images.encoded} from the cache`] : []),
     `  ${input.files} files, ${kb(input.bytes)} written`,
     `  stages: ${Object.entries(input.timings).map(([stage, ms]) => `${stage} ${Math.round(ms)} ms`).join(", ")}`,
