@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { renderToStaticMarkup } from "react-dom/server";
 import { createElement as h } from "react";
-import { minifyHtml } from "../../src/generator/html/minify-html.ts";
+import { createMinifier, minifyHtml } from "../../src/generator/html/minify-html.ts";
+import { fillShared, SHARED_PLACEHOLDER } from "../../src/generator/html/shared-markup.ts";
 import { decodeEntities } from "../helpers.ts";
 
 describe("minifyHtml over React's output", () => {
@@ -65,5 +66,34 @@ describe("minifyHtml over React's output", () => {
   it("minifies a template's content like the rest of the page, and keeps React's text separators", () => {
     const html = `<footer>\n  <p>Av. Paulista,   1000</p><img src="/logo.svg" alt=""/></footer><template id="toast"><div role="status" hidden=""></div></template><!-- a comment --><p>a<!-- -->b</p>`;
     expect(minifyHtml(html)).toBe('<footer> <p>Av. Paulista, 1000</p><img src="/logo.svg" alt=""></footer><template id="toast"><div role="status" hidden></div></template><p>a<!-- -->b</p>');
+  });
+
+  it("puts each shared part in, minified, with the same bytes as minifying the page whole", () => {
+    const icon = '<svg viewBox="0 0 24 24" aria-hidden="true"><path d="M4 5h16"/></svg>';
+    const parts = [
+      '<footer class="site-footer">\n  <p>Av. Paulista,   1000</p><img src="/logo.svg" alt=""/><a hrefLang="en" href="/en">EN</a></footer>',
+      icon,
+      // A part inside SVG: its capitals and self-closing tags stay, as they would in the whole page.
+      '<g><rect rx="2"/><text textLength="10">A  b</text></g>',
+      '<div data-props="{&quot;a&quot;:&quot;it&#x27;s&quot;}" hidden=""></div>',
+    ];
+    const at = (i: number) => `${SHARED_PLACEHOLDER.open}${i}${SHARED_PLACEHOLDER.close}`;
+    const page = `<!doctype html><html><head><meta charSet="utf-8"/></head><body><main><p>Text   before${at(1)}  and after</p><svg viewBox="0 0 10 10">${at(2)}<circle r="1"/></svg>${at(3)}</main>${at(0)}<p>${at(1)}</p></body></html>`;
+    const minify = createMinifier(SHARED_PLACEHOLDER);
+    const whole = minifyHtml(fillShared(page, parts));
+    expect(minify(page, parts)).toBe(whole);
+    expect(whole).toContain('<g><rect rx="2"/><text textLength="10">A b</text></g>');
+    expect(whole).toContain('<svg viewBox="0 0 24 24" aria-hidden="true"><path d="M4 5h16"/></svg>');
+    // Made once, the parts are reused, and the next page comes out the same way.
+    expect(minify(page, parts)).toBe(whole);
+    expect(minify(`<p>${at(1)}</p>`, parts)).toBe(`<p>${icon}</p>`);
+    expect(() => minify(`<p>${at(9)}</p>`, parts)).toThrow(/names no shared part/);
+  });
+
+  it("reads markup React never writes as it always did: a stray `<` is text, a comment left open ends at the next `>`", () => {
+    expect(minifyHtml("text < more  text")).toBe("text < more text");
+    expect(minifyHtml("<p>a  <!-- open  x> b  c</p>")).toBe("<p>a  b c</p>");
+    expect(minifyHtml("<p>a  b <!-- never closed")).toBe("<p>a b <!-- never closed");
+    expect(minifyHtml("<!---->x  <!-- -->y")).toBe("x <!-- -->y");
   });
 });

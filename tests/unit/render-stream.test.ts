@@ -2,6 +2,8 @@ import { describe, expect, it } from "vitest";
 import { planPages } from "../../src/generator/build/plan-pages.ts";
 import { ReadLog, renderPages } from "../../src/generator/build/render-pages.ts";
 import { loadLocaleContent } from "../../src/generator/content.ts";
+import { fillShared, SHARED_PLACEHOLDER } from "../../src/generator/html/shared-markup.ts";
+import { minifyHtml } from "../../src/generator/html/minify-html.ts";
 import { ROOT, sitePlan } from "../helpers.ts";
 
 /**
@@ -40,5 +42,30 @@ describe("rendering, one page at a time", () => {
     const [rendered] = renderPages(plan, [article], bundle as never, config, dictionaries, assets, collections, {}, log);
     expect(rendered.reads).toEqual(expect.arrayContaining([`collection:${article.entry!.collection}:${article.locale}`, "route:home"]));
     expect(rendered.reads.filter((read) => read.startsWith("collection:"))).toHaveLength(1);
+  });
+
+  it("leaves the shared parts to the minifier, except a part that does not begin and end with a tag", async () => {
+    const { site, config, collections, locales } = await sitePlan();
+    const dictionaries = Object.fromEntries(locales.map((l) => [l, loadLocaleContent(ROOT, l, config).dictionary]));
+    const plan = planPages(site, config, collections);
+    const at = (i: number) => `${SHARED_PLACEHOLDER.open}${i}${SHARED_PLACEHOLDER.close}`;
+    const bundle = {
+      site,
+      hash: "",
+      file: "",
+      render: (_head: unknown, page: { shared(id: string, render: () => string): number }) =>
+        `<!doctype html><p>Before  ${at(page.shared("tail", () => "  tail of a sentence"))}</p>${at(page.shared("footer", () => "<footer>\n  Footer</footer>"))}`,
+    };
+    const assets = { stylesheet: "/site.css", fonts: [], scripts: [], preloads: [], islands: {} };
+    // Two pages of one locale: the parts are made once per locale.
+    const pages = plan.pages.filter((p) => p.locale === plan.pages[0].locale).slice(0, 2);
+    const [first, second] = renderPages(plan, pages, bundle as never, config, dictionaries, assets, collections, {}, new ReadLog());
+    for (const rendered of [first, second]) {
+      expect(rendered.html).toBe(`<!doctype html><p>Before    tail of a sentence</p>${at(1)}`);
+      expect(rendered.shared).toEqual(["  tail of a sentence", "<footer>\n  Footer</footer>"]);
+      // The runs of white space on both sides of the text part collapse into one, as in the page rendered whole.
+      expect(minifyHtml(rendered.html, rendered.shared)).toBe("<!doctype html><p>Before tail of a sentence</p><footer> Footer</footer>");
+      expect(minifyHtml(rendered.html, rendered.shared)).toBe(minifyHtml(fillShared(rendered.html, rendered.shared)));
+    }
   });
 });

@@ -106,7 +106,7 @@ describe("sitemap.xml, written as it is made", () => {
       const threaded = writeSitemap(config, routes, "2026-11-24", join(dir, "threaded.xml"), writer);
       // Pages sent while the thread makes the sitemap are written too, each told what it made.
       const written: number[] = [];
-      for (let i = 0; i < 40; i++) writer.writePage(join(dir, `page-${i}.html`), `<p>Page  ${i}</p>`, false, (made) => written.push(made.bytes));
+      for (let i = 0; i < 40; i++) writer.writePage(join(dir, `page-${i}.html`), `<p>Page  ${i}</p>`, [], false, (made) => written.push(made.bytes));
       expect(await threaded).toBe(here);
       expect(await writer.close()).toBeUndefined();
       expect(written).toHaveLength(40);

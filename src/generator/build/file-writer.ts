@@ -3,6 +3,7 @@ import * as zlib from "node:zlib";
 import { dirname } from "node:path";
 import { Worker } from "node:worker_threads";
 import { createMinifier } from "../html/minify-html.ts";
+import { SHARED_PLACEHOLDER } from "../html/shared-markup.ts";
 
 /** Why a file could not be written: its path, and the system's code and message. */
 export interface WriteFailure {
@@ -73,13 +74,16 @@ export class FileWriter {
   private readonly tasks = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
   private nextTask = 0;
   private readonly closed: Promise<void> | undefined;
+  /** The shared parts the pages name (render-pages.ts), and how many of them the thread has. */
+  private parts: readonly string[] = [];
+  private partsSent = 0;
 
   constructor(thread: boolean, levels: TwinLevels = TWIN_LEVELS.best) {
-    this.inline = { folders: new Set<string>(), finish: finishPage(createMinifier(), zlib, levels) };
+    this.inline = { folders: new Set<string>(), finish: finishPage(createMinifier(SHARED_PLACEHOLDER), zlib, levels) };
     if (!thread) return;
     // Its live data is a few pages at a time (drain): a small heap makes it collect as it goes rather than
     // grow with the build, which would add up to most of a large build's memory.
-    this.worker = new Worker(`(${writerThread.toString()})(${finishPage.toString()}, ${createMinifier.toString()}, ${REPORT_EVERY}, ${JSON.stringify(levels)})`, { eval: true, resourceLimits: WRITER_HEAP, workerData: { taken: this.taken } });
+    this.worker = new Worker(`(${writerThread.toString()})(${finishPage.toString()}, ${createMinifier.toString()}, ${JSON.stringify(SHARED_PLACEHOLDER)}, ${REPORT_EVERY}, ${JSON.stringify(levels)})`, { eval: true, resourceLimits: WRITER_HEAP, workerData: { taken: this.taken } });
     this.closed = new Promise((resolve, reject) => {
       this.worker!.on("message", (message: { count: number; pages: [number, PageWritten][]; failure?: WriteFailure } | TaskDone) => {
         if ("task" in message) return this.settle(message);
@@ -130,19 +134,31 @@ export class FileWriter {
     this.worker.postMessage({ path, data });
   }
 
-  /** Writes a page's HTML minified (and its compressed twins, `.br` and `.gz`, if asked); `done` is told what was written. */
-  writePage(path: string, html: string, twins: boolean, done: (written: PageWritten) => void): void {
+  /**
+   * Writes a page's HTML minified, with the shared parts it names put in (`shared`: the build's parts, a list
+   * that only grows), and its compressed twins, `.br` and `.gz`, if asked; `done` is told what was written.
+   */
+  writePage(path: string, html: string, shared: readonly string[], twins: boolean, done: (written: PageWritten) => void): void {
     if (!this.worker) {
-      const page = this.inline.finish(html, twins);
+      const page = this.inline.finish(html, shared, twins);
       for (const file of page.files) writeNow(path + file.suffix, file.data, this.inline.folders);
       return done(page.written);
     }
     // While the thread is behind (its disk slower than the rendering), this thread minifies and compresses
     // the page itself and sends only its files: the two then share the work instead of the rendering waiting.
     if (this.sent - Atomics.load(this.taken, 0) > SHARE_FROM) {
-      const page = this.inline.finish(html, twins);
+      const page = this.inline.finish(html, shared, twins);
       for (const file of page.files) this.write(path + file.suffix, file.data);
       return done(page.written);
+    }
+    // Each part goes to the thread once, before the first page that names it (messages arrive in order).
+    if (shared !== this.parts) {
+      this.parts = shared;
+      this.partsSent = 0;
+    }
+    if (shared.length > this.partsSent) {
+      this.worker.postMessage({ parts: shared.slice(this.partsSent), from: this.partsSent });
+      this.partsSent = shared.length;
     }
     const id = this.nextId++;
     this.done.set(id, done);
@@ -204,9 +220,9 @@ function writeNow(path: string, data: string | Uint8Array, folders: Set<string>)
  * A page as written: its HTML minified, and its twins compressed as `sitegen start` and precompressing
  * servers expect them (at `levels`). It refers to nothing outside itself: its source text is also the thread's.
  */
-function finishPage(minify: (html: string) => string, compress: Pick<typeof zlib, "brotliCompressSync" | "gzipSync" | "constants">, levels: TwinLevels) {
-  return (html: string, twins: boolean) => {
-    const minified = minify(html);
+function finishPage(minify: (html: string, parts: readonly string[]) => string, compress: Pick<typeof zlib, "brotliCompressSync" | "gzipSync" | "constants">, levels: TwinLevels) {
+  return (html: string, parts: readonly string[], twins: boolean) => {
+    const minified = minify(html, parts);
     // Without twins the page stays a string until it is written: a string goes to the writing thread for
     // less than its bytes would, and writing it encodes it as encoding it here would.
     if (!twins) {
@@ -226,13 +242,15 @@ function finishPage(minify: (html: string) => string, compress: Pick<typeof zlib
  * its own, compiled or not). It writes each file it is sent, tells how many it wrote and what each page made
  * every few files, and the first failure, after which it writes nothing more.
  */
-function writerThread(finish: typeof finishPage, minifier: typeof createMinifier, reportEvery: number, levels: TwinLevels): void {
+function writerThread(finish: typeof finishPage, minifier: typeof createMinifier, placeholder: typeof SHARED_PLACEHOLDER, reportEvery: number, levels: TwinLevels): void {
   /* eslint-disable @typescript-eslint/no-require-imports */
   const fs = require("node:fs") as typeof import("node:fs");
   const path = require("node:path") as typeof import("node:path");
   const { parentPort, workerData } = require("node:worker_threads") as typeof import("node:worker_threads");
   const { taken } = workerData as { taken: Int32Array };
-  const page = finish(minifier(), require("node:zlib"), levels);
+  const page = finish(minifier(placeholder), require("node:zlib"), levels);
+  // The shared parts the pages name, as the build's thread sends them.
+  const parts: string[] = [];
   const folders = new Set<string>();
   let count = 0;
   let pages: [number, PageWritten][] = [];
@@ -263,8 +281,13 @@ function writerThread(finish: typeof finishPage, minifier: typeof createMinifier
       .finally(() => tasks.delete(done));
     tasks.add(done);
   };
-  parentPort!.on("message", (message: { path: string; data?: string | Uint8Array; html?: string; twins?: boolean; id?: number; close?: boolean; task?: number; source?: string }) => {
+  parentPort!.on("message", (message: { path: string; data?: string | Uint8Array; html?: string; twins?: boolean; id?: number; close?: boolean; task?: number; source?: string; parts?: string[]; from?: number }) => {
     if (message.task !== undefined) return runTask(message.task, message.source!, message.data);
+    if (message.parts) {
+      parts.length = message.from!;
+      parts.push(...message.parts);
+      return;
+    }
     if (message.close) {
       // The tasks still running end first: each reports its end before the thread stops.
       void Promise.all(tasks).then(() => {
@@ -282,7 +305,7 @@ function writerThread(finish: typeof finishPage, minifier: typeof createMinifier
       if (message.html === undefined) {
         put(file, message.data!);
       } else {
-        const made = page(message.html, message.twins === true);
+        const made = page(message.html, parts, message.twins === true);
         for (const { suffix, data } of made.files) put((file = message.path + suffix), data);
         pages.push([message.id!, made.written]);
       }

@@ -9,7 +9,7 @@ import { absoluteUrl } from "../seo/urls.ts";
 import { alternatesFor } from "../seo/hreflang.ts";
 import { serializeJsonLd, structuredData } from "../seo/structured-data.ts";
 import { sitegenError } from "../errors.ts";
-import { fillShared } from "../html/shared-markup.ts";
+import { fillShared, standsAlone } from "../html/shared-markup.ts";
 import type { PagesBundle } from "./bundle-pages.ts";
 import type { PagePlan, PlannedPage } from "./plan-pages.ts";
 
@@ -24,7 +24,13 @@ export interface PageAssets {
 
 export interface RenderedPage {
   page: PlannedPage;
+  /**
+   * The page's HTML, with a placeholder for each part of the markup shared by many pages that it shows: the
+   * minifier puts them in, minified once (html/minify-html.ts), and fillShared as they are.
+   */
   html: string;
+  /** The build's shared parts, by number. */
+  shared: readonly string[];
   /** Text keys the page asked for and its locale lacks (the page shows the key itself). */
   missing: string[];
   /** What the page read beyond its own plan (ReadLog's names), for incremental builds. */
@@ -59,7 +65,8 @@ export function* renderPages(plan: PagePlan, pages: Iterable<PlannedPage>, bundl
     let html: string;
     try {
       html = bundle.render(head, data, page.component, page.props);
-      if (context.shared.size > 0) html = fillShared(html, context.sharedHtml);
+      // A part that the minifier cannot take apart from the page is put in the page now.
+      if (context.notAlone) html = fillShared(html, context.sharedHtml, (part) => !standsAlone(part));
     } catch (error) {
       const e = error as Error;
       throw sitegenError(
@@ -70,7 +77,7 @@ export function* renderPages(plan: PagePlan, pages: Iterable<PlannedPage>, bundl
     } finally {
       log.current = undefined;
     }
-    yield { page, html, missing: [...sink.missing], reads: [...sink.reads] };
+    yield { page, html, shared: context.sharedHtml, missing: [...sink.missing], reads: [...sink.reads] };
   }
 }
 
@@ -101,12 +108,14 @@ interface BuildContext {
   /** The shared parts made so far, by locale and name, and their markup, by index. */
   shared: Map<string, SharedPart>;
   sharedHtml: string[];
+  /** Whether a part does not begin or end with a tag (shared-markup.ts' standsAlone). */
+  notAlone: boolean;
 }
 
 function pageContext(plan: PagePlan, site: SiteConfig, collections: Collections, definitions: CollectionDefinition[]): BuildContext {
   const notFoundPaths = Object.fromEntries(site.locales.map((l) => [l.code, localizedPath("/404", l)]));
   const dateFormats = new Map(site.locales.map((l) => [l.code, new Intl.DateTimeFormat(l.lang, { dateStyle: "long", timeZone: "UTC" })]));
-  return { routes: plan.routes, byId: new Map(plan.routes.map((r) => [r.id, r])), notFoundPaths, dateFormats, formattedDates: new Map(), collections, definitions, shared: new Map(), sharedHtml: [] };
+  return { routes: plan.routes, byId: new Map(plan.routes.map((r) => [r.id, r])), notFoundPaths, dateFormats, formattedDates: new Map(), collections, definitions, shared: new Map(), sharedHtml: [], notAlone: false };
 }
 
 function pageData(page: PlannedPage, translator: Translator, site: SiteConfig, context: BuildContext, islands: Record<string, string>, log: ReadLog, sink: PageSink): PageData {
@@ -186,6 +195,7 @@ function makeShared(key: string, render: () => string, context: BuildContext, lo
     // A part may show other parts (an icon in a footer): they were made while it rendered.
     const html = fillShared(render(), context.sharedHtml);
     const part = { index: context.sharedHtml.push(html) - 1, missing: [...missing], reads: [...reads] };
+    if (!standsAlone(html)) context.notAlone = true;
     context.shared.set(key, part);
     return part;
   } finally {

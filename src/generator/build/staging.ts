@@ -37,10 +37,10 @@ export class StagingFolder {
     this.bytes += typeof data === "string" ? Buffer.byteLength(data) : data.byteLength;
   }
 
-  /** Writes a page minified, and its compressed twins if asked (see FileWriter.writePage); `done` is told what was written. */
-  writePage(file: string, html: string, twins: boolean, done: (written: PageWritten) => void): void {
+  /** Writes a page minified, with the shared parts it names, and its compressed twins if asked (see FileWriter.writePage); `done` is told what was written. */
+  writePage(file: string, html: string, shared: readonly string[], twins: boolean, done: (written: PageWritten) => void): void {
     guard(join(this.target, file), () =>
-      this.writer.writePage(join(this.dir, file), html, twins, (written) => {
+      this.writer.writePage(join(this.dir, file), html, shared, twins, (written) => {
         this.files += written.files;
         this.bytes += written.written;
         done(written);

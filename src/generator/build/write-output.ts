@@ -118,19 +118,19 @@ export async function writeOutput(input: OutputInput): Promise<WrittenOutput> {
       staging.files += record.files - 1;
       if (input.precompress) all.push(...TWINS.map((t) => record.file + t));
     }
-    for (const { page, html, missing, reads } of input.pages) {
+    for (const { page, html, shared, missing, reads } of input.pages) {
       const record: WrittenPage = { file: page.file, locale: page.locale, label: page.label, missing, reads, bytes: 0, files: 0, written: 0 };
       pages.push(record);
       if (update) {
         // An incremental build compares the page with the file there: a page whose bytes did not change stays.
         const before = { files: staging.files, bytes: staging.bytes };
-        const minified = minifyHtml(html);
+        const minified = minifyHtml(html, shared);
         write(page.file, minified);
         Object.assign(record, { bytes: Buffer.byteLength(minified), files: staging.files - before.files, written: staging.bytes - before.bytes });
         continue;
       }
       all.push(page.file, ...(input.precompress ? TWINS.map((t) => page.file + t) : []));
-      staging.writePage(page.file, html, input.precompress, (written) => Object.assign(record, written));
+      staging.writePage(page.file, html, shared, input.precompress, (written) => Object.assign(record, written));
       await staging.drain();
     }
     for (const asset of input.assets) {
