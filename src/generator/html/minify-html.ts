@@ -53,8 +53,12 @@ export function createMinifier(placeholder?: SharedPlaceholder): (html: string, 
   const TAG_TO_CHANGE = /\/>|=""|&#x27;|&quot;|\s[^\s="]*[A-Z][^\s="]*=/;
   const ATTRIBUTE = /\s+([^\s=/>]+)(?:="([^"]*)")?/g;
 
-  /** Each shared part as minified, in HTML and in SVG: made once, then reused by every page showing it. */
+  /**
+   * Each shared part as minified, in HTML and in SVG: made once, then reused by every page showing it.
+   * Emptied when full, so that the parts of builds made again and again (sitegen serve) do not pile up.
+   */
   const minifiedParts = [new Map<string, string>(), new Map<string, string>()];
+  const REMEMBERED = 4096;
 
   function minifyHtml(html: string, parts: readonly string[] = [], depth = 0): string {
     // Inside SVG, attribute names are case-sensitive (viewBox) and self-closing tags mean something.
@@ -147,25 +151,7 @@ export function createMinifier(placeholder?: SharedPlaceholder): (html: string, 
     return out;
   }
 
-  /**
-   * Tags rewritten so far, in HTML and in SVG: most recur on every page (the meta and link tags, icons, an
-   * island's props), and a lookup costs less than a rewrite. Emptied when full, so it never grows with the site.
-   */
-  const rewritten = [new Map<string, string>(), new Map<string, string>()];
-  const REMEMBERED = 4096;
-
   function tag(token: string, svg: boolean): string {
-    const known = rewritten[svg ? 1 : 0];
-    let out = known.get(token);
-    if (out === undefined) {
-      out = rewrite(token, svg);
-      if (known.size >= REMEMBERED) known.clear();
-      known.set(token, out);
-    }
-    return out;
-  }
-
-  function rewrite(token: string, svg: boolean): string {
     if (token[1] === "/" || token[1] === "!" || !TAG_TO_CHANGE.test(token)) return token;
     const selfClosing = token.endsWith("/>");
     const nameEnd = token.search(/[\s/>]/);
