@@ -7,8 +7,9 @@ import { dirname, join, relative } from "node:path";
 import { ROOT, parseHtml, projectCopy } from "../helpers.ts";
 
 const cli = join(ROOT, "bin", "sitegen.js");
+// A CLI that does not stop by itself (a thread left running) is stopped, and its run fails: status null.
 const run = (args: string[], cwd = ROOT, env: Record<string, string> = {}) =>
-  spawnSync(process.execPath, [cli, ...args], { cwd, encoding: "utf8", env: { ...process.env, ...env } });
+  spawnSync(process.execPath, [cli, ...args], { cwd, encoding: "utf8", env: { ...process.env, ...env }, timeout: 120_000 });
 
 /** Every file of a folder with its content hash, to prove a failed build left it byte-for-byte alone. */
 function snapshot(dir: string): Record<string, string> {
@@ -66,6 +67,18 @@ describe("failing builds", () => {
     expect(failed.stderr).toMatch(/YamlSyntaxError: YAML syntax error\n\s+content\/pt\/home\.yaml:3:\d+: /);
     expect(failed.stderr).toMatch(/\n\s+hint: Fix the YAML at that line and column/);
     expect(snapshot(out)).toEqual(before);
+  });
+
+  it("stop by themselves when a first build fails before writing (the thread started for its pages is stopped too)", () => {
+    const project = projectCopy();
+    const out = join(mkdtempSync(join(tmpdir(), "sitegen-out-")), "dist");
+    const file = join(project, "content", "pt", "home.yaml");
+    writeFileSync(file, readFileSync(file, "utf8").replace(/^hero:\n/m, "hero:\n  broken: [unclosed\n"));
+    const failed = run(["build", "--out", out], project);
+    expect(failed.signal).toBeNull();
+    expect(failed.status).toBe(1);
+    expect(failed.stderr).toMatch(/YamlSyntaxError: YAML syntax error/);
+    expect(readdirSync(dirname(out))).not.toContain("dist");
   });
 
   it("name the page and route of a component that throws, and leave dist unchanged", () => {

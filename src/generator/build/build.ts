@@ -18,7 +18,7 @@ import { feedFiles } from "../seo/feeds.ts";
 import { processImages, sourceImages } from "./images.ts";
 import { ReadLog, renderPages } from "./render-pages.ts";
 import { TWINS, writeOutput, type WrittenPage } from "./write-output.ts";
-import { TWIN_LEVELS } from "./file-writer.ts";
+import { FileWriter, TWIN_LEVELS } from "./file-writer.ts";
 import { loadEntryCache, saveEntryCache } from "./entry-cache.ts";
 import { filesUnder } from "../files.ts";
 import { buildKey, PageInputs, selectPages, type PageRecord } from "./incremental.ts";
@@ -111,6 +111,19 @@ export interface BuildResult {
  * Only small records of each page outlive its writing, so memory stays flat however many pages there are.
  */
 export async function buildSite(options: BuildOptions): Promise<BuildResult> {
+  // A cold build of many pages writes them on a thread of its own (file-writer.ts). Started first, the thread
+  // is up by the time the first page is rendered, instead of the first pages waiting for it to start.
+  const cold = !options.memory && (options.incremental === false || !existsSync(options.outDir));
+  const writer = options.writeThread !== false && cold ? new FileWriter(true, TWIN_LEVELS[options.precompress === "fast" ? "fast" : "best"]) : undefined;
+  try {
+    return await build(options, writer);
+  } finally {
+    // Stopped, if the build failed before writing or wrote few pages (once the thread wrote the pages, it has stopped already).
+    await writer?.abandon();
+  }
+}
+
+async function build(options: BuildOptions, early: FileWriter | undefined): Promise<BuildResult> {
   const started = performance.now();
   const timings: Record<string, number> = {};
   let mark = started;
@@ -189,9 +202,13 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     const serverFiles = serverBundleFiles({ site: content.site, submissions, dictionaries: content.dictionaries, apiCode });
     const target = await TARGETS[options.target ?? "node"]({ root, outDir: options.outDir, site: { ...content.site, submissions }, dictionaries: content.dictionaries });
     let missing: MissingKey[] = [];
+    const manyPages = options.writeThread ?? changes.render.length >= WRITE_THREAD_PAGES;
+    const writer = manyPages && previous === undefined ? early : undefined;
+    if (early && !writer) void early.abandon();
     const written = await writeOutput({
       ...{ outDir: options.outDir, root, site: content.site, routes: plan.routes, pages: rendered, kept: changes.keep, previousFiles: previous?.files },
-      manyPages: options.writeThread ?? changes.render.length >= WRITE_THREAD_PAGES,
+      manyPages,
+      writer,
       sameRoutes: previous?.routes === inputs.digest("routes"),
       ...{ assets: [...assetFiles, ...processed.files], files: [...feeds, ...target.outputFiles], serverFiles: target.serverBundle ? serverFiles : [], redirects: target.redirects, precompress, twinLevels: TWIN_LEVELS[options.precompress === "fast" ? "fast" : "best"] },
       beforeSwap(pages) {

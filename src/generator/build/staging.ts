@@ -16,8 +16,11 @@ export class StagingFolder {
   bytes = 0;
   private readonly writer: FileWriter;
 
-  /** `thread`: write the files on a thread of their own (file-writer.ts), for a build of many files; `levels`: how hard pages' twins are compressed. */
-  constructor(outDir: string, thread = false, levels?: TwinLevels) {
+  /**
+   * `thread`: write the files on a thread of their own (file-writer.ts), for a build of many files; `levels`:
+   * how hard pages' twins are compressed; `writer`: the thread, if already started (it is then this folder's).
+   */
+  constructor(outDir: string, thread = false, levels?: TwinLevels, writer?: FileWriter) {
     this.target = resolve(outDir);
     const parent = dirname(this.target);
     guard(parent, () => mkdirSync(parent, { recursive: true }));
@@ -27,7 +30,7 @@ export class StagingFolder {
       rmSync(this.dir, { recursive: true, force: true });
       mkdirSync(this.dir);
     });
-    this.writer = new FileWriter(thread, levels);
+    this.writer = writer ?? new FileWriter(thread, levels);
   }
 
   /** Writes one file under the staging folder (creating its folders). */

@@ -11,7 +11,7 @@ import { hostFiles } from "../security-headers.ts";
 import { StagingFolder } from "./staging.ts";
 import type { RenderedPage } from "./render-pages.ts";
 import type { PageRecord } from "./incremental.ts";
-import { TWIN_LEVELS, type TwinLevels } from "./file-writer.ts";
+import { TWIN_LEVELS, type FileWriter, type TwinLevels } from "./file-writer.ts";
 
 export interface OutputInput {
   outDir: string;
@@ -40,6 +40,8 @@ export interface OutputInput {
   sameRoutes?: boolean;
   /** Whether the build renders enough pages for writing them on a thread of its own to pay. */
   manyPages?: boolean;
+  /** The writing thread, when the build started it already (a cold build's, build.ts): used for many pages. */
+  writer?: FileWriter;
   /** Run just before the new output replaces the old one, with every page: the kept ones' records, then those written. */
   beforeSwap?: (pages: (PageRecord | WrittenPage)[]) => void;
 }
@@ -78,7 +80,7 @@ export async function writeOutput(input: OutputInput): Promise<WrittenOutput> {
   // A thread of its own minifies and writes the pages (file-writer.ts), and makes the sitemap between them,
   // beside the rendering when there are many pages.
   const thread = input.manyPages === true && !update;
-  const staging = new StagingFolder(input.outDir, thread, levels);
+  const staging = new StagingFolder(input.outDir, thread, levels, thread ? input.writer : undefined);
   const all: string[] = [];
   let sitemapStarted: Promise<unknown> | undefined;
   try {
