@@ -4,6 +4,7 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     include: ["tests/load/**/*.test.ts"],
+    globalSetup: ["tests/temporary-folder.ts"],
     testTimeout: 900_000,
     hookTimeout: 300_000,
     // One store at a time: the figures of one must not include the load of the other.

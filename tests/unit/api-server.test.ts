@@ -4,7 +4,7 @@
  * open for long, and a malformed Host header answered normally.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { mkdirSync, mkdtempSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { request, type IncomingHttpHeaders } from "node:http";
 import { connect } from "node:net";
 import { tmpdir } from "node:os";
@@ -22,9 +22,10 @@ const t = (locale: "pt" | "en", key: string) => MESSAGES[locale].get(key)!;
 let server: SiteServer;
 let api: ReturnType<typeof createApiHandlers>;
 let port: number;
+let dir: string;
 
 beforeAll(async () => {
-  const dir = mkdtempSync(join(tmpdir(), "sitegen-api-server-"));
+  dir = mkdtempSync(join(tmpdir(), "sitegen-api-server-"));
   const site: SiteConfig = { ...SITE, submissions: { ...SITE.submissions, database: join(dir, "submissions.db"), rateLimitPerMinute: 1000 } };
   api = createApiHandlers({ site, root: ROOT, messages: MESSAGES });
   // No pages needed: the endpoints are mounted before the static files.
@@ -36,6 +37,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await server.close();
   api.close();
+  rmSync(dir, { recursive: true, force: true });
 });
 
 interface Outcome {
@@ -255,6 +257,7 @@ describe("bodies over the limit, through sitegen serve", () => {
       expect(JSON.parse(answer.text)).toEqual({ ok: false, message: t("en", "api.tooLarge") });
     } finally {
       await small.close();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 

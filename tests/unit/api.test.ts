@@ -1,5 +1,5 @@
 import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
-import { mkdirSync, mkdtempSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { openSqlite, pragmaValue, type SqliteDatabase } from "../../src/api/sqlite-driver.ts";
@@ -24,8 +24,11 @@ const MESSAGES = {
 const T0 = Date.UTC(2026, 0, 15, 12, 0, 0);
 
 const opened: { close(): void }[] = [];
+/** Each test's temporary folder (its database), removed once its handlers are closed. */
+const folders: string[] = [];
 afterAll(() => {
   for (const api of opened) api.close();
+  for (const folder of folders) rmSync(folder, { recursive: true, force: true });
 });
 afterEach(() => {
   vi.restoreAllMocks();
@@ -36,6 +39,7 @@ type Submissions = SiteConfig["submissions"];
 /** A fresh set of handlers over a temporary database, with a clock the test moves. */
 function setup(submissions: Partial<Submissions> = {}, endpoints: Partial<SiteConfig["endpoints"]> = {}) {
   const dir = mkdtempSync(join(tmpdir(), "sitegen-api-"));
+  folders.push(dir);
   const database = join(dir, "data", "submissions.db");
   const site: SiteConfig = {
     ...SITE,
@@ -893,6 +897,7 @@ describe("storage", () => {
 
   it("answers 503 with the failure message when the database cannot be written, and keeps working", async () => {
     const dir = mkdtempSync(join(tmpdir(), "sitegen-api-broken-"));
+    folders.push(dir);
     writeFileSync(join(dir, "not-a-folder"), "");
     const s = setup({ database: join(dir, "not-a-folder", "submissions.db"), rateLimitPerMinute: 100 });
     const logged = vi.spyOn(console, "error").mockImplementation(() => {});
