@@ -56,61 +56,101 @@ export interface CachedEntry {
   bodyAt?: { offset: number; length: number; hash: string };
 }
 
-/**
- * What an entry is made from, kept apart from the entry: the file's cached fields (what the next build may
- * reuse, see cachedEntry) and what its body is read and rendered with.
- */
-interface EntrySource {
-  fields: CachedEntry;
-  /** The body text, when this build kept it in memory. */
-  body: string | undefined;
+/** What the entries of one collection and locale share in a build: what their bodies are read and rendered with. */
+interface EntryContext {
   input: CollectionsInput;
   definition: CollectionDefinition;
   render: (md: string, env?: MarkdownEnv) => string;
-  entry: CollectionEntry;
 }
-
-const SOURCES = new WeakMap<object, EntrySource>();
 
 /** What the next build may reuse of an entry's file: its hash, checked fields, reading time and body's images. */
 export function cachedEntry(entry: CollectionEntry): CachedEntry | undefined {
-  return SOURCES.get(entry)?.fields;
+  return entry instanceof Entry ? Entry.fieldsOf(entry) : undefined;
 }
 
 /**
- * The getters every entry shares: an entry's `html`, and its fields' `body` when the schema has a `body` field.
- * One getter on a prototype, not one per entry: an object given a getter of its own gets a hidden class of its
- * own in V8, and thousands of those made much of a large build's memory and slowed every read of an entry.
- * `body` is not an own field: what hashes or copies an entry's fields leaves it out, as it does the html.
+ * An entry, as pages see it. A class, so that every entry has the same fields in the same order, made the
+ * same way: V8 then gives them all one hidden class, which keeps a large build's memory down and every read
+ * of an entry fast. Its `html` is a getter of the class, not an own field, and what it is made from is in
+ * private fields: what hashes, copies or serialises an entry's fields leaves them out.
  */
-const ENTRY = {
+class Entry implements CollectionEntry {
+  image?: string = undefined;
+  ogImage?: CollectionEntry["ogImage"] = undefined;
+  images?: CollectionEntry["images"] = undefined;
+  bodyPictures?: string[] = undefined;
+  path?: string = undefined;
+  readonly collection: string;
+  readonly readingMinutes: number;
+  readonly hash: string;
+  readonly bodyImages: ImageRef[] | undefined;
+  /** The file's cached fields (what the next build may reuse, see cachedEntry). */
+  readonly #fields: CachedEntry;
+  /** The body text, when this build kept it in memory. */
+  readonly #body: string | undefined;
+  readonly #context: EntryContext;
+
+  constructor(
+    context: EntryContext,
+    fields: CachedEntry,
+    body: string | undefined,
+    readonly locale: string,
+    readonly slug: string,
+    readonly key: string,
+    readonly file: string,
+    readonly data: Record<string, unknown>,
+    readonly size: number,
+    readonly mtimeMs: number,
+  ) {
+    this.#context = context;
+    this.#fields = fields;
+    this.#body = body;
+    this.collection = context.definition.name;
+    this.readingMinutes = fields.readingMinutes;
+    this.hash = fields.hash;
+    this.bodyImages = fields.bodyImages;
+  }
+
   get html(): string {
-    const source = SOURCES.get(this)!;
-    if ("body" in source.definition.schema) return "";
-    const markdown = bodyText(source);
+    const { definition, render } = this.#context;
+    if ("body" in definition.schema) return "";
+    const markdown = this.bodyText();
     if (!markdown) return "";
-    const pictures = source.entry.bodyPictures;
-    if (!pictures) return source.render(markdown);
-    return source.render(markdown, { images: [], firstLine: source.fields.firstLine }).replace(IMAGE_PLACEHOLDER, (_, i: string) => pictures[Number(i)] ?? "");
-  },
-};
+    const pictures = this.bodyPictures;
+    if (!pictures) return render(markdown);
+    return render(markdown, { images: [], firstLine: this.#fields.firstLine }).replace(IMAGE_PLACEHOLDER, (_, i: string) => pictures[Number(i)] ?? "");
+  }
+
+  /** The body text: kept in memory, or where an earlier build kept it, or from its file again. */
+  bodyText(): string {
+    const { input, definition } = this.#context;
+    input.hooks?.onBodyRead?.(this);
+    if (this.#body !== undefined) return this.#body;
+    const kept = input.hooks?.cachedBody?.(this.#fields);
+    if (kept !== undefined) return kept;
+    const bodyField = "body" in definition.schema;
+    const parsed = parseEntry(this.file, readFileSync(join(input.root, this.file), "utf8"), definition, !bodyField);
+    return String((bodyField ? parsed.front.body : parsed.body) ?? "");
+  }
+
+  static fieldsOf(entry: Entry): CachedEntry {
+    return entry.#fields;
+  }
+}
+
+/** The entry whose fields each schema `body` getter's object holds (FIELDS_WITH_BODY). */
+const BODY_OWNERS = new WeakMap<object, Entry>();
+
+/**
+ * The getter of the fields when the schema has a `body` field: one getter on a prototype, not one per entry
+ * (an object given a getter of its own gets a hidden class of its own in V8). `body` is not an own field:
+ * what hashes or copies an entry's fields leaves it out, as it does the html.
+ */
 const FIELDS_WITH_BODY = {
   get body(): string {
-    return bodyText(SOURCES.get(this)!);
+    return BODY_OWNERS.get(this)!.bodyText();
   },
 };
-
-/** An entry's body text: kept in memory, or where an earlier build kept it, or from its file again. */
-function bodyText(source: EntrySource): string {
-  const { input, entry, definition } = source;
-  input.hooks?.onBodyRead?.(entry);
-  if (source.body !== undefined) return source.body;
-  const kept = input.hooks?.cachedBody?.(source.fields);
-  if (kept !== undefined) return kept;
-  const bodyField = "body" in definition.schema;
-  const parsed = parseEntry(entry.file, readFileSync(join(input.root, entry.file), "utf8"), definition, !bodyField);
-  return String((bodyField ? parsed.front.body : parsed.body) ?? "");
-}
 
 /** Collection name → locale → its entries, newest first. */
 export type Collections = Record<string, Record<string, CollectionEntry[]>>;
@@ -147,16 +187,29 @@ export function loadCollections(input: CollectionsInput): Collections {
   const out: Collections = {};
   for (const definition of input.definitions) {
     out[definition.name] = {};
+    const context: EntryContext = { input, definition, render };
     for (const locale of input.locales) {
       const dir = `${PROJECT_FILES.content}/${locale}/${definition.name}`;
       const files = filesIn(input.root, dir, ["md", "yaml", "yml"]);
-      const entries = files.map((file) => readEntry(input, file, locale, definition, render, budget));
+      const entries = files.map((file) => readEntry(context, file, locale, budget));
       const shown = entries.filter((e) => input.drafts || e.data.draft !== true);
-      shown.sort((a, b) => String(b.data[definition.sortBy ?? "date"]).localeCompare(String(a.data[definition.sortBy ?? "date"])) || a.slug.localeCompare(b.slug));
-      out[definition.name][locale] = shown;
+      out[definition.name][locale] = newestFirst(shown, definition);
     }
   }
   return out;
+}
+
+/**
+ * The entries by their sort field, the greatest first (the newest, for a date), then by slug. Each entry's
+ * value is taken once, not at every comparison; a date (YYYY-MM-DD) compares as it is written, the way text
+ * is compared taking the locale's collation, which a date does not need.
+ */
+function newestFirst(entries: CollectionEntry[], definition: CollectionDefinition): CollectionEntry[] {
+  const field = definition.sortBy ?? "date";
+  const dated = definition.schema[field]?.type === "date";
+  const keyed = entries.map((entry) => ({ entry, value: String(entry.data[field]) }));
+  keyed.sort((a, b) => (dated ? (a.value < b.value ? 1 : a.value > b.value ? -1 : 0) : b.value.localeCompare(a.value)) || a.entry.slug.localeCompare(b.entry.slug));
+  return keyed.map((k) => k.entry);
 }
 
 /**
@@ -165,8 +218,10 @@ export function loadCollections(input: CollectionsInput): Collections {
  */
 const KEPT_BODIES = 16 * 1024 * 1024;
 
-function readEntry(input: CollectionsInput, file: string, locale: string, definition: CollectionDefinition, render: (md: string, env?: MarkdownEnv) => string, budget: { left: number }): CollectionEntry {
-  const path = join(input.root, file);
+function readEntry(context: EntryContext, file: string, locale: string, budget: { left: number }): CollectionEntry {
+  const { input, definition, render } = context;
+  // The file's path is relative to the project (filesIn): a template, as path.join takes long enough to show over thousands of files.
+  const path = `${input.root}/${file}`;
   const cached = input.cached?.[file];
   const known = cached && input.unchanged?.(file);
   const before = known ? input.previous?.get(file) : undefined;
@@ -196,7 +251,7 @@ function readEntry(input: CollectionsInput, file: string, locale: string, defini
     // image stage makes them before any page is rendered.
     const env: MarkdownEnv = { images: [], firstLine: parsed.firstLine };
     if (!bodyField && parsed.body.includes("![")) render(parsed.body, env);
-    fields = { hash, size, mtimeMs, data, dataHash: createHash("sha1").update(json).digest("hex"), readingMinutes: readingMinutes(countWords(parsed.body)), firstLine: parsed.firstLine, ...(env.images.length ? { bodyImages: env.images } : {}) };
+    fields = { hash, size, mtimeMs, data, dataHash: createHash("sha1").update(json).digest("hex"), readingMinutes: readingMinutes(countWords(parsed.body)), firstLine: parsed.firstLine, bodyImages: env.images.length ? env.images : undefined, body: undefined, bodyAt: undefined };
     const kept = bodyField ? bodyValue : parsed.body;
     if (typeof kept === "string" && kept.length <= budget.left) {
       body = Buffer.from(kept).toString();
@@ -204,15 +259,12 @@ function readEntry(input: CollectionsInput, file: string, locale: string, defini
       fields.body = body;
     }
   }
-  // Made with Object.create and filled in, not as literals with `__proto__`: V8 then shares hidden classes
-  // between the entries, as it does for plain objects, also when fields are added later (path, images).
-  const data: Record<string, unknown> = Object.assign(bodyField ? Object.create(FIELDS_WITH_BODY) : {}, fields.data);
+  // The cached fields are the entry's own: nothing changes an entry's fields once read. A schema's `body`
+  // field is the one getter of a copy, made with Object.create so that such copies share a hidden class.
+  const data: Record<string, unknown> = bodyField ? Object.assign(Object.create(FIELDS_WITH_BODY), fields.data) : fields.data;
   const slug = basename(file).replace(/\.(md|ya?ml)$/, "");
-  const entry: CollectionEntry = Object.assign(Object.create(ENTRY), { collection: definition.name, locale, slug, key: typeof data.translationKey === "string" ? data.translationKey : slug, file, data, readingMinutes: fields.readingMinutes, hash: fields.hash, size, mtimeMs });
-  if (fields.bodyImages) entry.bodyImages = fields.bodyImages;
-  const source: EntrySource = { fields, body, input, definition, render, entry };
-  SOURCES.set(entry, source);
-  if (bodyField) SOURCES.set(data, source);
+  const entry = new Entry(context, fields, body, locale, slug, typeof data.translationKey === "string" ? data.translationKey : slug, file, data, size, mtimeMs);
+  if (bodyField) BODY_OWNERS.set(data, entry);
   return entry;
 }
 

@@ -57,14 +57,16 @@ const entryGroup = (e: { collection: string; key: string }) => `${e.collection}\
 export function knownPlans(previous: BuildManifest, now: Record<string, [string, string]>): (page: PlannedPage) => string | undefined {
   const before = previous.entries;
   const changedGroups = new Set<string>();
-  for (const [file, [hash, group]] of Object.entries(now)) {
+  // Loops over the keys, not Object.entries: thousands of entries would each make a pair to throw away.
+  for (const file in now) {
+    const [hash, group] = now[file];
     const old = before[file];
     if (old?.[0] === hash && old[1] === group) continue;
     changedGroups.add(group);
     if (old) changedGroups.add(old[1]);
   }
-  for (const [file, [, group]] of Object.entries(before)) if (!now[file]) changedGroups.add(group);
-  return (page) => (page.entry && !changedGroups.has(entryGroup(page.entry)) ? previous.pages[page.file]?.input : undefined);
+  for (const file in before) if (!(file in now)) changedGroups.add(before[file][1]);
+  return (page) => (page.entry && !changedGroups.has(now[page.entry.file][1]) ? previous.pages[page.file]?.input : undefined);
 }
 
 /** Files the watcher saw created, written, renamed or removed since the last build. */

@@ -85,9 +85,11 @@ export class PageInputs {
 
   /** The hash of everything the plan says about a page. */
   pageInput(page: PlannedPage): string {
+    const known = this.known?.(page);
+    if (known !== undefined) return known;
     let input = this.inputs.get(page);
     if (input === undefined) {
-      input = this.known?.(page) ?? this.planHash(page);
+      input = this.planHash(page);
       this.inputs.set(page, input);
     }
     return input;
@@ -105,6 +107,8 @@ export class PageInputs {
   }
 
   digest(read: string): string {
+    // An entry's text: its hash, at hand (every page of an entry reads one, so they are not kept twice).
+    if (read.startsWith("body:")) return this.byFile.get(read.slice(5))?.hash ?? "gone";
     let digest = this.digests.get(read);
     if (digest === undefined) {
       digest = this.compute(read);
@@ -118,7 +122,6 @@ export class PageInputs {
     const name = rest.join(":");
     if (kind === "routes") return hash(this.routes);
     if (kind === "route") return hash(this.byId.get(name) ?? "gone");
-    if (kind === "body") return this.byFile.get(name)?.hash ?? "gone";
     if (kind === "collection") {
       const locale = rest.pop()!;
       return hash((this.collections[rest.join(":")]?.[locale] ?? []).map(entryFields));
@@ -137,13 +140,13 @@ export function selectPages(pages: PlannedPage[], previous: BuildManifest | unde
   const keep: PageRecord[] = [];
   for (const page of pages) {
     const record = previous.pages[page.file];
-    const same =
-      record !== undefined &&
-      record.input === inputs.pageInput(page) &&
-      record.reads.every(([read, digest]) => inputs.digest(read) === digest) &&
-      [page.file, ...twins.map((t) => page.file + t)].every((file) => present.has(file));
-    if (same) keep.push(record);
+    if (record !== undefined && record.input === inputs.pageInput(page) && sameReads(record.reads, inputs) && present.has(page.file) && twins.every((t) => present.has(page.file + t))) keep.push(record);
     else render.push(page);
   }
   return { render, keep };
+}
+
+function sameReads(reads: [string, string][], inputs: PageInputs): boolean {
+  for (const [read, digest] of reads) if (inputs.digest(read) !== digest) return false;
+  return true;
 }

@@ -1,31 +1,37 @@
 import { closeSync, mkdirSync, openSync, readSync, renameSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
-import { StringDecoder } from "node:string_decoder";
 
 /**
  * Files of JSON lines, as the build manifest (manifest.ts) and the entry cache (entry-cache.ts) keep them:
  * read and written a block at a time, so that at tens of thousands of pages neither is ever in memory as one string.
  */
 
-/** The lines of a file, read and decoded a block at a time (a character cut by a block's end is decoded whole). */
+/**
+ * The lines of a file, read a block at a time, each decoded on its own: a newline byte is never part of
+ * another character in UTF-8, so a line's bytes are found before decoding them (decoding each block whole,
+ * to cut it into lines afterwards, took as long as parsing them).
+ */
 export function* lines(file: string): Generator<string> {
   const fd = openSync(file, "r");
   try {
-    const block = Buffer.alloc(1 << 20);
-    const decoder = new StringDecoder("utf8");
-    let rest = "";
-    let read: number;
-    while ((read = readSync(fd, block, 0, block.length, null)) > 0) {
-      const text = rest + decoder.write(block.subarray(0, read));
+    let block = Buffer.allocUnsafe(1 << 20);
+    // The bytes of block[0, end) are read and not yet given out as lines.
+    let end = 0;
+    for (;;) {
+      const read = readSync(fd, block, end, block.length - end, null);
+      if (read === 0) break;
+      end += read;
       let start = 0;
-      for (let end = text.indexOf("\n"); end >= 0; end = text.indexOf("\n", start)) {
-        yield text.slice(start, end);
-        start = end + 1;
+      for (let newline = block.indexOf(10, start); newline >= 0 && newline < end; newline = block.indexOf(10, start)) {
+        yield block.toString("utf8", start, newline);
+        start = newline + 1;
       }
-      rest = text.slice(start);
+      // What is left of the last line moves to the block's start; a line longer than the block makes it larger.
+      if (start === 0 && end === block.length) block = Buffer.concat([block, Buffer.allocUnsafe(block.length)]);
+      else block.copy(block, 0, start, end);
+      end -= start;
     }
-    rest += decoder.end();
-    if (rest) yield rest;
+    if (end > 0) yield block.toString("utf8", 0, end);
   } finally {
     closeSync(fd);
   }
