@@ -29,6 +29,8 @@ export interface CollectionsInput {
   previous?: ReadonlyMap<string, CollectionEntry>;
   /** What entries call back when their body is asked for; set anew for each build, as reused entries call it too. */
   hooks?: EntryHooks;
+  /** Read only these files (paths relative to the project), without listing the folders: the entries a quick update needs (build/quick-update.ts). */
+  only?: ReadonlySet<string>;
 }
 
 export interface EntryHooks {
@@ -190,7 +192,7 @@ export function loadCollections(input: CollectionsInput): Collections {
     const context: EntryContext = { input, definition, render };
     for (const locale of input.locales) {
       const dir = `${PROJECT_FILES.content}/${locale}/${definition.name}`;
-      const files = filesIn(input.root, dir, ["md", "yaml", "yml"]);
+      const files = input.only ? [...input.only].filter((file) => file.startsWith(`${dir}/`) && !file.includes("/", dir.length + 1)).sort() : filesIn(input.root, dir, ["md", "yaml", "yml"]);
       const entries = files.map((file) => readEntry(context, file, locale, budget));
       const shown = entries.filter((e) => input.drafts || e.data.draft !== true);
       out[definition.name][locale] = newestFirst(shown, definition);
@@ -204,7 +206,7 @@ export function loadCollections(input: CollectionsInput): Collections {
  * value is taken once, not at every comparison; a date (YYYY-MM-DD) compares as it is written, the way text
  * is compared taking the locale's collation, which a date does not need.
  */
-function newestFirst(entries: CollectionEntry[], definition: CollectionDefinition): CollectionEntry[] {
+export function newestFirst<E extends Pick<CollectionEntry, "data" | "slug">>(entries: E[], definition: CollectionDefinition): E[] {
   const field = definition.sortBy ?? "date";
   const dated = definition.schema[field]?.type === "date";
   const keyed = entries.map((entry) => ({ entry, value: String(entry.data[field]) }));

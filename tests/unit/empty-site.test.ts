@@ -64,6 +64,11 @@ describe("a site with no page to publish", () => {
     expect(readdirSync(out).filter((f) => !f.startsWith("_") && f !== "assets").sort()).toEqual(["404.html", "500.html", "favicon.svg", "robots.txt"]);
     expect(readFileSync(join(out, "robots.txt"), "utf8")).toBe("User-agent: *\nAllow: /\n");
     expect(parseHtml(readFileSync(join(out, "404.html"), "utf8")).querySelector("h1")!.textContent).toBe("Cette page n'existe pas");
+
+    // Built again with --strict and nothing changed since, every page kept: the warning still fails it.
+    const again = sitegen(project, "--out", out, "--strict");
+    expect(again.status).not.toBe(0);
+    expect(again.stderr).toContain("NoPages: No page to publish");
   }, 120_000);
 
   it("counts a collection whose only entry is a draft as no page for sitegen build, and lists it for sitegen serve's drafts", async () => {

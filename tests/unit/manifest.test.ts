@@ -111,6 +111,25 @@ describe("build manifest", () => {
     expect(loadManifest(root, outDir, "key-1")!.pages["insights/4.html"].input).toBe("plan-4-round-59");
   });
 
+  it("gives back pages whose names JSON escapes, and pages that lack text keys, and finds the pages that read a thing", () => {
+    const odd = { ...record(1), file: 'insights/"aspas".html', label: '/insights/"aspas"', reads: [["collection:insights:pt", "digest-c"]] as [string, string][] };
+    const lacking = { ...record(2), file: "insights/barra\\invertida.html", missing: ["footer.legal"], reads: [["body:content/pt/insights/2.md", "hash-2"], ["collection:insights:en", "digest-e"]] as [string, string][] };
+    const m: BuildManifest = { key: "key-odd", routes: "routes-1", pages: { [odd.file]: odd, [lacking.file]: lacking, "insights/3.html": record(3) }, files: [odd.file, lacking.file, "insights/3.html"], entries: {} };
+    const dir = join(root, "odd");
+    mkdirSync(dir);
+    saveManifest(root, dir, m);
+    const loaded = loadManifest(root, dir, "key-odd")!;
+    const lines = loaded.pageLines!;
+    expect(lines.summaries().sort((a, b) => a.file.localeCompare(b.file))).toEqual(
+      [odd, lacking, record(3)].map(({ file, locale, label, bytes, files, written, missing }) => ({ file, locale, label, bytes, files, written, missing })).sort((a, b) => a.file.localeCompare(b.file)),
+    );
+    expect(lines.page(lacking.file)).toEqual(lacking);
+    expect(lines.readersOf("body:content/pt/insights/2.md")).toEqual([lacking.file]);
+    expect(lines.readersOf("body:content/pt/insights/9.md")).toEqual([]);
+    expect([...lines.readsStartingWith("collection:")].sort()).toEqual(["collection:insights:en", "collection:insights:pt"]);
+    expect(loaded.pages).toEqual(m.pages);
+  });
+
   it("reads a file's lines whole across the blocks it is read in, accented characters included", () => {
     // A first line of one letter then two-byte characters, longer than a block: the first block of 1 MiB
     // ends inside that line and inside a character. Then lines of both kinds.

@@ -24,6 +24,7 @@ import { filesUnder } from "../files.ts";
 import { buildKey, PageInputs, selectPages, type PageRecord } from "./incremental.ts";
 import { loadManifest, markSwap, saveManifest, type BuildManifest } from "./manifest.ts";
 import { ChangedPaths, entryStamps, knownPlans, type BuildMemory } from "./build-memory.ts";
+import { publicStamp, quickUpdate } from "./quick-update.ts";
 import { formatMissing, missingTranslations, type MissingKey } from "./report.ts";
 import { TARGETS, writeTargetFiles, type TargetName } from "../targets/targets.ts";
 
@@ -71,6 +72,8 @@ export interface BuildResult {
   pages: { file: string; locale: string; path: string; bytes: number }[];
   /** How many of the pages were rendered (the others were kept from the previous build's output). */
   rendered: number;
+  /** Whether the build was a quick update (quick-update.ts): only the edited entries and their pages looked at. */
+  quick?: boolean;
   assets: { file: string; code: Uint8Array }[];
   missing: MissingKey[];
   /** Catalogued mistakes that do not stop the build (--strict makes them fail it). */
@@ -114,7 +117,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   // A cold build of many pages writes them on a thread of its own (file-writer.ts). Started first, the thread
   // is up by the time the first page is rendered, instead of the first pages waiting for it to start.
   const cold = !options.memory && (options.incremental === false || !existsSync(options.outDir));
-  const writer = options.writeThread !== false && cold ? new FileWriter(true, TWIN_LEVELS[options.precompress === "fast" ? "fast" : "best"]) : undefined;
+  const writer = options.writeThread !== false && cold ? new FileWriter(true, twinLevelsOf(options)) : undefined;
   try {
     return await build(options, writer);
   } finally {
@@ -167,15 +170,42 @@ async function build(options: BuildOptions, early: FileWriter | undefined): Prom
   // serve both are in memory, and the second may be newer than the first, whose save a later one covers.
   const sameEntries = memory?.entriesKey === entriesKey;
   const entryCache = options.incremental === false ? undefined : sameEntries ? memory!.entryCache : loadEntryCache(root, entriesKey);
-  const cachedFields = options.incremental === false ? undefined : sameEntries ? memory!.fields : entryCache?.entries;
+  const assets = { stylesheet: stylesheet.href, fonts: stylesheet.fonts, scripts: islands.scripts, preloads: islands.preloads, islands: islands.islands };
+  const assetFiles = [{ file: stylesheet.file, code: stylesheet.code }, ...stylesheet.assets.map(({ file, code }) => ({ file, code })), ...islands.files];
+  const twinLevels = twinLevelsOf(options);
   // The bodies file is read through one descriptor while the build renders, and closed however it ends.
   try {
     lap("bundle");
+    // A few entries edited, whose pages alone they change: only those are looked at (quick-update.ts).
+    const quick =
+      previous && entryCache && !memory && (options.target ?? "node") === "node" && options.drafts !== true
+        ? await quickUpdate({ root, outDir: options.outDir, site: content.site, contents: content.contents, dictionaries: content.dictionaries, definition: pagesBundle.site, bundle: pagesBundle, assets, previous, entryCache, entriesKey, twins: precompress ? TWINS : [], levels: twinLevels, strict: options.strict === true })
+        : undefined;
+    if (quick) {
+      return {
+        outDir: options.outDir,
+        site: content.site,
+        pages: quick.records.map((record) => ({ file: record.file, locale: record.locale, path: record.label, bytes: record.bytes })),
+        rendered: quick.rendered,
+        quick: true,
+        assets: assetFiles,
+        missing: quick.missing,
+        warnings: quick.warnings,
+        timings: { content: timings.content, bundle: timings.bundle, ...quick.timings },
+        totalMs: performance.now() - started,
+        files: quick.files,
+        bytes: quick.bytes,
+        images: quick.images,
+        dictionaries: content.dictionaries,
+        bundles,
+      };
+    }
     const log = new ReadLog();
     // The entries a previous build in this process made call these hooks too (see `previous` below).
     const hooks: EntryHooks = memory?.hooks ?? {};
     hooks.onBodyRead = (entry) => log.note(`body:${entry.file}`);
     hooks.cachedBody = entryCache?.body;
+    const cachedFields = options.incremental === false ? undefined : sameEntries ? memory!.fields : entryCache?.entries;
     const collections = loadCollections({ root, siteUrl: content.site.siteUrl, locales: content.site.locales.map((l) => l.code), dictionaries: content.dictionaries, definitions, drafts: options.drafts === true, cached: cachedFields, unchanged: changed && ((file) => !changed.touches(file)), previous: memory?.entries, hooks });
     lap("collections");
     const processed = await processImages({ root, definitions, collections, contents: content.contents, imageKeys: pagesBundle.site.imageKeys ?? [] });
@@ -191,10 +221,8 @@ async function build(options: BuildOptions, early: FileWriter | undefined): Prom
     const present = previous === undefined ? new Set<string>() : previous === memory?.manifest ? memory.output : new Set(filesUnder(options.outDir));
     const changes = selectPages(plan.pages, previous, inputs, present, precompress ? TWINS : []);
     lap("plan");
-    const assets = { stylesheet: stylesheet.href, fonts: stylesheet.fonts, scripts: islands.scripts, preloads: islands.preloads, islands: islands.islands };
     let renderMs = 0;
     const rendered = timed(renderPages(plan, changes.render, pagesBundle, content.site, content.dictionaries, assets, collections, processed.byKey, log), (ms) => (renderMs += ms));
-    const assetFiles = [{ file: stylesheet.file, code: stylesheet.code }, ...stylesheet.assets.map(({ file, code }) => ({ file, code })), ...islands.files];
     const feeds = feedFiles({ site: content.site, definitions, collections, routes: plan.routes, dictionaries: content.dictionaries });
     // site.yaml's own submissions settings: SUBMISSIONS_DB and SUBMISSIONS_RATE_LIMIT are for one run, and
     // the run that uses them is `sitegen start`'s, not this build's.
@@ -210,7 +238,7 @@ async function build(options: BuildOptions, early: FileWriter | undefined): Prom
       manyPages,
       writer,
       sameRoutes: previous?.routes === inputs.digest("routes"),
-      ...{ assets: [...assetFiles, ...processed.files], files: [...feeds, ...target.outputFiles], serverFiles: target.serverBundle ? serverFiles : [], redirects: target.redirects, precompress, twinLevels: TWIN_LEVELS[options.precompress === "fast" ? "fast" : "best"] },
+      ...{ assets: [...assetFiles, ...processed.files], files: [...feeds, ...target.outputFiles], serverFiles: target.serverBundle ? serverFiles : [], redirects: target.redirects, precompress, twinLevels },
       beforeSwap(pages) {
         // Every page is written: missing translations can still fail the build before the output changes.
         missing = missingTranslations(content.contents, pages);
@@ -226,7 +254,7 @@ async function build(options: BuildOptions, early: FileWriter | undefined): Prom
     let nextMemory: BuildMemory | undefined;
     if (options.incremental !== false) {
       // Saved by appending to the file the previous manifest was read from or saved to (manifest.ts), if still there.
-      const manifest: BuildManifest = { key, routes: inputs.digest("routes"), pages: records, files: written.all, entries: stamps, disk: previous?.disk };
+      const manifest: BuildManifest = { key, routes: inputs.digest("routes"), pages: records, files: written.all, entries: stamps, totals: [written.files, written.bytes], publicFiles: publicStamp(root), disk: previous?.disk };
       const entries = entriesOf(collections);
       const memory: BuildMemory = { outDir: options.outDir, key, manifest, entriesKey, entryCache, fields: entries, output: new Set(written.all), images: imageStamps, entries: byFile, hooks };
       // The manifest and the entry cache, for the next build in another process.
@@ -276,6 +304,9 @@ async function build(options: BuildOptions, early: FileWriter | undefined): Prom
 function pageRecord(page: WrittenPage, input: string, reads: [string, string][]): PageRecord {
   return { file: page.file, locale: page.locale, label: page.label, input, reads, missing: page.missing, bytes: page.bytes, files: page.files, written: page.written };
 }
+
+/** How hard the compressed twins of the output's files are compressed (--precompress, or "fast" for sitegen serve). */
+const twinLevelsOf = (options: BuildOptions) => TWIN_LEVELS[options.precompress === "fast" ? "fast" : "best"];
 
 /** What the watcher may report without a source image having changed: entries and the sites' text. */
 const ENTRY_OR_TEXT = /\.(md|ya?ml)$/;

@@ -22,7 +22,14 @@ import { lines, writeLines } from "./json-lines.ts";
  * hash when read: a body another build's rewrite moved is read from its own file instead.
  */
 export interface EntryCache {
-  entries: Record<string, CachedEntry>;
+  /** Every entry's fields, by file: parsed when first asked for (a quick update asks for a few, see `stamp` and `fields`). */
+  readonly entries: Record<string, CachedEntry>;
+  /** An entry's hash, size and time of change, read without parsing its fields. */
+  stamp(file: string): { hash: string; size: number; mtimeMs: number } | undefined;
+  /** One entry's fields, parsed once; undefined if the cache has none for the file (or a line it cannot read: the file is read again). */
+  fields(file: string): CachedEntry | undefined;
+  /** How many entries the cache holds. */
+  readonly count: number;
   /**
    * An entry's body from the bodies file, or undefined when it is not there as it was written. The file is
    * opened at the first body asked for and stays open until `close` (a build reads thousands of bodies).
@@ -34,28 +41,87 @@ export interface EntryCache {
   read: { ino: number; size: number; lines: number };
 }
 
+/** The start of an entry's line: its file (as JSON writes it), hash, size and time of change. */
+const STAMP = /^\["((?:[^"\\]|\\.)*)","([0-9a-f]+)",(\d+),(-?\d+(?:\.\d+)?(?:e[+-]?\d+)?),/;
+
+/**
+ * The entry cache of the project, if it was saved under this key. Each line is kept as it was read, with its
+ * file's stamp taken from its start: the fields are parsed only when asked for, all at once by a full build
+ * (`entries`), one by one by a quick update, which needs every file's stamp but the fields of a few.
+ */
 export function loadEntryCache(root: string, key: string): EntryCache | undefined {
   const file = fieldsFile(root);
   if (!existsSync(file)) return undefined;
-  const entries: Record<string, CachedEntry> = {};
   const { ino, size } = statSync(file);
+  // A cache cut short (a build killed while writing it) only means reading the files again.
+  if (!endsWithNewline(file, size)) return undefined;
+  const index = new Map<string, { line: string; hash: string; size: number; mtimeMs: number }>();
   let count = 0;
   try {
     for (const line of lines(file)) {
-      const item = JSON.parse(line) as { key?: string; gone?: string } | EntryLine;
       if (count++ === 0) {
-        if (Array.isArray(item) || item.key !== key) return undefined;
-      } else if (Array.isArray(item)) {
-        const [name, hash, size, mtimeMs, data, dataHash, readingMinutes, firstLine, bodyImages, bodyAt] = item;
-        entries[name] = { hash, size, mtimeMs, data, dataHash, readingMinutes, firstLine, bodyImages: bodyImages ?? undefined, body: undefined, bodyAt: bodyAt ? { offset: bodyAt[0], length: bodyAt[1], hash: bodyAt[2] } : undefined };
-      } else if (item.gone) delete entries[item.gone];
+        if ((JSON.parse(line) as { key?: string }).key !== key) return undefined;
+        continue;
+      }
+      const stamp = STAMP.exec(line);
+      if (stamp) index.set(stamp[1].includes("\\") ? (JSON.parse(`"${stamp[1]}"`) as string) : stamp[1], { line, hash: stamp[2], size: Number(stamp[3]), mtimeMs: Number(stamp[4]) });
+      else index.delete((JSON.parse(line) as { gone: string }).gone);
     }
-    if (count === 0) return undefined;
   } catch {
-    // A cache cut short (a build killed while writing it) only means reading the files again.
     return undefined;
   }
-  return { entries, ...cachedBodies(root), read: { ino, size, lines: count } };
+  if (count === 0) return undefined;
+  const parsed = new Map<string, CachedEntry | undefined>();
+  const fields = (name: string) => {
+    if (!parsed.has(name)) parsed.set(name, fromLine(index.get(name)?.line));
+    return parsed.get(name);
+  };
+  let all: Record<string, CachedEntry> | undefined;
+  return {
+    get entries() {
+      if (!all) {
+        all = {};
+        for (const name of index.keys()) {
+          const entry = fields(name);
+          if (entry) all[name] = entry;
+        }
+      }
+      return all;
+    },
+    stamp: (name) => index.get(name),
+    fields,
+    count: index.size,
+    ...cachedBodies(root),
+    read: { ino, size, lines: count },
+  };
+}
+
+/** An entry's fields from its line; undefined for a line that cannot be read. */
+function fromLine(line: string | undefined): CachedEntry | undefined {
+  if (line === undefined) return undefined;
+  try {
+    const [, hash, size, mtimeMs, data, dataHash, readingMinutes, firstLine, bodyImages, bodyAt] = JSON.parse(line) as EntryLine;
+    return { hash, size, mtimeMs, data, dataHash, readingMinutes, firstLine, bodyImages: bodyImages ?? undefined, body: undefined, bodyAt: bodyAt ? { offset: bodyAt[0], length: bodyAt[1], hash: bodyAt[2] } : undefined };
+  } catch {
+    return undefined;
+  }
+}
+
+/** An entry cache of entries in memory (as a save leaves it, for the next build in this process). */
+function inMemory(root: string, entries: Record<string, CachedEntry>, read: EntryCache["read"], count: number): EntryCache {
+  return { entries, stamp: (name) => entries[name], fields: (name) => entries[name], count, ...cachedBodies(root), read };
+}
+
+function endsWithNewline(file: string, size: number): boolean {
+  if (size === 0) return false;
+  const fd = openSync(file, "r");
+  try {
+    const last = Buffer.alloc(1);
+    readSync(fd, last, 0, 1, size - 1);
+    return last[0] === 10;
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /**
@@ -94,10 +160,37 @@ export function saveEntryCache(root: string, key: string, entries: Record<string
   mkdirSync(dirname(file), { recursive: true });
   const bodies = bodiesFile(root);
   const all = Object.values(entries);
+  writeBodies(bodies, all);
+  // Compacting the bodies moves every body: each entry's fields change, and are written afresh.
+  if (!compactIfMostlyGarbage(bodies, all) && before) {
+    const appended = appendLines(file, changedLines(entries, before), all.length, before);
+    if (appended) return inMemory(root, entries, appended, all.length);
+  }
+  writeLines(file, wholeCache(key, entries));
+  const { ino, size } = statSync(file);
+  return inMemory(root, entries, { ino, size, lines: all.length + 1 }, all.length);
+}
+
+/**
+ * Saves the entries a quick update read again (build/quick-update.ts), the others being `before`'s as they
+ * are: their bodies added to the bodies file, their fields appended to the fields file, which is written
+ * whole only when appending is not possible (see saveEntryCache).
+ */
+export function saveEditedEntries(root: string, key: string, edited: Record<string, CachedEntry>, before: EntryCache): void {
+  const file = fieldsFile(root);
+  writeBodies(bodiesFile(root), Object.values(edited));
+  const count = before.count + Object.keys(edited).filter((name) => !before.stamp(name)).length;
+  if (appendLines(file, Object.entries(edited).map(([name, entry]) => entryLine(name, entry)), count, before)) return;
+  writeLines(file, wholeCache(key, { ...before.entries, ...edited }));
+}
+
+/** Adds the bodies held in memory to the bodies file, and notes where each is. */
+function writeBodies(bodies: string, entries: CachedEntry[]): void {
+  mkdirSync(dirname(bodies), { recursive: true });
   const fd = openSync(bodies, "a");
   try {
     let end = fstatSync(fd).size;
-    for (const entry of all) {
+    for (const entry of entries) {
       // A body already in the file (an entry kept in memory by sitegen serve since it was saved) is not added again.
       if (typeof entry.body !== "string" || entry.bodyAt) continue;
       const data = Buffer.from(entry.body);
@@ -108,14 +201,6 @@ export function saveEntryCache(root: string, key: string, entries: Record<string
   } finally {
     closeSync(fd);
   }
-  // Compacting the bodies moves every body: each entry's fields change, and are written afresh.
-  if (!compactIfMostlyGarbage(bodies, all) && before) {
-    const appended = appendChanges(file, entries, all.length, before);
-    if (appended) return { entries, ...cachedBodies(root), read: appended };
-  }
-  writeLines(file, wholeCache(key, entries));
-  const { ino, size } = statSync(file);
-  return { entries, ...cachedBodies(root), read: { ino, size, lines: all.length + 1 } };
 }
 
 /** The fields file's lines, written whole: the key, then each entry's fields without the body held in memory. */
@@ -124,32 +209,28 @@ function* wholeCache(key: string, entries: Record<string, CachedEntry>): Generat
   for (const name in entries) yield entryLine(name, entries[name]);
 }
 
+/** The lines that turn what `before` read into `entries`: the fields of each entry that changed, `gone` for each no longer there. */
+function changedLines(entries: Record<string, CachedEntry>, before: EntryCache): unknown[] {
+  const lines: unknown[] = [];
+  for (const name in entries) if (before.entries[name] !== entries[name]) lines.push(entryLine(name, entries[name]));
+  for (const name in before.entries) if (!entries[name]) lines.push({ gone: name });
+  return lines;
+}
+
 /**
- * Adds the entries that changed since `before` to the fields file, and `gone` for those no longer there, and
- * returns what the file then is; undefined, having written nothing, if the file is no longer the one `before`
- * read (another build rewrote it) or would then be mostly lines that later ones replace.
+ * Adds the lines to the fields file and returns what the file then is; undefined, having written nothing, if
+ * the file is no longer the one `before` read (another build rewrote it) or would then be mostly lines that
+ * later ones replace (`count`: how many entries it stands for).
  */
-function appendChanges(file: string, entries: Record<string, CachedEntry>, count: number, before: EntryCache): EntryCache["read"] | undefined {
-  let chunk = "";
-  let added = 0;
-  for (const name in entries) {
-    const changed = entries[name];
-    if (before.entries[name] === changed) continue;
-    chunk += `${JSON.stringify(entryLine(name, changed))}\n`;
-    added++;
-  }
-  for (const name in before.entries) {
-    if (entries[name]) continue;
-    chunk += `${JSON.stringify({ gone: name })}\n`;
-    added++;
-  }
-  if (before.read.lines + added > 2 * count + 64) return undefined;
+function appendLines(file: string, lines: unknown[], count: number, before: EntryCache): EntryCache["read"] | undefined {
+  if (before.read.lines + lines.length > 2 * count + 64) return undefined;
+  const chunk = lines.map((line) => `${JSON.stringify(line)}\n`).join("");
   const fd = openSync(file, "a");
   try {
     const now = fstatSync(fd);
     if (now.ino !== before.read.ino || now.size !== before.read.size) return undefined;
     writeSync(fd, chunk);
-    return { ino: now.ino, size: now.size + Buffer.byteLength(chunk), lines: before.read.lines + added };
+    return { ino: now.ino, size: now.size + Buffer.byteLength(chunk), lines: before.read.lines + lines.length };
   } finally {
     closeSync(fd);
   }

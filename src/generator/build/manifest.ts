@@ -1,9 +1,10 @@
-import { closeSync, existsSync, openSync, rmSync, statSync, writeSync } from "node:fs";
+import { closeSync, existsSync, openSync, readSync, rmSync, statSync, writeSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { createHash } from "node:crypto";
 import { cacheFolder } from "../project.ts";
 import { lines, writeLines } from "./json-lines.ts";
 import type { PageRecord } from "./incremental.ts";
+import { pageLine, PageLines, type PageLine } from "./page-lines.ts";
 
 /** The manifest of one output folder: kept between builds in the project's cache folder (never in git). */
 export interface BuildManifest {
@@ -16,6 +17,12 @@ export interface BuildManifest {
   files: string[];
   /** Each entry the pages showed, by file: its text's hash and its group (build-memory.ts' entryStamps). */
   entries: Record<string, [string, string]>;
+  /** How many files the output folder holds, and their bytes (what the build's summary reports). */
+  totals?: [files: number, bytes: number];
+  /** The files of public/ by name, size and time of change, hashed (quick-update.ts' publicStamp). */
+  publicFiles?: string;
+  /** The pages' lines as read from the file (for a manifest loaded from it): `pages` parses them all when first asked for. */
+  pageLines?: PageLines;
   /** The manifest's file as this process last read or wrote it (a next build's manifest takes it over). */
   disk?: ManifestOnDisk;
 }
@@ -34,7 +41,7 @@ interface ManifestOnDisk extends Omit<BuildManifest, "disk"> {
 /**
  * One line of the manifest's file. The file is the key's line, then lines that each add to or replace what
  * the lines before them said: a page's record (PageLine; a later one replaces an earlier one of the same file), a
- * page gone, output files added or gone, entries' stamps set or gone, the routes' digest. A build that
+ * page gone, output files added or gone, entries' stamps set or gone, the routes' digest, the output's totals, public/'s stamp. A build that
  * changed a few pages of thousands appends a few lines instead of writing the file again (its saving, and
  * the JSON of every record, were a good part of an incremental build). `swap` is appended before a build
  * swaps its output in and `swapped` after its lines: a file that ends between the two describes an output
@@ -43,6 +50,8 @@ interface ManifestOnDisk extends Omit<BuildManifest, "disk"> {
 type Line =
   | { key: string; routes?: string }
   | { routes: string }
+  | { totals: [number, number] }
+  | { publicFiles: string }
   | PageLine
   | { gone: string }
   | { files: string[] }
@@ -51,14 +60,6 @@ type Line =
   | { entriesGone: string[] }
   | { swap: true }
   | { swapped: true };
-
-/**
- * A page's record, as a line: its fields in a fixed order, an array rather than an object, as JSON.parse
- * makes thousands of small arrays much faster than objects of named fields (an incremental build reads every page's).
- */
-type PageLine = [file: string, locale: string, label: string, input: string, reads: [string, string][], missing: string[], bytes: number, files: number, written: number];
-
-const pageLine = (r: PageRecord): PageLine => [r.file, r.locale, r.label, r.input, r.reads, r.missing, r.bytes, r.files, r.written];
 
 /** How many files or entries one line of the manifest names. */
 const PER_LINE = 1000;
@@ -76,27 +77,34 @@ export function loadManifest(root: string, outDir: string, key: string): BuildMa
   const file = manifestFile(root, outDir);
   if (!existsSync(file) || !existsSync(outDir)) return undefined;
   const { ino, size } = statSync(file);
-  const pages: Record<string, PageRecord> = {};
+  if (!endsWithNewline(file, size)) return undefined;
+  const pages = new PageLines();
   const files = new Set<string>();
   const entries: Record<string, [string, string]> = {};
   let routes: string | undefined;
+  let totals: [number, number] | undefined;
+  let publicFiles: string | undefined;
   let count = 0;
   let swapping = false;
   try {
     for (const text of lines(file)) {
-      const line = JSON.parse(text) as Partial<Record<string, unknown>> | PageLine;
-      if (count++ === 0) {
-        if (Array.isArray(line) || line.key !== key) return undefined;
+      // A page's line is kept as it is, parsed when asked for (page-lines.ts); the others are parsed now.
+      if (count++ > 0 && text.startsWith("[")) {
+        pages.add(text);
+        continue;
+      }
+      const line = JSON.parse(text) as Partial<Record<string, unknown>>;
+      if (count === 1) {
+        if (line.key !== key) return undefined;
         routes = line.routes as string | undefined;
-      } else if (Array.isArray(line)) {
-        const [file, locale, label, input, reads, missing, bytes, files, written] = line;
-        pages[file] = { file, locale, label, input, reads, missing, bytes, files, written };
-      } else if ("gone" in line) delete pages[line.gone as string];
+      } else if ("gone" in line) pages.delete(line.gone as string);
       else if ("files" in line) for (const name of line.files as string[]) files.add(name);
       else if ("filesGone" in line) for (const name of line.filesGone as string[]) files.delete(name);
       else if ("entries" in line) for (const [name, hash, group] of line.entries as [string, string, string][]) entries[name] = [hash, group];
       else if ("entriesGone" in line) for (const name of line.entriesGone as string[]) delete entries[name];
       else if ("routes" in line) routes = line.routes as string;
+      else if ("totals" in line) totals = line.totals as [number, number];
+      else if ("publicFiles" in line) publicFiles = line.publicFiles as string;
       else if ("swap" in line) swapping = true;
       else if ("swapped" in line) swapping = false;
     }
@@ -105,7 +113,18 @@ export function loadManifest(root: string, outDir: string, key: string): BuildMa
     return undefined;
   }
   if (count === 0 || swapping) return undefined;
-  const manifest: BuildManifest = { key, routes, pages, files: [...files], entries };
+  const manifest: BuildManifest = {
+    key,
+    routes,
+    get pages() {
+      return pages.records();
+    },
+    files: [...files],
+    entries,
+    totals,
+    publicFiles,
+    pageLines: pages,
+  };
   manifest.disk = onDisk(manifest, ino, size, count);
   return manifest;
 }
@@ -145,15 +164,39 @@ export function saveManifest(root: string, outDir: string, manifest: BuildManife
   manifest.disk = onDisk(manifest, ino, size, wholeLines(manifest));
 }
 
+/**
+ * Saves a quick update's changes (quick-update.ts): its pages' records, its entries' stamps and the totals are
+ * appended to the file `previous` was read from, when it still is that file and would not then be mostly
+ * lines that later ones replace; else the whole manifest, `previous` with the changes, is written afresh.
+ * Nothing else differs from `previous`, so the other pages and entries are not looked at.
+ */
+export function saveManifestChanges(root: string, outDir: string, previous: BuildManifest, pages: PageRecord[], entries: Record<string, [string, string]>, totals: [number, number]): void {
+  const file = manifestFile(root, outDir);
+  const disk = previous.disk;
+  const changes: Line[] = pages.map(pageLine);
+  const stamps = Object.entries(entries).map(([name, [hash, group]]) => [name, hash, group] as [string, string, string]);
+  if (stamps.length) changes.push({ entries: stamps });
+  if (String(totals) !== String(previous.totals)) changes.push({ totals });
+  if (disk && disk.key === previous.key && sameFile(file, disk) && disk.lines + changes.length + 1 <= 2 * wholeLines(previous)) {
+    append(file, [...changes, { swapped: true }].map((line) => `${JSON.stringify(line)}\n`).join(""));
+    return;
+  }
+  const whole: BuildManifest = { ...previous, pages: { ...previous.pages }, entries: { ...previous.entries, ...entries }, totals, pageLines: undefined };
+  for (const page of pages) whole.pages[page.file] = page;
+  writeWhole(file, whole);
+}
+
 /** How many lines the manifest takes when written whole. */
 function wholeLines(manifest: BuildManifest): number {
-  return 1 + Object.keys(manifest.pages).length + Math.ceil(manifest.files.length / PER_LINE) + Math.ceil(Object.keys(manifest.entries).length / PER_LINE);
+  return 1 + (manifest.totals ? 1 : 0) + (manifest.publicFiles !== undefined ? 1 : 0) + (manifest.pageLines?.size ?? Object.keys(manifest.pages).length) + Math.ceil(manifest.files.length / PER_LINE) + Math.ceil(Object.keys(manifest.entries).length / PER_LINE);
 }
 
 /** The lines that turn what the file holds into the manifest. */
 function differences(disk: ManifestOnDisk, manifest: BuildManifest): Line[] {
   const changes: Line[] = [];
   if (manifest.routes !== undefined && manifest.routes !== disk.routes) changes.push({ routes: manifest.routes });
+  if (manifest.totals && String(manifest.totals) !== String(disk.totals)) changes.push({ totals: manifest.totals });
+  if (manifest.publicFiles !== undefined && manifest.publicFiles !== disk.publicFiles) changes.push({ publicFiles: manifest.publicFiles });
   for (const file in manifest.pages) if (disk.pages[file] !== manifest.pages[file]) changes.push(pageLine(manifest.pages[file]));
   for (const file in disk.pages) if (!(file in manifest.pages)) changes.push({ gone: file });
   const before = new Set(disk.files);
@@ -177,7 +220,33 @@ function differences(disk: ManifestOnDisk, manifest: BuildManifest): Line[] {
 }
 
 function onDisk(manifest: BuildManifest, ino: number, size: number, lines: number): ManifestOnDisk {
-  return { key: manifest.key, routes: manifest.routes, pages: manifest.pages, files: manifest.files, entries: manifest.entries, ino, size, lines };
+  return {
+    key: manifest.key,
+    routes: manifest.routes,
+    // The manifest's own pages, parsed only if a save compares them (a manifest loaded from the file parses its pages when first asked).
+    get pages() {
+      return manifest.pages;
+    },
+    files: manifest.files,
+    entries: manifest.entries,
+    totals: manifest.totals,
+    publicFiles: manifest.publicFiles,
+    ino,
+    size,
+    lines,
+  };
+}
+
+function endsWithNewline(file: string, size: number): boolean {
+  if (size === 0) return false;
+  const fd = openSync(file, "r");
+  try {
+    const last = Buffer.alloc(1);
+    readSync(fd, last, 0, 1, size - 1);
+    return last[0] === 10;
+  } finally {
+    closeSync(fd);
+  }
 }
 
 function writeWhole(file: string, manifest: BuildManifest): void {
@@ -186,6 +255,8 @@ function writeWhole(file: string, manifest: BuildManifest): void {
 
 function* wholeManifest(manifest: BuildManifest): Generator<Line> {
   yield { key: manifest.key, routes: manifest.routes };
+  if (manifest.totals) yield { totals: manifest.totals };
+  if (manifest.publicFiles !== undefined) yield { publicFiles: manifest.publicFiles };
   for (const page of Object.values(manifest.pages)) yield pageLine(page);
   for (let i = 0; i < manifest.files.length; i += PER_LINE) yield { files: manifest.files.slice(i, i + PER_LINE) };
   const entries = Object.entries(manifest.entries).map(([file, [hash, group]]) => [file, hash, group] as [string, string, string]);

@@ -99,7 +99,8 @@ interface BuildContext {
   routes: Route[];
   byId: Map<string, Route>;
   notFoundPaths: Record<string, string>;
-  dateFormats: Map<string, Intl.DateTimeFormat>;
+  /** Each locale's long date format, made when a page of it first shows a date (a format takes ICU's data for its language). */
+  dateFormat: (locale: string) => Intl.DateTimeFormat;
   formattedDates: Map<string, string>;
   collections: Collections;
   definitions: CollectionDefinition[];
@@ -114,8 +115,13 @@ interface BuildContext {
 
 function pageContext(plan: PagePlan, site: SiteConfig, collections: Collections, definitions: CollectionDefinition[]): BuildContext {
   const notFoundPaths = Object.fromEntries(site.locales.map((l) => [l.code, localizedPath("/404", l)]));
-  const dateFormats = new Map(site.locales.map((l) => [l.code, new Intl.DateTimeFormat(l.lang, { dateStyle: "long", timeZone: "UTC" })]));
-  return { routes: plan.routes, byId: new Map(plan.routes.map((r) => [r.id, r])), notFoundPaths, dateFormats, formattedDates: new Map(), collections, definitions, shared: new Map(), sharedHtml: [], notAlone: false };
+  const dateFormats = new Map<string, Intl.DateTimeFormat>();
+  const dateFormat = (locale: string) => {
+    let format = dateFormats.get(locale);
+    if (!format) dateFormats.set(locale, (format = new Intl.DateTimeFormat(site.locales.find((l) => l.code === locale)!.lang, { dateStyle: "long", timeZone: "UTC" })));
+    return format;
+  };
+  return { routes: plan.routes, byId: new Map(plan.routes.map((r) => [r.id, r])), notFoundPaths, dateFormat, formattedDates: new Map(), collections, definitions, shared: new Map(), sharedHtml: [], notAlone: false };
 }
 
 function pageData(page: PlannedPage, translator: Translator, site: SiteConfig, context: BuildContext, islands: Record<string, string>, log: ReadLog, sink: PageSink): PageData {
@@ -148,7 +154,7 @@ function pageData(page: PlannedPage, translator: Translator, site: SiteConfig, c
       let formatted = context.formattedDates.get(key);
       if (formatted === undefined) {
         const date = /^\d{4}-\d{2}-\d{2}$/.test(iso) ? new Date(`${iso}T00:00:00Z`) : new Date(Number.NaN);
-        formatted = Number.isNaN(date.getTime()) ? iso : context.dateFormats.get(locale)!.format(date);
+        formatted = Number.isNaN(date.getTime()) ? iso : context.dateFormat(locale).format(date);
         context.formattedDates.set(key, formatted);
       }
       return formatted;

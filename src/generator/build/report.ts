@@ -49,6 +49,8 @@ export interface BuildSummaryInput {
   pages: { file: string; locale: string; bytes: number }[];
   /** How many pages this build rendered (the others were kept from the previous output). */
   rendered?: number;
+  /** Whether only the edited entries and their pages were looked at (a quick update). */
+  quick?: boolean;
   assets: { file: string; code: Uint8Array }[];
   files: number;
   bytes: number;
@@ -75,7 +77,7 @@ export function buildSummary(input: BuildSummaryInput): string {
   const largest = input.pages.reduce<(typeof input.pages)[number] | undefined>((a, b) => (!a || b.bytes > a.bytes ? b : a), undefined);
   const kept = input.rendered === undefined ? 0 : input.pages.length - input.rendered;
   const lines = [
-    `Built ${input.pages.length} pages (${[...perLocale].map(([l, n]) => `${l} ${n}`).join(", ")}) into ${input.outDir} in ${Math.round(input.totalMs)} ms${kept ? `; ${kept} unchanged pages kept from the previous build` : ""}`,
+    `Built ${input.pages.length} pages (${[...perLocale].map(([l, n]) => `${l} ${n}`).join(", ")}) into ${input.outDir} in ${Math.round(input.totalMs)} ms${kept ? `; ${kept} unchanged pages kept from the previous build${input.quick ? " (only the edited entries looked at)" : ""}` : ""}`,
     `  HTML ${kb(html)}${largest ? `; largest page ${largest.file}, ${kb(largest.bytes)} (${kb(brotliSize(readFileSync(join(input.outDir, largest.file))))} brotli)` : ""}`,
     // A font or an image is compressed in its own format, and hosts send it as it is: its size is what a visitor downloads.
     ...input.assets.map((a) => `  ${a.file} ${kb(a.code.byteLength)} (${isTextFile(a.file) ? `${kb(brotliSize(a.code))} brotli` : "sent as it is"})`),
