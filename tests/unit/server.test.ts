@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildSite } from "../../src/generator/build/build.ts";
 import { createSiteServer, type SiteServer } from "../../src/generator/server.ts";
-import { ROOT, projectCopy, parseHtml } from "../helpers.ts";
+import { projectCopy, parseHtml } from "../helpers.ts";
 
 let server: SiteServer;
 let port: number;

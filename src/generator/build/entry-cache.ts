@@ -4,7 +4,7 @@ import { dirname, join } from "node:path";
 import type { CachedEntry } from "../collections.ts";
 import type { ImageRef } from "../site-definition.ts";
 import { cacheFolder } from "../project.ts";
-import { lines, writeLines } from "./json-lines.ts";
+import { endsWithNewline, lines, writeLines } from "./json-lines.ts";
 
 /**
  * What earlier builds read from the collections' files, kept in the project's cache folder whatever the
@@ -110,18 +110,6 @@ function fromLine(line: string | undefined): CachedEntry | undefined {
 /** An entry cache of entries in memory (as a save leaves it, for the next build in this process). */
 function inMemory(root: string, entries: Record<string, CachedEntry>, read: EntryCache["read"], count: number): EntryCache {
   return { entries, stamp: (name) => entries[name], fields: (name) => entries[name], count, ...cachedBodies(root), read };
-}
-
-function endsWithNewline(file: string, size: number): boolean {
-  if (size === 0) return false;
-  const fd = openSync(file, "r");
-  try {
-    const last = Buffer.alloc(1);
-    readSync(fd, last, 0, 1, size - 1);
-    return last[0] === 10;
-  } finally {
-    closeSync(fd);
-  }
 }
 
 /**

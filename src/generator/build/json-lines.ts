@@ -37,6 +37,19 @@ export function* lines(file: string): Generator<string> {
   }
 }
 
+/** Whether the file's last byte ends a line: a file cut short (a build killed while writing it) does not. */
+export function endsWithNewline(file: string, size: number): boolean {
+  if (size === 0) return false;
+  const fd = openSync(file, "r");
+  try {
+    const last = Buffer.alloc(1);
+    readSync(fd, last, 0, 1, size - 1);
+    return last[0] === 10;
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** Writes each item as a line of JSON beside the file, then renames it over the file: a reader never sees half of it. */
 export function writeLines(file: string, items: Iterable<unknown>): void {
   mkdirSync(dirname(file), { recursive: true });

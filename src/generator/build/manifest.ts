@@ -1,8 +1,8 @@
-import { closeSync, existsSync, openSync, readSync, rmSync, statSync, writeSync } from "node:fs";
+import { closeSync, existsSync, openSync, rmSync, statSync, writeSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { createHash } from "node:crypto";
 import { cacheFolder } from "../project.ts";
-import { lines, writeLines } from "./json-lines.ts";
+import { endsWithNewline, lines, writeLines } from "./json-lines.ts";
 import type { PageRecord } from "./incremental.ts";
 import { pageLine, PageLines, type PageLine } from "./page-lines.ts";
 
@@ -235,18 +235,6 @@ function onDisk(manifest: BuildManifest, ino: number, size: number, lines: numbe
     size,
     lines,
   };
-}
-
-function endsWithNewline(file: string, size: number): boolean {
-  if (size === 0) return false;
-  const fd = openSync(file, "r");
-  try {
-    const last = Buffer.alloc(1);
-    readSync(fd, last, 0, 1, size - 1);
-    return last[0] === 10;
-  } finally {
-    closeSync(fd);
-  }
 }
 
 function writeWhole(file: string, manifest: BuildManifest): void {
