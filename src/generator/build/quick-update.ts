@@ -22,20 +22,7 @@ import { ReadLog, renderPages, type PageAssets, type RenderedPage } from "./rend
 import { formatMissing, missingTranslations, type MissingKey } from "./report.ts";
 import { StagingFolder } from "./staging.ts";
 
-/**
- * A quick update: what a build into a folder it built before does when only a few entries' files were
- * edited, and nothing in them changes any page but their own. It reads and plans those entries and their
- * translations alone, renders the pages of theirs whose plan or reads changed, and leaves every other page,
- * feed, image and the sitemap as the previous build wrote them: on a site of thousands of entries, it does
- * not make an entry, a plan or a comparison per page (build.ts' full way), which together were most of an
- * incremental build.
- *
- * It stands for the full way only where both must write the same bytes, so it gives up (undefined) as soon
- * as an edit may reach beyond the entries' own pages: a file added, removed or a draft; an entry whose
- * order, translations, dates, groups or images changed; an edited entry shown in a listing, a feed, or any
- * page that reads its collection or its text; a page that reads what only the full plan holds; a change to
- * public/ or a file missing from the output. build.ts then builds the full way.
- */
+/** What a quick update works from: what build.ts loaded before choosing the quick way or the full one. */
 export interface QuickInput {
   root: string;
   outDir: string;
@@ -66,9 +53,24 @@ export interface QuickUpdate {
   timings: { collections: number; images: number; plan: number; render: number; write: number };
 }
 
-/** Beyond this many edited files, the full way's work per page is the smaller part. */
+/** Past this many edited files a build is more a full one than a quick one: the full way, which writes many pages on a thread of its own, takes it. */
 const MOST_EDITS = 64;
 
+/**
+ * A quick update: what a build into a folder it built before does when only a few entries' files were
+ * edited, and nothing in them changes any page but their own. It reads and plans those entries and their
+ * translations alone, renders the pages of theirs whose plan or reads changed, and leaves every other page,
+ * feed, image and the sitemap as the previous build wrote them: on a site of thousands of entries, it does
+ * not make an entry, a plan or a comparison per page (build.ts' full way), which together were most of an
+ * incremental build.
+ *
+ * It stands for the full way only where both must write the same bytes, so it gives up (undefined) as soon
+ * as an edit may reach beyond the entries' own pages: a file added, removed or a draft; an entry whose
+ * order, translations, dates, groups or images changed; an entry in its collection's feed; an entry whose
+ * fields changed and that a listing shows, or whose collection a page reads; another page that reads its
+ * text; a page that reads what only the full plan holds; a change to public/; a file missing from the
+ * output. build.ts then builds the full way.
+ */
 export async function quickUpdate(input: QuickInput): Promise<QuickUpdate | undefined> {
   const { root, previous, entryCache } = input;
   const definitions = input.definition.collections ?? [];
