@@ -154,6 +154,9 @@ const FIELDS_WITH_BODY = {
   },
 };
 
+/** An entry's slug: its file's name without the extension. */
+export const entrySlug = (file: string) => basename(file).replace(/\.(md|ya?ml)$/, "");
+
 /** Collection name → locale → its entries, newest first. */
 export type Collections = Record<string, Record<string, CollectionEntry[]>>;
 
@@ -264,7 +267,7 @@ function readEntry(context: EntryContext, file: string, locale: string, budget: 
   // The cached fields are the entry's own: nothing changes an entry's fields once read. A schema's `body`
   // field is the one getter of a copy, made with Object.create so that such copies share a hidden class.
   const data: Record<string, unknown> = bodyField ? Object.assign(Object.create(FIELDS_WITH_BODY), fields.data) : fields.data;
-  const slug = basename(file).replace(/\.(md|ya?ml)$/, "");
+  const slug = entrySlug(file);
   const entry = new Entry(context, fields, body, locale, slug, typeof data.translationKey === "string" ? data.translationKey : slug, file, data, size, mtimeMs);
   if (bodyField) BODY_OWNERS.set(data, entry);
   return entry;

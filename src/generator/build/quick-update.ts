@@ -1,10 +1,9 @@
 import { createHash } from "node:crypto";
-import { existsSync, readFileSync, statSync } from "node:fs";
-import { basename, join } from "node:path";
-import { brotliCompressSync, constants, gzipSync } from "node:zlib";
+import { statSync } from "node:fs";
+import { join } from "node:path";
 import type { SiteConfig } from "../config.ts";
 import type { Dictionary, LocaleContent } from "../content.ts";
-import { cachedEntry, entriesByFile, loadCollections, newestFirst, type CachedEntry, type EntryHooks } from "../collections.ts";
+import { cachedEntry, entriesByFile, loadCollections, newestFirst, entrySlug, type CachedEntry, type EntryHooks } from "../collections.ts";
 import type { CollectionDefinition, SiteDefinition } from "../site-definition.ts";
 import { sitegenError } from "../errors.ts";
 import { filesBelow, filesIn, filesUnder } from "../files.ts";
@@ -21,6 +20,7 @@ import { planPages, type PlannedPage } from "./plan-pages.ts";
 import { ReadLog, renderPages, type PageAssets, type RenderedPage } from "./render-pages.ts";
 import { formatMissing, missingTranslations, type MissingKey } from "./report.ts";
 import { StagingFolder } from "./staging.ts";
+import { sameBytes, twinsOf } from "./write-output.ts";
 
 /** What a quick update works from: what build.ts loaded before choosing the quick way or the full one. */
 export interface QuickInput {
@@ -193,7 +193,7 @@ export async function quickUpdate(input: QuickInput): Promise<QuickUpdate | unde
         record.files = names.length;
         record.written = names.reduce((sum, name) => sum + statSync(join(input.outDir, name)).size, 0);
       } else {
-        const data = [minified, ...(input.twins.length ? [brotliCompressSync(minified, { params: { [constants.BROTLI_PARAM_QUALITY]: input.levels.brotli } }), gzipSync(minified, { level: input.levels.gzip })] : [])];
+        const data = [minified, ...(input.twins.length ? twinsOf(minified, input.levels) : [])];
         names.forEach((name, i) => staging.write(name, data[i]));
         record.files = names.length;
         record.written = data.reduce((sum, d) => sum + (typeof d === "string" ? Buffer.byteLength(d) : d.byteLength), 0);
@@ -274,10 +274,6 @@ function inFeed(file: string, collection: CollectionDefinition, locale: string, 
   const dir = `${PROJECT_FILES.content}/${locale}/${collection.name}/`;
   const entries = Object.keys(shown)
     .filter((name) => name.startsWith(dir))
-    .map((name) => ({ file: name, data: cache.fields(name)?.data ?? {}, slug: basename(name).replace(/\.(md|ya?ml)$/, "") }));
+    .map((name) => ({ file: name, data: cache.fields(name)?.data ?? {}, slug: entrySlug(name) }));
   return newestFirst(entries, collection).slice(0, collection.feed!.limit).some((entry) => entry.file === file);
-}
-
-function sameBytes(path: string, data: string): boolean {
-  return existsSync(path) && readFileSync(path).equals(Buffer.from(data));
 }

@@ -96,9 +96,8 @@ export async function writeOutput(input: OutputInput): Promise<WrittenOutput> {
       if (twins.length) writeTwins(file, data);
     };
     const writeTwins = (file: string, data: string | Uint8Array) => {
-      staging.write(`${file}.br`, brotliCompressSync(data, { params: { [constants.BROTLI_PARAM_QUALITY]: levels.brotli } }));
-      staging.write(`${file}.gz`, gzipSync(data, { level: levels.gzip }));
-      all.push(`${file}.br`, `${file}.gz`);
+      twinsOf(data, levels).forEach((twin, i) => staging.write(file + TWINS[i], twin));
+      all.push(...TWINS.map((t) => file + t));
     };
     const keep = (file: string, bytes: number) => {
       staging.files++;
@@ -176,7 +175,13 @@ export async function writeOutput(input: OutputInput): Promise<WrittenOutput> {
   }
 }
 
-function sameBytes(path: string, data: string | Uint8Array): boolean {
+/** A text file's compressed twins, in the order of TWINS (brotli, then gzip), as hard as `levels` says. */
+export function twinsOf(data: string | Uint8Array, levels: TwinLevels): Uint8Array[] {
+  return [brotliCompressSync(data, { params: { [constants.BROTLI_PARAM_QUALITY]: levels.brotli } }), gzipSync(data, { level: levels.gzip })];
+}
+
+/** Whether the file holds these bytes already (an incremental build leaves such a file as it is). */
+export function sameBytes(path: string, data: string | Uint8Array): boolean {
   if (!existsSync(path)) return false;
   const old = readFileSync(path);
   return typeof data === "string" ? old.length === Buffer.byteLength(data) && old.toString() === data : Buffer.compare(old, data) === 0;
