@@ -38,6 +38,10 @@ export interface EntryHooks {
   cachedBody?: (entry: CachedEntry) => string | undefined;
   /** Called each time an entry's body is read (incremental builds note which pages read which bodies). */
   onBodyRead?: (entry: CollectionEntry) => void;
+  /** Given each Markdown body read from its file that shows no image, as it is read: it may render it ahead (build/bodies-ahead.ts). */
+  offerBody?: (file: string, markdown: string) => void;
+  /** The HTML of an offered body, if it was rendered ahead, the first time its page asks for it. */
+  renderedBody?: (file: string) => string | undefined;
 }
 
 /** An entry's checked fields and reading time, and the hash, size and time of change of the file they came from. */
@@ -116,9 +120,14 @@ class Entry implements CollectionEntry {
   get html(): string {
     const { definition, render } = this.#context;
     if ("body" in definition.schema) return "";
+    const pictures = this.bodyPictures;
+    const ahead = pictures ? undefined : this.#context.input.hooks?.renderedBody?.(this.file);
+    if (ahead !== undefined) {
+      this.#context.input.hooks?.onBodyRead?.(this);
+      return ahead;
+    }
     const markdown = this.bodyText();
     if (!markdown) return "";
-    const pictures = this.bodyPictures;
     if (!pictures) return render(markdown);
     return render(markdown, { images: [], firstLine: this.#fields.firstLine }).replace(IMAGE_PLACEHOLDER, (_, i: string) => pictures[Number(i)] ?? "");
   }
@@ -256,6 +265,7 @@ function readEntry(context: EntryContext, file: string, locale: string, budget: 
     // image stage makes them before any page is rendered.
     const env: MarkdownEnv = { images: [], firstLine: parsed.firstLine };
     if (!bodyField && parsed.body.includes("![")) render(parsed.body, env);
+    else if (!bodyField && parsed.body && (input.drafts || data.draft !== true)) input.hooks?.offerBody?.(file, parsed.body);
     fields = { hash, size, mtimeMs, data, dataHash: createHash("sha1").update(json).digest("hex"), readingMinutes: readingMinutes(countWords(parsed.body)), firstLine: parsed.firstLine, bodyImages: env.images.length ? env.images : undefined, body: undefined, bodyAt: undefined };
     const kept = bodyField ? bodyValue : parsed.body;
     if (typeof kept === "string" && kept.length <= budget.left) {

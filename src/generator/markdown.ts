@@ -22,17 +22,24 @@ export type MarkdownEnv = {
 export function createMarkdown(siteUrl: string): (source: string, env?: MarkdownEnv) => string {
   let md: InstanceType<typeof MarkdownItClass> | undefined;
   // Made at the first body rendered: a site of YAML entries, or a rebuild whose pages read no new body, never loads markdown-it.
-  return (source, env) => (md ??= markdownIt(siteUrl)).render(source, env);
+  return (source, env) => (md ??= configureMarkdown(createRequire(import.meta.url), siteUrl, slugifyHeading, imagePlaceholder)).render(source, env);
 }
 
-function markdownIt(siteUrl: string): InstanceType<typeof MarkdownItClass> {
-  const load = createRequire(import.meta.url);
+/** The packages configureMarkdown loads, by the names it asks for. */
+export const MARKDOWN_PACKAGES = ["markdown-it", "markdown-it-anchor", "markdown-it-footnote"] as const;
+
+/**
+ * markdown-it as sitegen renders bodies (see createMarkdown). It refers to nothing outside itself, being
+ * given what it needs: its source text also runs on the writing thread, which renders bodies ahead of their
+ * pages (build/bodies-ahead.ts) exactly as this thread would.
+ */
+export function configureMarkdown(load: (name: (typeof MARKDOWN_PACKAGES)[number]) => unknown, siteUrl: string, slugify: (text: string) => string, placeholder: (index: number) => string): InstanceType<typeof MarkdownItClass> {
   const MarkdownIt = load("markdown-it") as typeof MarkdownItClass;
   const anchor = load("markdown-it-anchor") as typeof anchorPlugin;
   const footnote = load("markdown-it-footnote") as typeof footnotePlugin;
   const md = new MarkdownIt({ html: false, linkify: false, typographer: false });
   md.use(footnote);
-  md.use(anchor, { level: [2, 3, 4], slugify: slugifyHeading, permalink: anchor.permalink.headerLink({ safariReaderFix: true }) });
+  md.use(anchor, { level: [2, 3, 4], slugify, permalink: anchor.permalink.headerLink({ safariReaderFix: true }) });
   const siteOrigin = new URL(siteUrl).origin;
   const defaultLinkOpen = md.renderer.rules.link_open ?? ((tokens, idx, options, _env, self) => self.renderToken(tokens, idx, options));
   md.renderer.rules.link_open = (tokens, idx, options, env, self) => {
@@ -64,7 +71,7 @@ function markdownIt(siteUrl: string): InstanceType<typeof MarkdownItClass> {
     }
     const title = token.attrGet("title");
     env.images.push({ src, alt: self.renderInlineAsText(token.children ?? [], options, rendering), ...(title ? { title: String(title) } : {}), ...(env.firstLine ? { line: env.firstLine + Number(token.meta?.line ?? 0) } : {}) });
-    return imagePlaceholder(env.images.length - 1);
+    return placeholder(env.images.length - 1);
   };
   return md;
 }
@@ -94,10 +101,36 @@ export function readingMinutes(words: number): number {
 
 /**
  * The words of a Markdown source, markup left out: the runs of characters between white space and markup
- * (`#>*_|[]()-` and backticks) that hold a letter or a digit. One match per word, from its first letter or
- * digit to the run's end, instead of splitting the text and testing every piece.
+ * (`#>*_|[]()-` and backticks) that hold a letter or a digit, counted from each run's first letter or digit
+ * to the run's end (the runs of /[\p{L}\p{N}][^\s#>*_`|[\]()-]*\/gu). Counted by walking the text once, not
+ * by matching: a match per word would make a string per word, thousands per article.
  */
 export function countWords(source: string): number {
-  return source.match(WORD)?.length ?? 0;
+  let words = 0;
+  let i = 0;
+  while (i < source.length) {
+    const c = source.charCodeAt(i);
+    // A letter or a digit starts a word; beyond ASCII, Unicode says what is one (a surrogate pair is one character).
+    const starts = c < 128 ? ASCII_WORD_START[c] === 1 : ((WORD_START.lastIndex = i), WORD_START.test(source));
+    if (!starts) {
+      i++;
+      continue;
+    }
+    words++;
+    i++;
+    while (i < source.length && !endsWord(source.charCodeAt(i))) i++;
+  }
+  return words;
 }
-const WORD = /[\p{L}\p{N}][^\s#>*_`|[\]()-]*/gu;
+
+/** ASCII letters and digits (1), by character code. */
+const ASCII_WORD_START = new Uint8Array(128).map((_, c) => (/[A-Za-z0-9]/.test(String.fromCharCode(c)) ? 1 : 0));
+/** Markup and ASCII white space (1), by character code. */
+const ASCII_WORD_END = new Uint8Array(128).map((_, c) => (/[\s#>*_`|[\]()-]/.test(String.fromCharCode(c)) ? 1 : 0));
+const WORD_START = /[\p{L}\p{N}]/uy;
+
+/** Whether the character ends a word: markup, or white space as `\s` matches it (beyond ASCII: Unicode's spaces, the line and paragraph separators, the BOM). */
+function endsWord(c: number): boolean {
+  if (c < 128) return ASCII_WORD_END[c] === 1;
+  return c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
+}

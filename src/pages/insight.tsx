@@ -3,6 +3,7 @@ import { CtaBand } from "../components/blocks.tsx";
 import { PostGrid } from "../components/PostCard.tsx";
 import { Picture } from "../components/Picture.tsx";
 import { TagLinks } from "../components/TagLinks.tsx";
+import { relatedArticles } from "./related-articles.ts";
 import type { CollectionEntry } from "../generator/site-definition.ts";
 
 /**
@@ -14,7 +15,7 @@ export default function InsightPage() {
   const { t, entry, formatDate, collection, href } = usePage();
   const article = entry!;
   const all = collection("insights");
-  const at = all.findIndex((e) => e.key === article.key);
+  const at = placeOf(all, article.key);
   const newer = at > 0 ? all[at - 1] : undefined;
   const older = at >= 0 && at < all.length - 1 ? all[at + 1] : undefined;
   const tags = (article.data.tags as string[]) ?? [];
@@ -65,7 +66,7 @@ export default function InsightPage() {
           </section>
         </div>
       </article>
-      <Related entries={related(all, article, tags)} />
+      <Related entries={relatedArticles(all, article, tags)} />
       <nav className="container article-sequence" aria-label={t("insights.article.sequence")}>
         {older && (
           <a href={older.path} rel="prev">
@@ -84,24 +85,18 @@ export default function InsightPage() {
   );
 }
 
-/** Up to three other articles, those sharing the most tags first, then the newest. */
-function related(all: CollectionEntry[], article: CollectionEntry, tags: string[]): CollectionEntry[] {
-  // One pass, newest first, keeping the best three (no sort of the whole list), and over once three share
-  // every tag of this article: no older article can come before them. Each article's page runs it, so with
-  // thousands of articles a pass to the end for every page would grow with their square.
-  const best: { entry: CollectionEntry; shared: number }[] = [];
-  for (const entry of all) {
-    if (entry.key === article.key) continue;
-    const theirs = (entry.data.tags as string[]) ?? [];
-    let shared = 0;
-    for (const tag of tags) if (theirs.includes(tag)) shared++;
-    if (shared === 0 || (best.length === 3 && shared <= best[2].shared)) continue;
-    const at = best.findIndex((b) => b.shared < shared);
-    best.splice(at < 0 ? best.length : at, 0, { entry, shared });
-    if (best.length > 3) best.pop();
-    if (best.length === 3 && best[2].shared === tags.length) break;
+/** Each article's place in its list, by key: the list is gone through once, not searched again for each article's page. */
+const places = new WeakMap<CollectionEntry[], Map<string, number>>();
+
+function placeOf(all: CollectionEntry[], key: string): number {
+  let byKey = places.get(all);
+  if (!byKey) {
+    byKey = new Map();
+    // From the end, so that the first of two entries with one key keeps its place, as a search from the start would find it.
+    for (let i = all.length - 1; i >= 0; i--) byKey.set(all[i].key, i);
+    places.set(all, byKey);
   }
-  return best.map((b) => b.entry);
+  return byKey.get(key) ?? -1;
 }
 
 function Related({ entries }: { entries: CollectionEntry[] }) {

@@ -17,6 +17,7 @@ import { allEntries, cachedEntry, entriesByFile, loadCollections, type CachedEnt
 import { feedFiles } from "../seo/feeds.ts";
 import { processImages, sourceImages } from "./images.ts";
 import { ReadLog, renderPages } from "./render-pages.ts";
+import { BodiesAhead } from "./bodies-ahead.ts";
 import { TWINS, writeOutput, type WrittenPage } from "./write-output.ts";
 import { FileWriter, TWIN_LEVELS } from "./file-writer.ts";
 import { loadEntryCache, saveEntryCache } from "./entry-cache.ts";
@@ -173,7 +174,9 @@ async function build(options: BuildOptions, early: FileWriter | undefined): Prom
   const assets = { stylesheet: stylesheet.href, fonts: stylesheet.fonts, scripts: islands.scripts, preloads: islands.preloads, islands: islands.islands };
   const assetFiles = [{ file: stylesheet.file, code: stylesheet.code }, ...stylesheet.assets.map(({ file, code }) => ({ file, code })), ...islands.files];
   const twinLevels = twinLevelsOf(options);
-  // The bodies file is read through one descriptor while the build renders, and closed however it ends.
+  // The bodies file is read through one descriptor while the build renders, and closed however it ends;
+  // the bodies rendered ahead (if any) are let go with it.
+  let ahead: BodiesAhead | undefined;
   try {
     lap("bundle");
     // A few entries edited, whose pages alone they change: only those are looked at (quick-update.ts).
@@ -205,6 +208,10 @@ async function build(options: BuildOptions, early: FileWriter | undefined): Prom
     const hooks: EntryHooks = memory?.hooks ?? {};
     hooks.onBodyRead = (entry) => log.note(`body:${entry.file}`);
     hooks.cachedBody = entryCache?.body;
+    // A cold build's writing thread renders the Markdown bodies while this one reads the collections.
+    ahead = early && definitions.length > 0 ? new BodiesAhead(early, content.site.siteUrl) : undefined;
+    hooks.offerBody = ahead && ((file, markdown) => ahead!.offer(file, markdown));
+    hooks.renderedBody = ahead && ((file) => ahead!.take(file));
     const cachedFields = options.incremental === false ? undefined : sameEntries ? memory!.fields : entryCache?.entries;
     const collections = loadCollections({ root, siteUrl: content.site.siteUrl, locales: content.site.locales.map((l) => l.code), dictionaries: content.dictionaries, definitions, drafts: options.drafts === true, cached: cachedFields, unchanged: changed && ((file) => !changed.touches(file)), previous: memory?.entries, hooks });
     lap("collections");
@@ -232,7 +239,10 @@ async function build(options: BuildOptions, early: FileWriter | undefined): Prom
     let missing: MissingKey[] = [];
     const manyPages = options.writeThread ?? changes.render.length >= WRITE_THREAD_PAGES;
     const writer = manyPages && previous === undefined ? early : undefined;
-    if (early && !writer) void early.abandon();
+    if (early && !writer) {
+      ahead?.stop();
+      void early.abandon();
+    }
     const written = await writeOutput({
       ...{ outDir: options.outDir, root, site: content.site, routes: plan.routes, pages: rendered, kept: changes.keep, previousFiles: previous?.files },
       manyPages,
@@ -250,9 +260,11 @@ async function build(options: BuildOptions, early: FileWriter | undefined): Prom
     // A kept page's record stands as it was (its plan and reads were found the same); a rendered page's is made.
     const records: Record<string, PageRecord> = {};
     for (const record of changes.keep) records[record.file] = record;
-    for (const page of written.pages) records[page.file] = pageRecord(page, inputs.pageInput(plan.byFile.get(page.file)!), page.reads.map((read) => [read, inputs.digest(read)]));
+    // What a page's plan and reads hash to is for the manifest alone: a build that saves none (--no-cache) does not hash them.
+    const saved = options.incremental !== false;
+    for (const page of written.pages) records[page.file] = pageRecord(page, saved ? inputs.pageInput(plan.byFile.get(page.file)!) : "", saved ? page.reads.map((read) => [read, inputs.digest(read)]) : []);
     let nextMemory: BuildMemory | undefined;
-    if (options.incremental !== false) {
+    if (saved) {
       // Saved by appending to the file the previous manifest was read from or saved to (manifest.ts), if still there.
       const manifest: BuildManifest = { key, routes: inputs.digest("routes"), pages: records, files: written.all, entries: stamps, totals: [written.files, written.bytes], publicFiles: publicStamp(root), disk: previous?.disk };
       const entries = entriesOf(collections);
@@ -294,6 +306,7 @@ async function build(options: BuildOptions, early: FileWriter | undefined): Prom
     };
   } finally {
     entryCache?.close();
+    ahead?.stop();
   }
 }
 

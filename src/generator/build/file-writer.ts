@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import * as zlib from "node:zlib";
 import { dirname } from "node:path";
-import { Worker } from "node:worker_threads";
+import { Worker, type TransferListItem } from "node:worker_threads";
 import { createMinifier } from "../html/minify-html.ts";
 import { SHARED_PLACEHOLDER } from "../html/shared-markup.ts";
 
@@ -109,13 +109,16 @@ export class FileWriter {
     return this.worker !== undefined;
   }
 
-  /** Runs a task on the writing thread, between the files it writes; its failure keeps the system's code. */
-  run<T>(task: WriterTask): Promise<T> {
+  /**
+   * Runs a task on the writing thread, between the files it writes; its failure keeps the system's code.
+   * What its data holds that moves to the thread (a MessagePort) is named in `transfer`.
+   */
+  run<T>(task: WriterTask, transfer: TransferListItem[] = []): Promise<T> {
     if (!this.worker) return Promise.reject(new Error("A FileWriter without its thread runs no task."));
     const id = this.nextTask++;
     return new Promise<T>((resolve, reject) => {
       this.tasks.set(id, { resolve: resolve as (value: unknown) => void, reject });
-      this.worker!.postMessage({ task: id, source: task.source, data: task.data });
+      this.worker!.postMessage({ task: id, source: task.source, data: task.data }, transfer);
     });
   }
 
