@@ -1,14 +1,13 @@
 import { createHash } from "node:crypto";
 import { readFileSync, statSync } from "node:fs";
 import { basename, join } from "node:path";
-import { parseYaml } from "./yaml.ts";
-import { sitegenError } from "./errors.ts";
-import type { Place } from "./error-catalogue.ts";
 import { PROJECT_FILES } from "./project.ts";
 import { filesIn } from "./files.ts";
 import { countWords, createMarkdown, IMAGE_PLACEHOLDER, readingMinutes, type MarkdownEnv } from "./markdown.ts";
 import type { Dictionary } from "./content.ts";
-import type { CollectionDefinition, CollectionEntry, FieldRule, ImageRef } from "./site-definition.ts";
+import type { CollectionDefinition, CollectionEntry, ImageRef } from "./site-definition.ts";
+import { fieldPlace, parseEntry, validate, type EntryRead } from "./entry-file.ts";
+import type { FileToRead } from "./build/read-ahead.ts";
 
 export interface CollectionsInput {
   root: string;
@@ -38,7 +37,11 @@ export interface EntryHooks {
   cachedBody?: (entry: CachedEntry) => string | undefined;
   /** Called each time an entry's body is read (incremental builds note which pages read which bodies). */
   onBodyRead?: (entry: CollectionEntry) => void;
-  /** Given each Markdown body read from its file that shows no image, as it is read: it may render it ahead (build/bodies-ahead.ts). */
+  /** Told every file the build is about to read, in the order it reads them: it may read them ahead (build/read-ahead.ts). */
+  willRead?: (files: FileToRead[]) => void;
+  /** A file as it was read ahead, if it was; undefined to read it here. */
+  readAhead?: (file: string) => EntryRead | undefined;
+  /** Given each Markdown body read here that shows no image: it may render it ahead. */
   offerBody?: (file: string, markdown: string) => void;
   /** The HTML of an offered body, if it was rendered ahead, the first time its page asks for it. */
   renderedBody?: (file: string) => string | undefined;
@@ -198,17 +201,20 @@ export function entriesByFile(collections: Collections): Map<string, CollectionE
 export function loadCollections(input: CollectionsInput): Collections {
   const render = createMarkdown(input.siteUrl);
   const budget = { left: KEPT_BODIES };
-  const out: Collections = {};
-  for (const definition of input.definitions) {
-    out[definition.name] = {};
-    const context: EntryContext = { input, definition, render };
-    for (const locale of input.locales) {
+  // Every folder is listed first: the files can then be read ahead, in the order they are read here.
+  const lists = input.definitions.flatMap((definition) =>
+    input.locales.map((locale) => {
       const dir = `${PROJECT_FILES.content}/${locale}/${definition.name}`;
       const files = input.only ? [...input.only].filter((file) => file.startsWith(`${dir}/`) && !file.includes("/", dir.length + 1)).sort() : filesIn(input.root, dir, ["md", "yaml", "yml"]);
-      const entries = files.map((file) => readEntry(context, file, locale, budget));
-      const shown = entries.filter((e) => input.drafts || e.data.draft !== true);
-      out[definition.name][locale] = newestFirst(shown, definition);
-    }
+      return { context: { input, definition, render } satisfies EntryContext, locale, files };
+    }),
+  );
+  input.hooks?.willRead?.(lists.flatMap(({ context, files }) => files.map((file) => ({ file, bodyField: "body" in context.definition.schema }))));
+  const out: Collections = Object.fromEntries(input.definitions.map((definition) => [definition.name, {}]));
+  for (const { context, locale, files } of lists) {
+    const entries = files.map((file) => readEntry(context, file, locale, budget));
+    const shown = entries.filter((e) => input.drafts || e.data.draft !== true);
+    out[context.definition.name][locale] = newestFirst(shown, context.definition);
   }
   return out;
 }
@@ -244,7 +250,9 @@ function readEntry(context: EntryContext, file: string, locale: string, budget: 
     if (typeof cached.body === "string") budget.left -= cached.body.length;
     return before;
   }
-  const { size, mtimeMs } = known ? cached : statSync(path);
+  // Read ahead on the writing thread (build/read-ahead.ts) when the build has no cache to look in first.
+  const ahead = cached ? undefined : input.hooks?.readAhead?.(file);
+  const { size, mtimeMs } = known ? cached : (ahead ?? statSync(path));
   const bodyField = "body" in definition.schema;
   let fields: CachedEntry;
   let body: string | undefined;
@@ -252,24 +260,27 @@ function readEntry(context: EntryContext, file: string, locale: string, budget: 
   if (cached && cached.size === size && cached.mtimeMs === mtimeMs) {
     fields = cached;
   } else {
-    const text = readFileSync(path, "utf8");
-    const hash = createHash("sha1").update(text).digest("hex");
-    const parsed = parseEntry(file, text, definition);
+    const text = ahead ? undefined : readFileSync(path, "utf8");
+    const hash = ahead ? ahead.hash : createHash("sha1").update(text!).digest("hex");
+    const parsed = ahead ?? parseEntry(file, text!, definition);
     // A `body` field of the schema is handled like the Markdown body: outside the fields that are cached.
-    const { body: bodyValue, ...checked } = validate(parsed.front, definition.schema, (field) => fieldPlace(file, text, field), input.dictionaries[locale] ?? new Map());
+    const place = (field: string) => fieldPlace(file, text ?? readFileSync(path, "utf8"), field);
+    const { body: bodyValue, ...checked } = validate(parsed.front, definition.schema, place, input.dictionaries[locale] ?? new Map());
     // The parser's strings are slices of the file's whole text, which they would keep in memory for as long
     // as the entry lives: a copy through JSON keeps only the fields themselves.
     const json = JSON.stringify(checked);
     const data = JSON.parse(json) as Record<string, unknown>;
     // The images of the body, found by rendering it once (markdown-it's own reading of `![alt](src)`): the
-    // image stage makes them before any page is rendered.
+    // image stage makes them before any page is rendered. A body read ahead is rendered there.
     const env: MarkdownEnv = { images: [], firstLine: parsed.firstLine };
     if (!bodyField && parsed.body.includes("![")) render(parsed.body, env);
-    else if (!bodyField && parsed.body && (input.drafts || data.draft !== true)) input.hooks?.offerBody?.(file, parsed.body);
-    fields = { hash, size, mtimeMs, data, dataHash: createHash("sha1").update(json).digest("hex"), readingMinutes: readingMinutes(countWords(parsed.body)), firstLine: parsed.firstLine, bodyImages: env.images.length ? env.images : undefined, body: undefined, bodyAt: undefined };
+    else if (!ahead && !bodyField && parsed.body && (input.drafts || data.draft !== true)) input.hooks?.offerBody?.(file, parsed.body);
+    const words = ahead ? ahead.words : countWords(parsed.body);
+    fields = { hash, size, mtimeMs, data, dataHash: createHash("sha1").update(json).digest("hex"), readingMinutes: readingMinutes(words), firstLine: parsed.firstLine, bodyImages: env.images.length ? env.images : undefined, body: undefined, bodyAt: undefined };
     const kept = bodyField ? bodyValue : parsed.body;
     if (typeof kept === "string" && kept.length <= budget.left) {
-      body = Buffer.from(kept).toString();
+      // A copy, for the same reason; a body read ahead came as a string of its own.
+      body = ahead ? kept : Buffer.from(kept).toString();
       budget.left -= body.length;
       fields.body = body;
     }
@@ -281,110 +292,4 @@ function readEntry(context: EntryContext, file: string, locale: string, budget: 
   const entry = new Entry(context, fields, body, locale, slug, typeof data.translationKey === "string" ? data.translationKey : slug, file, data, size, mtimeMs);
   if (bodyField) BODY_OWNERS.set(data, entry);
   return entry;
-}
-
-/** A file's fields (front matter, or a YAML entry's fields without its `body`) and its Markdown body. */
-function parseEntry(file: string, text: string, definition: CollectionDefinition, bodyOnly = false): { front: Record<string, unknown>; body: string; firstLine: number } {
-  const markdown = file.endsWith(".md");
-  let fields: unknown;
-  let body = "";
-  let firstLine = 0;
-  if (markdown) {
-    const match = /^---\r?\n([\s\S]*?)\r?\n---\r?\n?([\s\S]*)$/.exec(text);
-    if (!match) throw sitegenError("EntryInvalid", { file, field: "(front matter)", problem: "the file must start with front matter between two lines of ---." });
-    // The body's first line in the file, for the line of an image in an error.
-    firstLine = match[1].split("\n").length + 3;
-    if (bodyOnly) return { front: {}, body: match[2], firstLine };
-    // Parsed with the line of --- it starts on (a YAML document's own start marker), so that an error's
-    // line and excerpt number the lines as the file does.
-    fields = parseYaml(file, `---\n${match[1]}`);
-    body = match[2];
-  } else {
-    fields = parseYaml(file, text);
-  }
-  if (!fields || typeof fields !== "object" || Array.isArray(fields)) throw sitegenError("EntryInvalid", { file, field: "(front matter)", problem: "must be a mapping of field names to values." });
-  const { body: yamlBody, ...front } = fields as Record<string, unknown>;
-  // A YAML entry may carry its text in `body` (Markdown), beside the fields of the schema; a schema that
-  // names `body` itself takes it as a field like any other, unrendered.
-  const bodyIsMarkdown = !markdown && !("body" in definition.schema);
-  if (bodyIsMarkdown && yamlBody !== undefined) {
-    if (typeof yamlBody !== "string") throw sitegenError("EntryInvalid", { file, field: "body", problem: "must be text (Markdown)." });
-    body = yamlBody;
-  }
-  return { front: bodyIsMarkdown ? front : (fields as Record<string, unknown>), body, firstLine };
-}
-
-/**
- * The front matter, checked field by field against the schema (unknown fields are an error too: usually a
- * typo). `place` says where a field is written, for the error.
- */
-function validate(fields: Record<string, unknown>, schema: Record<string, FieldRule>, place: (field: string) => Place, dictionary: Dictionary): Record<string, unknown> {
-  const fail = (field: string, problem: string) => sitegenError("EntryInvalid", { ...place(field), field, problem });
-  for (const field of Object.keys(fields)) {
-    if (!(field in schema)) throw fail(field, `is not a field of this collection (its fields: ${Object.keys(schema).join(", ")}).`);
-  }
-  const data: Record<string, unknown> = {};
-  for (const [field, rule] of Object.entries(schema)) {
-    const value = fields[field];
-    if (value === undefined || value === null || value === "") {
-      if (rule.required) throw fail(field, "is required and missing.");
-      continue;
-    }
-    switch (rule.type) {
-      case "text":
-      case "image":
-        if (typeof value !== "string") throw fail(field, `must be text, not ${JSON.stringify(value)}.`);
-        break;
-      case "boolean":
-        if (typeof value !== "boolean") throw fail(field, `must be true or false, not ${JSON.stringify(value)}.`);
-        break;
-      case "date":
-        if (typeof value !== "string" || !isDate(value)) throw fail(field, `must be a date written YYYY-MM-DD, not ${JSON.stringify(value)}.`);
-        break;
-      case "reference":
-        if (typeof value !== "string" || !refers(dictionary, rule.to, value, rule.key)) throw fail(field, `"${String(value)}" is not one of ${known(dictionary, rule.to, rule.key)}.`);
-        break;
-      case "references":
-        if (!Array.isArray(value) || value.some((v) => typeof v !== "string")) throw fail(field, "must be a list of ids, such as [one, two].");
-        for (const id of value as string[]) if (!refers(dictionary, rule.to, id)) throw fail(field, `"${id}" is not one of ${known(dictionary, rule.to)}.`);
-        break;
-    }
-    data[field] = value;
-  }
-  return data;
-}
-
-/**
- * Where an entry's file writes a field: the line that starts with its key (front matter and YAML entries
- * keep their fields at the top level; a Markdown file's body is not looked at), or the file alone for a
- * field it does not write (a missing one).
- */
-function fieldPlace(file: string, text: string, field: string): Place {
-  const lines = text.split("\n");
-  const end = file.endsWith(".md") ? lines.findIndex((l, i) => i > 0 && /^---\r?$/.test(l)) : lines.length;
-  const key = new RegExp(`^["']?${field.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}["']?[ \t]*:`);
-  const line = lines.slice(0, end < 0 ? lines.length : end).findIndex((l) => key.test(l));
-  return line < 0 ? { file } : { file, line: line + 1, column: 1 };
-}
-
-function isDate(value: string): boolean {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
-  const date = new Date(`${value}T00:00:00Z`);
-  return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value);
-}
-
-/** Whether the text key `${to}.${id}` (or `${to}.${id}.${key}`) exists in the locale's text. */
-function refers(dictionary: Dictionary, to: string, id: string, key?: string): boolean {
-  return /^[\w-]+$/.test(id) && dictionary.has(key ? `${to}.${id}.${key}` : `${to}.${id}`);
-}
-
-/** The ids a reference may take, for the error message. */
-function known(dictionary: Dictionary, to: string, key?: string): string {
-  const ids = new Set<string>();
-  for (const k of dictionary.keys()) {
-    if (!k.startsWith(`${to}.`)) continue;
-    const rest = k.slice(to.length + 1).split(".");
-    if (key ? rest.length === 2 && rest[1] === key : rest.length === 1) ids.add(rest[0]);
-  }
-  return ids.size ? [...ids].join(", ") : `the ids under "${to}" in content (there are none)`;
 }

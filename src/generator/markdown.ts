@@ -105,32 +105,36 @@ export function readingMinutes(words: number): number {
  * to the run's end (the runs of /[\p{L}\p{N}][^\s#>*_`|[\]()-]*\/gu). Counted by walking the text once, not
  * by matching: a match per word would make a string per word, thousands per article.
  */
-export function countWords(source: string): number {
-  let words = 0;
-  let i = 0;
-  while (i < source.length) {
-    const c = source.charCodeAt(i);
-    // A letter or a digit starts a word; beyond ASCII, Unicode says what is one (a surrogate pair is one character).
-    const starts = c < 128 ? ASCII_WORD_START[c] === 1 : ((WORD_START.lastIndex = i), WORD_START.test(source));
-    if (!starts) {
+export const countWords = wordCounter();
+
+/**
+ * Makes countWords. It refers to nothing outside itself: its source text also runs on the writing thread,
+ * which reads entries ahead (build/read-ahead.ts).
+ */
+export function wordCounter(): (source: string) => number {
+  const table = (pattern: RegExp) => new Uint8Array(128).map((_, c) => (pattern.test(String.fromCharCode(c)) ? 1 : 0));
+  /** ASCII letters and digits, and ASCII markup and white space (1), by character code. */
+  const asciiWordStart = table(/[A-Za-z0-9]/);
+  const asciiWordEnd = table(/[\s#>*_`|[\]()-]/);
+  const wordStart = /[\p{L}\p{N}]/uy;
+  /** Whether the character ends a word: markup, or white space as `\s` matches it (beyond ASCII: Unicode's spaces, the line and paragraph separators, the BOM). */
+  const endsWord = (c: number) =>
+    c < 128 ? asciiWordEnd[c] === 1 : c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
+  return (source) => {
+    let words = 0;
+    let i = 0;
+    while (i < source.length) {
+      const c = source.charCodeAt(i);
+      // A letter or a digit starts a word; beyond ASCII, Unicode says what is one (a surrogate pair is one character).
+      const starts = c < 128 ? asciiWordStart[c] === 1 : ((wordStart.lastIndex = i), wordStart.test(source));
+      if (!starts) {
+        i++;
+        continue;
+      }
+      words++;
       i++;
-      continue;
+      while (i < source.length && !endsWord(source.charCodeAt(i))) i++;
     }
-    words++;
-    i++;
-    while (i < source.length && !endsWord(source.charCodeAt(i))) i++;
-  }
-  return words;
-}
-
-/** ASCII letters and digits (1), by character code. */
-const ASCII_WORD_START = new Uint8Array(128).map((_, c) => (/[A-Za-z0-9]/.test(String.fromCharCode(c)) ? 1 : 0));
-/** Markup and ASCII white space (1), by character code. */
-const ASCII_WORD_END = new Uint8Array(128).map((_, c) => (/[\s#>*_`|[\]()-]/.test(String.fromCharCode(c)) ? 1 : 0));
-const WORD_START = /[\p{L}\p{N}]/uy;
-
-/** Whether the character ends a word: markup, or white space as `\s` matches it (beyond ASCII: Unicode's spaces, the line and paragraph separators, the BOM). */
-function endsWord(c: number): boolean {
-  if (c < 128) return ASCII_WORD_END[c] === 1;
-  return c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
+    return words;
+  };
 }

@@ -17,7 +17,7 @@ import { allEntries, cachedEntry, entriesByFile, loadCollections, type CachedEnt
 import { feedFiles } from "../seo/feeds.ts";
 import { processImages, sourceImages } from "./images.ts";
 import { ReadLog, renderPages } from "./render-pages.ts";
-import { BodiesAhead } from "./bodies-ahead.ts";
+import { ReadAhead } from "./read-ahead.ts";
 import { TWINS, writeOutput, type WrittenPage } from "./write-output.ts";
 import { FileWriter, TWIN_LEVELS } from "./file-writer.ts";
 import { loadEntryCache, saveEntryCache } from "./entry-cache.ts";
@@ -176,7 +176,7 @@ async function build(options: BuildOptions, early: FileWriter | undefined): Prom
   const twinLevels = twinLevelsOf(options);
   // The bodies file is read through one descriptor while the build renders, and closed however it ends;
   // the bodies rendered ahead (if any) are let go with it.
-  let ahead: BodiesAhead | undefined;
+  let ahead: ReadAhead | undefined;
   try {
     lap("bundle");
     // A few entries edited, whose pages alone they change: only those are looked at (quick-update.ts).
@@ -208,11 +208,14 @@ async function build(options: BuildOptions, early: FileWriter | undefined): Prom
     const hooks: EntryHooks = memory?.hooks ?? {};
     hooks.onBodyRead = (entry) => log.note(`body:${entry.file}`);
     hooks.cachedBody = entryCache?.body;
-    // A cold build's writing thread renders the Markdown bodies while this one reads the collections.
-    ahead = early && definitions.length > 0 ? new BodiesAhead(early, content.site.siteUrl) : undefined;
+    const cachedFields = options.incremental === false ? undefined : sameEntries ? memory!.fields : entryCache?.entries;
+    // A cold build's writing thread reads entries and renders their Markdown bodies while this one reads the
+    // collections: the entries' files when there is no entry cache to look in first, the bodies in any case.
+    ahead = early && definitions.length > 0 ? new ReadAhead(early, root, content.site.siteUrl, options.drafts === true) : undefined;
+    hooks.willRead = ahead && !cachedFields ? (files) => ahead!.willRead(files) : undefined;
+    hooks.readAhead = ahead && !cachedFields ? (file) => ahead!.entry(file) : undefined;
     hooks.offerBody = ahead && ((file, markdown) => ahead!.offer(file, markdown));
     hooks.renderedBody = ahead && ((file) => ahead!.take(file));
-    const cachedFields = options.incremental === false ? undefined : sameEntries ? memory!.fields : entryCache?.entries;
     const collections = loadCollections({ root, siteUrl: content.site.siteUrl, locales: content.site.locales.map((l) => l.code), dictionaries: content.dictionaries, definitions, drafts: options.drafts === true, cached: cachedFields, unchanged: changed && ((file) => !changed.touches(file)), previous: memory?.entries, hooks });
     lap("collections");
     const processed = await processImages({ root, definitions, collections, contents: content.contents, imageKeys: pagesBundle.site.imageKeys ?? [] });
