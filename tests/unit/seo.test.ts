@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { writeSitemap } from "../../src/generator/seo/sitemap.ts";
 import { FileWriter } from "../../src/generator/build/file-writer.ts";
 import { alternatesFor } from "../../src/generator/seo/hreflang.ts";
-import { serializeJsonLd } from "../../src/generator/seo/structured-data.ts";
+import { serializeJsonLd, structuredData, structuredDataJson, type StructuredDataInput } from "../../src/generator/seo/structured-data.ts";
 import { loadSiteConfig, normaliseSiteUrl } from "../../src/generator/config.ts";
 import { planPages } from "../../src/generator/build/plan-pages.ts";
 import { ROOT, sitePlan } from "../helpers.ts";
@@ -55,6 +55,24 @@ describe("JSON-LD serialisation", () => {
     expect(out).not.toContain("&");
     expect(out).not.toContain("\u2028");
     expect(JSON.parse(out)).toEqual(hostile);
+  });
+
+  it("writes a page's graph as a whole serialisation would, the site's nodes made once and escaped alike", () => {
+    const site = loadSiteConfig(ROOT, {}, {});
+    const hostileSite = { ...site, brand: "A&B </script>", city: "São Paulo \u2028" };
+    const route = (schemaType?: string) => ({ id: "x", paths: { pt: "/x", en: "/en/x" }, schemaType }) as unknown as StructuredDataInput["route"];
+    const entry = { data: { title: "Governança <de> IA", description: "P&D", date: "2026-11-20", updated: "2026-11-22" }, image: "/assets/cover.avif" } as unknown as StructuredDataInput["entry"];
+    const inputs: StructuredDataInput[] = [
+      { site, route: route(), lang: "pt-BR", path: "/x", title: "Início", description: "Home", crumbs: [] },
+      { site, route: route("Service"), lang: "en", path: "/en/x", title: "Advisory", description: "What we do", crumbs: [{ label: "Home", href: "/en" }, { label: "Advisory" }] },
+      { site: hostileSite, route: route(), lang: "pt-BR", path: "/insights/a", title: "T </script>", description: "d & e", crumbs: [{ label: "Insights", href: "/insights" }, { label: "<b>" }], entry, author: { name: "Ana", jobTitle: "CTO", url: "/about" } },
+      { site, route: undefined, lang: "pt-BR", path: "/404", title: "Não encontrada", description: "", crumbs: [] },
+    ];
+    for (const input of inputs) {
+      // Twice: the second time, the site's nodes come from what the first made.
+      for (let i = 0; i < 2; i++) expect(structuredDataJson(input)).toBe(serializeJsonLd(structuredData(input)));
+      expect(structuredDataJson(input)).not.toMatch(/[<>&\u2028]/);
+    }
   });
 });
 

@@ -7,7 +7,7 @@ import { breadcrumbsFor } from "../breadcrumbs.ts";
 import { localizedPath } from "../locales.ts";
 import { absoluteUrl } from "../seo/urls.ts";
 import { alternatesFor } from "../seo/hreflang.ts";
-import { serializeJsonLd, structuredData } from "../seo/structured-data.ts";
+import { structuredDataJson } from "../seo/structured-data.ts";
 import { sitegenError } from "../errors.ts";
 import { fillShared, standsAlone } from "../html/shared-markup.ts";
 import type { PagesBundle } from "./bundle-pages.ts";
@@ -252,7 +252,7 @@ function headData(page: PlannedPage, data: PageData, site: SiteConfig, assets: P
     siteName: brand,
     // Made when the document reads it: a site whose document writes its own structured data pays nothing for it.
     get jsonLd() {
-      jsonLd ??= serializeJsonLd(structuredData({ site, route: page.route, lang: localeConfig.lang, path: page.path, title, description, crumbs: data.crumbs, entry, author }));
+      jsonLd ??= structuredDataJson({ site, route: page.route, lang: localeConfig.lang, path: page.path, title, description, crumbs: data.crumbs, entry, author });
       return jsonLd;
     },
     stylesheet: assets.stylesheet,

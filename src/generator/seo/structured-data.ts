@@ -35,12 +35,29 @@ const text = (value: unknown) => (typeof value === "string" && value ? value : u
  * Service node for routes of that type, and the BreadcrumbList.
  */
 export function structuredData(input: StructuredDataInput): Record<string, unknown> {
-  const { site, route, lang, path, title, description, crumbs, entry, author } = input;
+  return { "@context": CONTEXT, "@graph": [...siteNodes(input.site).nodes, ...pageNodes(input)] };
+}
+
+/**
+ * serializeJsonLd(structuredData(input)), the site's two nodes serialized once per site rather than on every
+ * page: they are the same on all of them.
+ */
+export function structuredDataJson(input: StructuredDataInput): string {
+  return `{"@context":${JSON.stringify(CONTEXT)},"@graph":[${siteNodes(input.site).json},${serializeJsonLd(pageNodes(input)).slice(1, -1)}]}`;
+}
+
+const CONTEXT = "https://schema.org";
+
+/** The Organization and the WebSite of each site (its configuration), and their JSON. */
+const siteNodesOf = new WeakMap<SiteConfig, { nodes: Record<string, unknown>[]; json: string }>();
+
+function siteNodes(site: SiteConfig): { nodes: Record<string, unknown>[]; json: string } {
+  let known = siteNodesOf.get(site);
+  if (known) return known;
   const home = absoluteUrl(site, "/");
-  const url = absoluteUrl(site, path);
   const orgId = `${home}#organization`;
   const country = text(site.countryCode);
-  const graph: Record<string, unknown>[] = [
+  const nodes: Record<string, unknown>[] = [
     {
       "@type": "Organization",
       "@id": orgId,
@@ -62,6 +79,19 @@ export function structuredData(input: StructuredDataInput): Record<string, unkno
       publisher: { "@id": orgId },
     },
   ];
+  known = { nodes, json: serializeJsonLd(nodes).slice(1, -1) };
+  siteNodesOf.set(site, known);
+  return known;
+}
+
+/** The nodes of the page itself: its WebPage, a Service or a BlogPosting, and its BreadcrumbList. */
+function pageNodes(input: StructuredDataInput): Record<string, unknown>[] {
+  const { site, route, lang, path, title, description, crumbs, entry, author } = input;
+  const home = absoluteUrl(site, "/");
+  const url = absoluteUrl(site, path);
+  const orgId = `${home}#organization`;
+  const country = text(site.countryCode);
+  const graph: Record<string, unknown>[] = [];
   // A page without a route (not found, form results, errors) answers at many addresses, none its own:
   // it gets no @id or url, so it never claims to be the home page it was rendered for.
   // The page's node is a WebPage; a Service or a BlogPosting gets its own node beside it.
@@ -112,5 +142,5 @@ export function structuredData(input: StructuredDataInput): Record<string, unkno
       itemListElement: crumbs.map((crumb, i) => ({ "@type": "ListItem", position: i + 1, name: crumb.label, item: absoluteUrl(site, crumb.href ?? path) })),
     });
   }
-  return { "@context": "https://schema.org", "@graph": graph };
+  return graph;
 }
