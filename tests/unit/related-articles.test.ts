@@ -22,7 +22,7 @@ describe("an article's related articles", () => {
     expect(relatedArticles([entry("x", [])], entry("y", ["a"]), ["a"])).toEqual([]);
   });
 
-  it("chooses as the plain rule does, with few tags (one bit each) and with more than 31", () => {
+  it("chooses as the plain rule does, on lists of many articles with few tags and with many", () => {
     let seed = 17;
     const random = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed % n);
     for (const tagCount of [3, 8, 31, 32, 60]) {
