@@ -31,7 +31,7 @@ export const MARKDOWN_PACKAGES = ["markdown-it", "markdown-it-anchor", "markdown
 /**
  * markdown-it as sitegen renders bodies (see createMarkdown). It refers to nothing outside itself, being
  * given what it needs: its source text also runs on the writing thread, which renders bodies ahead of their
- * pages (build/bodies-ahead.ts) exactly as this thread would.
+ * pages (build/read-ahead.ts) exactly as this thread would.
  */
 export function configureMarkdown(load: (name: (typeof MARKDOWN_PACKAGES)[number]) => unknown, siteUrl: string, slugify: (text: string) => string, placeholder: (index: number) => string): InstanceType<typeof MarkdownItClass> {
   const MarkdownIt = load("markdown-it") as typeof MarkdownItClass;
