@@ -78,6 +78,25 @@ describe("incremental build", () => {
     expect(read("insights/rss.xml")).toContain("Um parágrafo reescrito");
   }, 120_000);
 
+  it("takes the quick way for an older article's text edited, though its page shows related articles and its neighbours", async () => {
+    // Older than the feeds' newest, and as many words: its fields and reading time, which its collection's
+    // other pages show, stay as they were, so only its own page changes.
+    expect(read("en/insights/rss.xml")).not.toContain("Text of the article 12.");
+    writeFileSync(articleFile("en", 12), article("en", 12, undefined, "Text of the paper 12."));
+    const result = await buildBoth();
+    expect(result.quick).toBe(true);
+    expect(result.rendered).toBe(1);
+    expect(read("en/insights/generated-12.html")).toContain("Text of the paper 12.");
+  }, 120_000);
+
+  it("takes the full way when an article's reading time changes, as the cards of other pages show it", async () => {
+    writeFileSync(articleFile("en", 12), article("en", 12, undefined, Array.from({ length: 900 }, (_, i) => `word${i}`).join(" ")));
+    const result = await buildBoth();
+    expect(result.quick).toBeUndefined();
+    expect(result.rendered).toBeGreaterThan(1);
+    expect(read("en/insights/generated-12.html")).toContain("word899");
+  }, 120_000);
+
   it("re-renders the listing, the feeds and the neighbours' links when a title changes", async () => {
     const before = read("insights/generated-8.html");
     writeFileSync(articleFile("pt", 8), article("pt", 8, "Um título novo para o artigo oito"));

@@ -114,19 +114,23 @@ describe("build manifest", () => {
   it("gives back pages whose names JSON escapes, and pages that lack text keys, and finds the pages that read a thing", () => {
     const odd = { ...record(1), file: 'insights/"aspas".html', label: '/insights/"aspas"', reads: [["collection:insights:pt", "digest-c"]] as [string, string][] };
     const lacking = { ...record(2), file: "insights/barra\\invertida.html", missing: ["footer.legal"], reads: [["body:content/pt/insights/2.md", "hash-2"], ["collection:insights:en", "digest-e"]] as [string, string][] };
-    const m: BuildManifest = { key: "key-odd", routes: "routes-1", pages: { [odd.file]: odd, [lacking.file]: lacking, "insights/3.html": record(3) }, files: [odd.file, lacking.file, "insights/3.html"], entries: {} };
+    // What looks like a read's name in a label or a missing key is none; a read's name may hold a quote.
+    const lookalike = { ...record(4), label: "collection:label:pt", missing: ["collection:missing:pt"] };
+    const quoted = { ...record(5), reads: [["route:home", "digest-h"], ['collection:in"sights:pt', "digest-q"]] as [string, string][] };
+    const pages = { [odd.file]: odd, [lacking.file]: lacking, "insights/3.html": record(3), [lookalike.file]: lookalike, [quoted.file]: quoted };
+    const m: BuildManifest = { key: "key-odd", routes: "routes-1", pages, files: Object.keys(pages), entries: {} };
     const dir = join(root, "odd");
     mkdirSync(dir);
     saveManifest(root, dir, m);
     const loaded = loadManifest(root, dir, "key-odd")!;
     const lines = loaded.pageLines!;
     expect(lines.summaries().sort((a, b) => a.file.localeCompare(b.file))).toEqual(
-      [odd, lacking, record(3)].map(({ file, locale, label, bytes, files, written, missing }) => ({ file, locale, label, bytes, files, written, missing })).sort((a, b) => a.file.localeCompare(b.file)),
+      [odd, lacking, record(3), lookalike, quoted].map(({ file, locale, label, bytes, files, written, missing }) => ({ file, locale, label, bytes, files, written, missing })).sort((a, b) => a.file.localeCompare(b.file)),
     );
     expect(lines.page(lacking.file)).toEqual(lacking);
     expect(lines.readersOf("body:content/pt/insights/2.md")).toEqual([lacking.file]);
     expect(lines.readersOf("body:content/pt/insights/9.md")).toEqual([]);
-    expect([...lines.readsStartingWith("collection:")].sort()).toEqual(["collection:insights:en", "collection:insights:pt"]);
+    expect([...lines.readsStartingWith("collection:")].sort()).toEqual(['collection:in"sights:pt', "collection:insights:en", "collection:insights:pt"]);
     expect(loaded.pages).toEqual(m.pages);
   });
 

@@ -81,11 +81,28 @@ export class PageLines {
     return files;
   }
 
-  /** Every read of any page whose name starts with `prefix` ("collection:"). */
+  /**
+   * Every read of any page whose name starts with `prefix` ("collection:"), found in the text of the lines'
+   * reads without parsing them (every page of a site may read its collection). The reads are the line's one
+   * array of arrays: in JSON, a bare `",[["` can only be where it begins. A name with an escaped character in
+   * it is taken from the parsed line.
+   */
   readsStartingWith(prefix: string): Set<string> {
     const written = JSON.stringify(prefix).slice(0, -1);
     const reads = new Set<string>();
-    for (const line of this.lines.values()) if (line.includes(written)) for (const [name] of fromLine(line).reads) if (name.startsWith(prefix)) reads.add(name);
+    for (const line of this.lines.values()) {
+      const start = line.indexOf('",[["');
+      if (start < 0) continue;
+      for (let at = line.indexOf(written, start); at >= 0; at = line.indexOf(written, at + written.length)) {
+        const end = line.indexOf('"', at + written.length);
+        const name = line.slice(at + 1, end);
+        if (name.includes("\\")) {
+          for (const [read] of fromLine(line).reads) if (read.startsWith(prefix)) reads.add(read);
+          break;
+        }
+        reads.add(name);
+      }
+    }
     return reads;
   }
 }

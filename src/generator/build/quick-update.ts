@@ -58,11 +58,11 @@ const MOST_EDITS = 64;
 
 /**
  * A quick update: what a build into a folder it built before does when only a few entries' files were
- * edited, and nothing in them changes any page but their own. It reads and plans those entries and their
- * translations alone, renders the pages of theirs whose plan or reads changed, and leaves every other page,
- * feed, image and the sitemap as the previous build wrote them: on a site of thousands of entries, it does
- * not make an entry, a plan or a comparison per page (build.ts' full way), which together were most of an
- * incremental build.
+ * edited, and nothing in them changes any page but their own. It reads those entries and their translations
+ * (and, from the entry cache, the collections that pages read whole, such as an article's related articles),
+ * renders the pages of theirs whose plan or reads changed, and leaves every other page, feed, image and the
+ * sitemap as the previous build wrote them: on a site of thousands of entries, it does not render, compare
+ * or write a record per page (build.ts' full way), which together were most of an incremental build.
  *
  * It stands for the full way only where both must write the same bytes, so it gives up (undefined) as soon
  * as an edit may reach beyond the entries' own pages: a file added, removed or a draft; an entry whose
@@ -88,9 +88,13 @@ export async function quickUpdate(input: QuickInput): Promise<QuickUpdate | unde
   // draft, which is not among them), some of a new size or time of change.
   const edited: { file: string; definition: CollectionDefinition; locale: string }[] = [];
   let listed = 0;
+  /** Each collection's files in each locale, by the name its pages' reads give it ("<collection>:<locale>"). */
+  const folders = new Map<string, string[]>();
   for (const definition of definitions) {
     for (const { code: locale } of input.site.locales) {
-      for (const file of filesIn(root, `${PROJECT_FILES.content}/${locale}/${definition.name}`, ["md", "yaml", "yml"])) {
+      const files = filesIn(root, `${PROJECT_FILES.content}/${locale}/${definition.name}`, ["md", "yaml", "yml"]);
+      folders.set(`${definition.name}:${locale}`, files);
+      for (const file of files) {
         listed++;
         const cached = entryCache.stamp(file);
         // The entry cache is the project's, the manifest this folder's: a file read since by a build into
@@ -116,8 +120,15 @@ export async function quickUpdate(input: QuickInput): Promise<QuickUpdate | unde
 
   // The edited entries and every entry of their groups (their translations), read as the full way reads them.
   const groups = new Set(edited.map(({ file }) => previous.entries[file][1]));
-  const only = new Set<string>();
-  for (const file in previous.entries) if (groups.has(previous.entries[file][1])) only.add(file);
+  const group = new Set<string>();
+  for (const file in previous.entries) if (groups.has(previous.entries[file][1])) group.add(file);
+  // The collections some page reads (an article's related articles, its previous and next) are read whole
+  // too, their other entries from the entry cache, so that the pages are rendered from them as the full way
+  // renders them. Their digests must stay as they were: an edited entry's fields must (checked below).
+  const readCollections = lines.readsStartingWith("collection:");
+  const whole = new Set([...readCollections].map((read) => read.slice("collection:".length)));
+  const only = new Set(group);
+  for (const name of whole) for (const file of folders.get(name) ?? []) only.add(file);
   const log = new ReadLog();
   const hooks: EntryHooks = { onBodyRead: (entry) => log.note(`body:${entry.file}`), cachedBody: entryCache.body };
   const cached: Record<string, CachedEntry> = {};
@@ -125,10 +136,10 @@ export async function quickUpdate(input: QuickInput): Promise<QuickUpdate | unde
     const fields = entryCache.fields(file);
     if (fields) cached[file] = fields;
   }
-  const collections = loadCollections({ root, siteUrl: input.site.siteUrl, locales: input.site.locales.map((l) => l.code), dictionaries: input.dictionaries, definitions, drafts: false, cached, hooks, only });
+  // The files not edited were just found of the size and time of change the cache has: not looked at again.
+  const editedFiles = new Set(edited.map(({ file }) => file));
+  const collections = loadCollections({ root, siteUrl: input.site.siteUrl, locales: input.site.locales.map((l) => l.code), dictionaries: input.dictionaries, definitions, drafts: false, cached, hooks, only, unchanged: (file) => !editedFiles.has(file) });
   const byFile = entriesByFile(collections);
-  // Which collections some page reads (their digest changes with an entry's fields).
-  const readCollections = lines.readsStartingWith("collection:");
   for (const { file, definition, locale } of edited) {
     const before = cached[file];
     const entry = byFile.get(file);
@@ -142,10 +153,10 @@ export async function quickUpdate(input: QuickInput): Promise<QuickUpdate | unde
   const processed = await processImages({ root, definitions, collections, contents: input.contents, imageKeys: input.definition.imageKeys ?? [] });
   timings.images = lap();
 
-  // The groups' pages, planned from their entries alone: an entry's page is planned from its group alone
-  // (build-memory.ts' knownPlans), so these plans are those the full plan makes.
+  // An entry's page is planned from its group alone (build-memory.ts' knownPlans), so the groups' pages are
+  // planned here as the full plan plans them; with the collections read whole, so are their listings' routes.
   const plan = planPages(input.definition, input.site, collections);
-  const pages = plan.pages.filter((page) => page.entry && only.has(page.entry.file));
+  const pages = plan.pages.filter((page) => page.entry && group.has(page.entry.file));
   const pageFiles = new Set(pages.map((page) => page.file));
   // Pages that read an edited entry's text are its own pages, or the update stops here.
   for (const { file } of edited) for (const reader of lines.readersOf(`body:${file}`)) if (!pageFiles.has(reader)) return undefined;
@@ -157,7 +168,7 @@ export async function quickUpdate(input: QuickInput): Promise<QuickUpdate | unde
     const record = lines.page(page.file);
     if (!record) return undefined;
     earlier.set(page.file, record);
-    if (!record.reads.every(([read]) => readable(read, only))) return undefined;
+    if (!record.reads.every(([read]) => readable(read, group, whole))) return undefined;
     if (record.input !== inputs.pageInput(page) || record.reads.some(([read, digest]) => inputs.digest(read) !== digest)) render.push(page);
   }
   timings.plan = lap();
@@ -174,7 +185,7 @@ export async function quickUpdate(input: QuickInput): Promise<QuickUpdate | unde
   for (const { page, reads, missing } of rendered) {
     // What the page read now, the full plan would give it too: its group's texts, routes as they were.
     const was = new Map(earlier.get(page.file)!.reads);
-    if (!reads.every((read) => readable(read, only) && (read.startsWith("body:") || was.get(read) === inputs.digest(read)))) return undefined;
+    if (!reads.every((read) => readable(read, group, whole) && (read.startsWith("body:") || was.get(read) === inputs.digest(read)))) return undefined;
     made.set(page.file, { file: page.file, locale: page.locale, label: page.label, input: inputs.pageInput(page), reads: reads.map((read) => [read, inputs.digest(read)]), missing, bytes: 0, files: 0, written: 0 });
   }
   const all = records.map((record) => made.get(record.file) ?? record);
@@ -243,11 +254,12 @@ export function publicStamp(root: string): string {
 
 /**
  * Whether a page's read is one a quick update can answer as the full build would: an entry's text of the
- * groups it read, or a route (compared by digest). Every page, the collection of all routes, other texts
- * need the full plan.
+ * groups it read, a route, or a collection it read whole (both compared by digest). Every page, the
+ * collection of all routes, other texts need the full plan.
  */
-function readable(read: string, only: ReadonlySet<string>): boolean {
-  if (read.startsWith("body:")) return only.has(read.slice(5));
+function readable(read: string, group: ReadonlySet<string>, whole: ReadonlySet<string>): boolean {
+  if (read.startsWith("body:")) return group.has(read.slice("body:".length));
+  if (read.startsWith("collection:")) return whole.has(read.slice("collection:".length));
   return read.startsWith("route:");
 }
 
