@@ -76,7 +76,7 @@ export function runArticlesBench(root: string, entries: number, runs: number): n
 }
 
 /** The project's content, code and public files, with its packages linked (each one: the copy keeps its own cache). */
-function copyProject(root: string, to: string): void {
+export function copyProject(root: string, to: string): void {
   for (const folder of [PROJECT_FILES.content, "src", "public"]) if (existsSync(join(root, folder))) cpSync(join(root, folder), join(to, folder), { recursive: true });
   mkdirSync(join(to, "node_modules"));
   for (const name of readdirSync(join(root, "node_modules"))) if (name !== ".cache") symlinkSync(join(root, "node_modules", name), join(to, "node_modules", name), "dir");
@@ -87,7 +87,7 @@ function copyProject(root: string, to: string): void {
  * Each generated entry as one of the site's articles (content/<locale>/insights/<slug>.md): its title,
  * excerpt, date and body; an author and tags taken in turn from those the site's articles already use.
  */
-function addArticles(site: string, generated: string): number {
+export function addArticles(site: string, generated: string): number {
   let count = 0;
   for (const locale of readdirSync(generated)) {
     const dir = join(site, PROJECT_FILES.content, locale, "insights");

@@ -5,6 +5,7 @@ import { basename, join } from "node:path";
 import { PROJECT_FILES } from "./project.ts";
 import { median } from "./bench.ts";
 import { filesUnder } from "./files.ts";
+import { addArticles, copyProject } from "./bench-articles.ts";
 
 /** How long `sitegen serve` may take to show one edit before the bench gives up on it. */
 const SERVE_WAIT_MS = 20_000;
@@ -14,26 +15,44 @@ const SERVE_WAIT_MS = 20_000;
  * files of its own, so that sitegen serve watches them), and what one edited entry costs: `runs` cold builds
  * (`--no-cache`, fresh processes), then `runs` builds into the same folder after editing one entry's title,
  * then `sitegen serve` on that folder and the time from each save until the page it serves shows the edit.
+ *
+ * `--on this`: this site with the N generated articles per locale added (as `--articles` adds them), and the
+ * edit one word of the text of its oldest generated article (one word for another: its reading time, which
+ * other pages show, stays), as a writer edits an article, not its title, which its listings show too.
  */
-export async function runIncrementalBench(root: string, entries: number, runs: number): Promise<number> {
+export async function runIncrementalBench(root: string, entries: number, runs: number, on: "bench" | "this" = "bench"): Promise<number> {
   const bench = join(root, "..", "shared", "bench");
   if (!existsSync(join(bench, "gen-content.mjs"))) {
     console.error(`sitegen bench --incremental: ${bench} is missing (the peer benchmark lives in ../shared/bench beside the project).`);
     return 1;
   }
   const work = mkdtempSync(join(tmpdir(), "sitegen-incremental-"));
-  // Beside bench/site, as its code finds sitegen's by relative paths, and the packages in the project's node_modules.
-  const site = join(root, "bench", `.incremental-${process.pid}`);
+  // bench/site's copy goes beside it, as its code finds sitegen's by relative paths, and the packages in the project's node_modules.
+  const site = on === "this" ? join(work, "site") : join(root, "bench", `.incremental-${process.pid}`);
   try {
-    benchSite(root, site);
-    const made = spawnSync(process.execPath, [join(bench, "gen-content.mjs"), String(entries), join(work, "generated")], { encoding: "utf8" });
+    const generated = join(work, "generated");
+    const made = spawnSync(process.execPath, [join(bench, "gen-content.mjs"), String(entries), generated], { encoding: "utf8" });
     if (made.status !== 0) throw new Error(`gen-content.mjs failed:\n${made.stderr}`);
     // gen-content.mjs writes one folder per locale of the benchmark's page.
-    for (const locale of readdirSync(join(work, "generated"))) cpSync(join(work, "generated", locale), join(site, PROJECT_FILES.content, locale, "insights"), { recursive: true });
-    const locale = readdirSync(join(work, "generated")).sort()[0];
-    const edited = join(site, PROJECT_FILES.content, locale, "insights", readdirSync(join(work, "generated", locale)).sort()[0]);
+    const locale = readdirSync(generated).sort()[0];
+    let edited: string;
+    let edit: (marker: string) => void;
+    if (on === "this") {
+      copyProject(root, site);
+      addArticles(site, generated);
+      const oldest = readdirSync(join(generated, locale)).sort((a, b) => dateOf(join(generated, locale, a)).localeCompare(dateOf(join(generated, locale, b))) || a.localeCompare(b))[0];
+      edited = join(site, PROJECT_FILES.content, locale, "insights", oldest.replace(/\.yaml$/, ".md"));
+      const original = readFileSync(edited, "utf8");
+      // The first word after the front matter, one word for one.
+      edit = (marker) => writeFileSync(edited, original.replace(/^(---\n[\s\S]*?\n---\n\s*)\S+/, `$1${marker}`));
+    } else {
+      benchSite(root, site);
+      for (const folder of readdirSync(generated)) cpSync(join(generated, folder), join(site, PROJECT_FILES.content, folder, "insights"), { recursive: true });
+      edited = join(site, PROJECT_FILES.content, locale, "insights", readdirSync(join(generated, locale)).sort()[0]);
+      const original = readFileSync(edited, "utf8");
+      edit = (marker) => writeFileSync(edited, original.replace(/^title: "/m, `title: "${marker} `));
+    }
     const original = readFileSync(edited, "utf8");
-    const retitle = (marker: string) => writeFileSync(edited, original.replace(/^title: "/m, `title: "${marker} `));
 
     const cli = join(root, "bin", "sitegen.js");
     const build = (args: string[]) => {
@@ -41,7 +60,7 @@ export async function runIncrementalBench(root: string, entries: number, runs: n
       const child = spawnSync(process.execPath, [cli, "build", "--json", ...args], { cwd: site, encoding: "utf8" });
       const wallMs = performance.now() - started;
       if (child.status !== 0) throw new Error(`sitegen build failed:\n${child.stderr || child.stdout}`);
-      const figures = JSON.parse(child.stdout.trim().split("\n").pop()!) as { pages: number; rendered: number; timings: Record<string, number> };
+      const figures = JSON.parse(child.stdout.trim().split("\n").pop()!) as { pages: number; rendered: number; quick: boolean; timings: Record<string, number> };
       return { wallMs, ...figures };
     };
     const out = join(work, "out");
@@ -53,21 +72,22 @@ export async function runIncrementalBench(root: string, entries: number, runs: n
     build(["--out", out]);
     const incremental = [];
     for (let i = 0; i < runs; i++) {
-      retitle(`Edit ${i}`);
+      edit(`Edit${i}`);
       incremental.push(build(["--out", out]));
-      process.stdout.write(`  incremental build ${i + 1}/${runs}: ${incremental[i].wallMs.toFixed(0)} ms (${incremental[i].rendered} of ${incremental[i].pages} pages rendered)\n`);
+      process.stdout.write(`  incremental build ${i + 1}/${runs}: ${incremental[i].wallMs.toFixed(0)} ms (${incremental[i].rendered} of ${incremental[i].pages} pages rendered${incremental[i].quick ? ", the quick way" : ""})\n`);
     }
     // The edited entry's page: the file of its name that shows its title (every locale has one of that name).
     const slug = basename(edited).replace(/\.(ya?ml|md)$/, "");
     const title = /^title: "(.*)"$/m.exec(original)?.[1] ?? slug;
     const pageFile = filesUnder(out).find((file) => basename(file) === `${slug}.html` && readFileSync(join(out, file), "utf8").includes(title));
     if (!pageFile) throw new Error(`No page of ${out} shows the title of ${edited}.`);
-    const served = await serveEdits(cli, site, out, `/${pageFile.replace(/\.html$/, "")}`, retitle, runs);
+    const served = await serveEdits(cli, site, out, `/${pageFile.replace(/\.html$/, "")}`, edit, runs);
 
     const coldMs = median(cold.map((f) => f.wallMs));
     const incrementalMs = median(incremental.map((f) => f.wallMs));
     const stages = (figures: { timings: Record<string, number> }[]) => Object.keys(figures[0].timings).map((s) => `${s} ${median(figures.map((f) => f.timings[s])).toFixed(0)} ms`).join(", ");
-    console.log(`\nsitegen bench --incremental ${entries}: bench/site with ${cold[0].pages} pages, one entry's title edited (${runs} runs each, medians)`);
+    const what = on === "this" ? "this site with the generated articles added" : "bench/site";
+    console.log(`\nsitegen bench --incremental ${entries}${on === "this" ? " --on this" : ""}: ${what}, ${cold[0].pages} pages, ${on === "this" ? "a word of an older article's text" : "one entry's title"} edited (${runs} runs each, medians)`);
     console.log(`  cold build (--no-cache):  ${coldMs.toFixed(0)} ms wall; ${stages(cold)}`);
     console.log(`  incremental build:        ${incrementalMs.toFixed(0)} ms wall; ${stages(incremental)}`);
     console.log(`  incremental / cold:       ${((100 * incrementalMs) / coldMs).toFixed(1)} %`);
@@ -77,6 +97,11 @@ export async function runIncrementalBench(root: string, entries: number, runs: n
     rmSync(work, { recursive: true, force: true });
     rmSync(site, { recursive: true, force: true });
   }
+}
+
+/** A generated entry's date, as gen-content.mjs writes it (YYYY-MM-DD). */
+function dateOf(file: string): string {
+  return /^date: "?(\d{4}-\d{2}-\d{2})/m.exec(readFileSync(file, "utf8"))?.[1] ?? "";
 }
 
 /** bench/site's code and text, without its entries. */
@@ -91,7 +116,7 @@ function benchSite(root: string, to: string): void {
 }
 
 /** `sitegen serve` on the built folder; for each run, the time from a save until the page it serves shows the edit. */
-async function serveEdits(cli: string, site: string, out: string, path: string, retitle: (marker: string) => void, runs: number): Promise<number[]> {
+async function serveEdits(cli: string, site: string, out: string, path: string, edit: (marker: string) => void, runs: number): Promise<number[]> {
   const child = spawn(process.execPath, [cli, "serve", "--port", "0", "--host", "127.0.0.1", "--out", out], { cwd: site, stdio: ["ignore", "pipe", "pipe"], detached: true });
   try {
     const origin = await new Promise<string>((resolve, reject) => {
@@ -110,7 +135,7 @@ async function serveEdits(cli: string, site: string, out: string, path: string, 
       await new Promise((resolve) => setTimeout(resolve, 1000));
       const marker = `Served${Date.now()}`;
       const saved = performance.now();
-      retitle(marker);
+      edit(marker);
       for (;;) {
         const html = await (await fetch(page)).text();
         if (html.includes(marker)) break;

@@ -66,7 +66,7 @@ export function createProgram(root: string): Command {
       const result = await buildSite({ root, outDir: resolve(opts.out), siteUrl: opts.siteUrl, strict: opts.strict, precompress: opts.precompress, target: opts.target, incremental: opts.cache, writeThread });
       if (opts.json) {
         const maxRssMb = process.resourceUsage().maxRSS / 1024;
-        return console.log(JSON.stringify({ buildMs: result.totalMs, pages: result.pages.length, rendered: result.rendered, timings: result.timings, maxRssMb }));
+        return console.log(JSON.stringify({ buildMs: result.totalMs, pages: result.pages.length, rendered: result.rendered, quick: result.quick === true, timings: result.timings, maxRssMb }));
       }
       console.log(buildSummary(result));
       if (result.targetSummary) console.log(result.targetSummary);
@@ -147,7 +147,8 @@ export function createProgram(root: string): Command {
     .option("--peers <list>", "with --scale: the peers to run", "bare-react eleventy astro hugo sitegen")
     .option("--articles <entries>", "instead, build the site with <entries> generated articles per locale added, against bench/site with the same entries", entriesCount)
     .option("--incremental <entries>", "instead, time cold builds, builds after one edited entry, and sitegen serve showing an edit, on bench/site with <entries> generated entries per locale", entriesCount)
-    .action(async (opts: { runs: number; scale?: number; peers: string; articles?: number; incremental?: number }) => {
+    .addOption(new Option("--on <site>", "with --incremental: bench/site, one entry's title edited, or this site with the generated articles added, one older article's text edited").choices(["bench", "this"]).default("bench"))
+    .action(async (opts: { runs: number; scale?: number; peers: string; articles?: number; incremental?: number; on: "bench" | "this" }) => {
       const { runBench, runScaleBench } = await import("./bench.ts");
       if (opts.scale) {
         process.exitCode = runScaleBench(root, opts.scale, opts.peers);
@@ -155,7 +156,7 @@ export function createProgram(root: string): Command {
       }
       if (opts.incremental) {
         const { runIncrementalBench } = await import("./bench-incremental.ts");
-        process.exitCode = await runIncrementalBench(root, opts.incremental, opts.runs);
+        process.exitCode = await runIncrementalBench(root, opts.incremental, opts.runs, opts.on);
         return;
       }
       if (opts.articles) {

@@ -18,10 +18,27 @@ describe("sitegen bench --incremental", () => {
       expect(bench.stderr).toBe("");
       expect(bench.status).toBe(0);
       expect(bench.stdout).toMatch(/cold build 1\/1: \d+ ms \(30 pages\)/);
-      expect(bench.stdout).toMatch(/incremental build 1\/1: \d+ ms \(1 of 30 pages rendered\)/);
+      expect(bench.stdout).toMatch(/incremental build 1\/1: \d+ ms \(1 of 30 pages rendered, the quick way\)/);
       expect(bench.stdout).toMatch(/incremental \/ cold: +\d+\.\d %/);
       expect(bench.stdout).toMatch(/sitegen serve, save to the edit in the page: \d+ ms/);
       expect(readdirSync(join(root, "bench")).filter((name) => name.startsWith(".incremental-"))).toEqual([]);
+    },
+    300_000,
+  );
+
+  it.skipIf(!existsSync(join(root, "..", "shared", "bench", "gen-content.mjs")))(
+    "on this site, edits a word of an older article's text, which takes the quick way and renders that page alone",
+    () => {
+      const bench = spawnSync(process.execPath, [join(root, "bin", "sitegen.js"), "bench", "--incremental", "15", "--runs", "1", "--on", "this"], { cwd: root, encoding: "utf8", timeout: 240_000 });
+      expect(bench.stderr).toBe("");
+      expect(bench.status).toBe(0);
+      const pages = Number(/cold build 1\/1: \d+ ms \((\d+) pages\)/.exec(bench.stdout)?.[1]);
+      // The site's own pages and articles, and the thirty generated ones (the oldest is then not in the feeds' newest twenty).
+      expect(pages).toBeGreaterThan(90);
+      expect(bench.stdout).toContain(`incremental build 1/1: `);
+      expect(bench.stdout).toContain(`(1 of ${pages} pages rendered, the quick way)`);
+      expect(bench.stdout).toMatch(/this site with the generated articles added, \d+ pages, a word of an older article's text edited/);
+      expect(bench.stdout).toMatch(/sitegen serve, save to the edit in the page: \d+ ms/);
     },
     300_000,
   );
