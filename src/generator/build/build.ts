@@ -22,7 +22,7 @@ import { TWINS, writeOutput, type WrittenPage } from "./write-output.ts";
 import { FileWriter, TWIN_LEVELS } from "./file-writer.ts";
 import { loadEntryCache, saveEntryCache } from "./entry-cache.ts";
 import { filesUnder } from "../files.ts";
-import { buildKey, PageInputs, selectPages, type PageRecord } from "./incremental.ts";
+import { buildKey, PageInputs, previousPlans, selectPages, type PageRecord } from "./incremental.ts";
 import { loadManifest, markSwap, saveManifest, type BuildManifest } from "./manifest.ts";
 import { ChangedPaths, entryStamps, knownPlans, type BuildMemory } from "./build-memory.ts";
 import { publicStamp, quickUpdate } from "./quick-update.ts";
@@ -227,7 +227,7 @@ async function build(options: BuildOptions, early: FileWriter | undefined): Prom
     // The pages of entries whose group did not change keep their plan's hash from the previous build.
     const stamps = entryStamps(collections);
     const byFile = entriesByFile(collections);
-    const inputs = new PageInputs(plan.routes, collections, byFile, previous && knownPlans(previous, stamps));
+    const inputs = new PageInputs(plan.routes, collections, byFile, previous && knownPlans(previous, stamps), previous && previousPlans(previous));
     const present = previous === undefined ? new Set<string>() : previous === memory?.manifest ? memory.output : new Set(filesUnder(options.outDir));
     const changes = selectPages(plan.pages, previous, inputs, present, precompress ? TWINS : []);
     lap("plan");

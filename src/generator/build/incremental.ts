@@ -72,20 +72,22 @@ export class PageInputs {
 
   /**
    * `byFile`: the collections' entries by file (entriesByFile). `known`: a page's plan hash from the previous
-   * build, when its plan cannot have changed (build-memory.ts' knownPlans).
+   * build, when its plan cannot have changed (build-memory.ts' knownPlans). `before`: what the previous
+   * build's manifest says of the plans (previousPlans), for the listings' pages.
    */
   constructor(
     private readonly routes: Route[],
     private readonly collections: Collections,
     private readonly byFile: ReadonlyMap<string, CollectionEntry>,
     private readonly known?: (page: PlannedPage) => string | undefined,
+    private readonly before?: PreviousPlans,
   ) {
     this.byId = new Map(routes.map((r) => [r.id, r]));
   }
 
   /** The hash of everything the plan says about a page. */
   pageInput(page: PlannedPage): string {
-    const known = this.known?.(page);
+    const known = this.known?.(page) ?? this.knownListing(page);
     if (known !== undefined) return known;
     let input = this.inputs.get(page);
     if (input === undefined) {
@@ -93,6 +95,21 @@ export class PageInputs {
       this.inputs.set(page, input);
     }
     return input;
+  }
+
+  /**
+   * A listing's page is made of the routes and of its collection's entries (their fields, in order), which is
+   * what the digests of `routes` and of the collection are made of: when both are as the previous build saw
+   * them, so is the page's plan, which is not hashed again (a site of thousands of articles has hundreds of
+   * listing and tag pages, each of a dozen entries).
+   */
+  private knownListing(page: PlannedPage): string | undefined {
+    const first = page.listing?.entries[0];
+    if (!first || !this.before) return undefined;
+    const read = `collection:${first.collection}:${first.locale}`;
+    const digest = this.before.collections.get(read);
+    if (digest === undefined || digest !== this.digest(read) || this.before.routes !== this.digest("routes")) return undefined;
+    return this.before.pages[page.file]?.input;
   }
 
   private planHash(page: PlannedPage): string {
@@ -128,6 +145,19 @@ export class PageInputs {
     }
     return "unknown";
   }
+}
+
+/** What the previous build's manifest says of the plans: its routes' digest, each collection's digest as pages read it, each page's plan hash. */
+export interface PreviousPlans {
+  routes?: string;
+  collections: ReadonlyMap<string, string>;
+  pages: Record<string, PageRecord>;
+}
+
+export function previousPlans(manifest: BuildManifest): PreviousPlans {
+  const collections = new Map<string, string>();
+  for (const file in manifest.pages) for (const [read, digest] of manifest.pages[file].reads) if (read.startsWith("collection:") && !collections.has(read)) collections.set(read, digest);
+  return { routes: manifest.routes, collections, pages: manifest.pages };
 }
 
 /**
