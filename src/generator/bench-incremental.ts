@@ -16,9 +16,9 @@ const SERVE_WAIT_MS = 20_000;
  * (`--no-cache`, fresh processes), then `runs` builds into the same folder after editing one entry's title,
  * then `sitegen serve` on that folder and the time from each save until the page it serves shows the edit.
  *
- * `--on this`: this site with the N generated articles per locale added (as `--articles` adds them), and the
- * edit one word of the text of its oldest generated article (one word for another: its reading time, which
- * other pages show, stays), as a writer edits an article, not its title, which its listings show too.
+ * `--on this`: this site with the N generated articles per locale added (as `--articles` adds them), one word
+ * of its oldest generated article's text edited (one word for another: its reading time, which other pages
+ * show, stays), as a writer edits an article's text rather than its title, which its listings show too.
  */
 export async function runIncrementalBench(root: string, entries: number, runs: number, on: "bench" | "this" = "bench"): Promise<number> {
   const bench = join(root, "..", "shared", "bench");
