@@ -36,23 +36,20 @@ export async function runIncrementalBench(root: string, entries: number, runs: n
     // gen-content.mjs writes one folder per locale of the benchmark's page.
     const locale = readdirSync(generated).sort()[0];
     let edited: string;
-    let edit: (marker: string) => void;
     if (on === "this") {
       copyProject(root, site);
       addArticles(site, generated);
       const oldest = readdirSync(join(generated, locale)).sort((a, b) => dateOf(join(generated, locale, a)).localeCompare(dateOf(join(generated, locale, b))) || a.localeCompare(b))[0];
       edited = join(site, PROJECT_FILES.content, locale, "insights", oldest.replace(/\.yaml$/, ".md"));
-      const original = readFileSync(edited, "utf8");
-      // The first word after the front matter, one word for one.
-      edit = (marker) => writeFileSync(edited, original.replace(/^(---\n[\s\S]*?\n---\n\s*)\S+/, `$1${marker}`));
     } else {
       benchSite(root, site);
       for (const folder of readdirSync(generated)) cpSync(join(generated, folder), join(site, PROJECT_FILES.content, folder, "insights"), { recursive: true });
       edited = join(site, PROJECT_FILES.content, locale, "insights", readdirSync(join(generated, locale)).sort()[0]);
-      const original = readFileSync(edited, "utf8");
-      edit = (marker) => writeFileSync(edited, original.replace(/^title: "/m, `title: "${marker} `));
     }
     const original = readFileSync(edited, "utf8");
+    // This site: the first word after the front matter, one word for one; bench/site: the title.
+    const edit = (marker: string) =>
+      writeFileSync(edited, on === "this" ? original.replace(/^(---\n[\s\S]*?\n---\n\s*)\S+/, `$1${marker}`) : original.replace(/^title: "/m, `title: "${marker} `));
 
     const cli = join(root, "bin", "sitegen.js");
     const build = (args: string[]) => {
