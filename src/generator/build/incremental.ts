@@ -61,6 +61,23 @@ function entryFields(e: CollectionEntry) {
 }
 
 /**
+ * A collection's digest: what entryFields holds of each entry, in order. Written out rather than as JSON:
+ * every page of an entry reads its collection, thousands of entries long, and a rebuild in sitegen serve or
+ * a quick update digests it again each time. Each field goes with its length, so that no text a front
+ * matter or a file name holds can pass for another field.
+ */
+function collectionDigest(entries: CollectionEntry[]): string {
+  let text = "";
+  for (const e of entries) {
+    const data = cachedEntry(e)?.dataHash ?? JSON.stringify(e.data);
+    text += `${sized(e.file)}${sized(e.slug)}${sized(e.key)}${sized(data)}${e.readingMinutes};${sized(e.image ?? "")}${sized(e.path ?? "")}`;
+  }
+  return hash(text);
+}
+
+const sized = (text: string) => `${text.length}:${text}`;
+
+/**
  * The digests of what pages read, for one build: a page's plan (its address, route, entry, listing), and
  * each thing it read while rendering: `collection:<name>:<locale>` (every entry's fields, in order),
  * `body:<file>` (an entry's text), `route:<id>` (a route's addresses), `routes` (all of them).
@@ -141,7 +158,7 @@ export class PageInputs {
     if (kind === "route") return hash(this.byId.get(name) ?? "gone");
     if (kind === "collection") {
       const locale = rest.pop()!;
-      return hash((this.collections[rest.join(":")]?.[locale] ?? []).map(entryFields));
+      return collectionDigest(this.collections[rest.join(":")]?.[locale] ?? []);
     }
     return "unknown";
   }
