@@ -56,7 +56,25 @@ describe("a rebuild from the previous build's memory (sitegen serve)", () => {
     writeFileSync(join(project, articlePath("pt", 3)), article("pt", 3).replace("Texto 3.", "Um texto revisto."));
     const result = await rebuild([articlePath("pt", 3)]);
     expect(result.rendered).toBe(1);
+    expect(result.quick).toBe(true);
     expect(read("insights/memory-3.html")).toContain("Um texto revisto.");
+  }, 120_000);
+
+  it("takes the quick way from the memory a quick update left, and saves what each changed for the next process", async () => {
+    // Older articles (outside the feeds), their text alone edited: their own pages are all they change.
+    writeFileSync(join(project, articlePath("pt", 2)), article("pt", 2).replace("Texto 2.", "Texto dois, revisto."));
+    const first = await rebuild([articlePath("pt", 2)]);
+    writeFileSync(join(project, articlePath("en", 1)), article("en", 1).replace("Text 1.", "Text one, revised."));
+    const second = await rebuild([articlePath("en", 1)]);
+    expect([first.quick, first.rendered, second.quick, second.rendered]).toEqual([true, 1, true, 1]);
+    expect(read("insights/memory-2.html")).toContain("Texto dois, revisto.");
+    expect(read("en/insights/memory-1.html")).toContain("Text one, revised.");
+    // What the second saves covers the first's edit too: a new process keeps every page, as a cold build writes it.
+    expect(first.memory?.save).toBeUndefined();
+    second.memory!.save!();
+    const next = await buildSite(serveOptions());
+    expect(next.rendered).toBe(0);
+    expect(treeHashes(out)).toEqual(treeHashes(cold));
   }, 120_000);
 
   it("sees an edited title, a new article and a removed one, each reported by the watcher", async () => {

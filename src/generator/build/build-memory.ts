@@ -1,8 +1,8 @@
 import { relative, resolve, sep } from "node:path";
 import { allEntries, type CachedEntry, type Collections, type EntryHooks } from "../collections.ts";
 import type { CollectionEntry } from "../site-definition.ts";
-import type { BuildManifest } from "./manifest.ts";
-import type { EntryCache } from "./entry-cache.ts";
+import { saveManifest, type BuildManifest } from "./manifest.ts";
+import { saveEntryCache, type EntryCache } from "./entry-cache.ts";
 import type { PlannedPage } from "./plan-pages.ts";
 
 /**
@@ -35,6 +35,33 @@ export interface BuildMemory {
   hooks: EntryHooks;
   /** Saves the manifest and the entry cache, when the build left that for later (BuildOptions.saveLater). */
   save?: () => void;
+}
+
+/**
+ * The memory a build leaves to the next one in the process, with what saves it: now, or later (`saveLater`,
+ * sitegen serve's rebuilds, which save once the developer pauses). Whatever the build before it left unsaved,
+ * its save covers: every page and entry that differs from the manifest's file and the entry cache as last
+ * saved (which the memory still names). `before` is that build's memory, whose save is then dropped.
+ */
+export function rememberBuild(root: string, parts: Omit<BuildMemory, "save">, before: BuildMemory | undefined, saveLater: boolean): BuildMemory {
+  const memory: BuildMemory = { ...parts };
+  // The manifest and the entry cache, for the next build in another process.
+  const save = () => {
+    memory.save = undefined;
+    saveManifest(root, memory.outDir, memory.manifest);
+    if (changedEntries(memory.entryCache?.entries, memory.fields)) memory.entryCache = saveEntryCache(root, memory.entriesKey, memory.fields, memory.entryCache);
+  };
+  if (before) before.save = undefined;
+  if (saveLater) memory.save = save;
+  else save();
+  return memory;
+}
+
+/** Whether the entries read differ from those the cache held (a file read again, added or gone). */
+function changedEntries(before: Record<string, CachedEntry> | undefined, after: Record<string, CachedEntry>): boolean {
+  if (!before) return true;
+  const files = Object.keys(after);
+  return files.length !== Object.keys(before).length || files.some((file) => before[file] !== after[file]);
 }
 
 /** Each entry by file: the hash of its file's text, and its group (its collection and translation key). */
@@ -86,6 +113,11 @@ export class ChangedPaths {
       if (this.paths.has(path)) return true;
       if (!path.includes("/")) return false;
     }
+  }
+
+  /** Every path reported, relative to the project. */
+  all(): string[] {
+    return [...this.paths];
   }
 
   /** Whether every path reported is a file whose name ends as `pattern` says (a removed folder's does not). */

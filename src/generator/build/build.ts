@@ -20,11 +20,11 @@ import { ReadLog, renderPages } from "./render-pages.ts";
 import { ReadAhead } from "./read-ahead.ts";
 import { TWINS, writeOutput, type WrittenPage } from "./write-output.ts";
 import { FileWriter, TWIN_LEVELS } from "./file-writer.ts";
-import { loadEntryCache, saveEntryCache } from "./entry-cache.ts";
+import { loadEntryCache } from "./entry-cache.ts";
 import { filesUnder } from "../files.ts";
 import { buildKey, PageInputs, previousPlans, selectPages, type PageRecord } from "./incremental.ts";
-import { loadManifest, markSwap, saveManifest, type BuildManifest } from "./manifest.ts";
-import { ChangedPaths, entryStamps, knownPlans, type BuildMemory } from "./build-memory.ts";
+import { loadManifest, markSwap, type BuildManifest } from "./manifest.ts";
+import { ChangedPaths, entryStamps, knownPlans, rememberBuild, type BuildMemory } from "./build-memory.ts";
 import { publicStamp, quickUpdate } from "./quick-update.ts";
 import { formatMissing, missingTranslations, type MissingKey } from "./report.ts";
 import { TARGETS, writeTargetFiles, type TargetName } from "../targets/targets.ts";
@@ -179,10 +179,17 @@ async function build(options: BuildOptions, early: FileWriter | undefined): Prom
   let ahead: ReadAhead | undefined;
   try {
     lap("bundle");
-    // A few entries edited, whose pages alone they change: only those are looked at (quick-update.ts).
+    // A few entries edited, whose pages alone they change: only those are looked at (quick-update.ts), from
+    // the previous build's memory in sitegen serve. The quick way from the files leaves no memory for a next
+    // build: sitegen serve's first build (drafts included) takes the full way, which does.
+    const fromMemory = memory !== undefined && previous === memory.manifest && sameEntries;
     const quick =
-      previous && entryCache && !memory && (options.target ?? "node") === "node" && options.drafts !== true
-        ? await quickUpdate({ root, outDir: options.outDir, site: content.site, contents: content.contents, dictionaries: content.dictionaries, definition: pagesBundle.site, bundle: pagesBundle, assets, previous, entryCache, entriesKey, twins: precompress ? TWINS : [], levels: twinLevels, strict: options.strict === true })
+      previous && (options.target ?? "node") === "node" && (fromMemory || (!memory && entryCache && options.drafts !== true))
+        ? await quickUpdate({
+            ...{ root, outDir: options.outDir, site: content.site, contents: content.contents, dictionaries: content.dictionaries, definition: pagesBundle.site, bundle: pagesBundle, assets },
+            ...{ previous, entryCache, entriesKey, drafts: options.drafts === true, twins: precompress ? TWINS : [], levels: twinLevels, strict: options.strict === true },
+            memory: fromMemory ? { held: memory, changed: changed!, saveLater: options.saveLater === true } : undefined,
+          })
         : undefined;
     if (quick) {
       return {
@@ -201,6 +208,7 @@ async function build(options: BuildOptions, early: FileWriter | undefined): Prom
         images: quick.images,
         dictionaries: content.dictionaries,
         bundles,
+        memory: quick.memory,
       };
     }
     const log = new ReadLog();
@@ -270,20 +278,8 @@ async function build(options: BuildOptions, early: FileWriter | undefined): Prom
     if (saved) {
       // Saved by appending to the file the previous manifest was read from or saved to (manifest.ts), if still there.
       const manifest: BuildManifest = { key, routes: inputs.digest("routes"), pages: records, files: written.all, entries: stamps, totals: [written.files, written.bytes], publicFiles: publicStamp(root), disk: previous?.disk };
-      const entries = entriesOf(collections);
-      const memory: BuildMemory = { outDir: options.outDir, key, manifest, entriesKey, entryCache, fields: entries, output: new Set(written.all), images: imageStamps, entries: byFile, hooks };
-      // The manifest and the entry cache, for the next build in another process.
-      const save = () => {
-        memory.save = undefined;
-        saveManifest(root, options.outDir, manifest);
-        memory.entryCache = changedEntries(entryCache?.entries, entries) ? saveEntryCache(root, entriesKey, entries, entryCache) : entryCache;
-      };
-      // What the previous build in this process left unsaved, this save covers: every page and entry that differs
-      // from the manifest's file and the entry cache as last saved (which the previous build's memory still names).
-      if (options.memory) options.memory.save = undefined;
-      if (options.saveLater) memory.save = save;
-      else save();
-      nextMemory = memory;
+      const parts = { outDir: options.outDir, key, manifest, entriesKey, entryCache, fields: entriesOf(collections), output: new Set(written.all), images: imageStamps, entries: byFile, hooks };
+      nextMemory = rememberBuild(root, parts, options.memory, options.saveLater === true);
     }
     lap("write");
     timings.write -= renderMs;
@@ -364,13 +360,6 @@ function* timed<T>(items: Iterable<T>, add: (ms: number) => void): Generator<T> 
     return next;
   };
   for (let next = step(); !next.done; next = step()) yield next.value;
-}
-
-/** Whether the entries read differ from those the cache held (a file read again, added or gone). */
-function changedEntries(before: Record<string, CachedEntry> | undefined, after: Record<string, CachedEntry>): boolean {
-  if (!before) return true;
-  const files = Object.keys(after);
-  return files.length !== Object.keys(before).length || files.some((file) => before[file] !== after[file]);
 }
 
 /** What the next build may reuse of each entry file: its hash, checked fields, reading time and images. */

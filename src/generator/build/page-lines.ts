@@ -18,12 +18,65 @@ const STRING = String.raw`"((?:[^"\\]|\\.)*)"`;
 const START = new RegExp(String.raw`^\[${STRING},${STRING},${STRING},(\d+),(\d+),(\d+),\[\],`);
 const text = (written: string) => (written.includes("\\") ? (JSON.parse(`"${written}"`) as string) : written);
 
+/** What a quick update (quick-update.ts) asks of the previous build's pages: PageLines from its file, PageRecords from memory. */
+export interface PageIndex {
+  /** Every page's summary. */
+  summaries(): PageSummary[];
+  /** One page's record. */
+  page(file: string): PageRecord | undefined;
+  /** The pages that read `read` (PageInputs' names). */
+  readersOf(read: string): string[];
+  /** Every read of any page whose name starts with `prefix`. */
+  readsStartingWith(prefix: string): Set<string>;
+}
+
+/** The records of a manifest held in memory (sitegen serve's, build-memory.ts), asked as PageLines are. */
+export class PageRecords implements PageIndex {
+  private readonly all: PageRecord[];
+
+  constructor(private readonly pages: Record<string, PageRecord>) {
+    this.all = Object.values(pages);
+  }
+
+  summaries(): PageSummary[] {
+    return this.all;
+  }
+
+  page(file: string): PageRecord | undefined {
+    return this.pages[file];
+  }
+
+  // Indexed loops over the reads: they run over every read of every page, and destructuring each pair costs more than the test.
+  readersOf(read: string): string[] {
+    const files: string[] = [];
+    for (const record of this.all) {
+      const reads = record.reads;
+      for (let i = 0; i < reads.length; i++) {
+        if (reads[i][0] === read) {
+          files.push(record.file);
+          break;
+        }
+      }
+    }
+    return files;
+  }
+
+  readsStartingWith(prefix: string): Set<string> {
+    const found = new Set<string>();
+    for (const record of this.all) {
+      const reads = record.reads;
+      for (let i = 0; i < reads.length; i++) if (reads[i][0].startsWith(prefix)) found.add(reads[i][0]);
+    }
+    return found;
+  }
+}
+
 /**
  * The page lines of a manifest as read, the latest of each file, parsed only when asked for: a full build
  * parses every record (`records`), a quick update (quick-update.ts) the start of each line and the few
  * records it looks at, and finds the pages that read something by searching the lines for it.
  */
-export class PageLines {
+export class PageLines implements PageIndex {
   private readonly lines = new Map<string, string>();
   private all: Record<string, PageRecord> | undefined;
 

@@ -15,7 +15,8 @@ import type { TwinLevels } from "./file-writer.ts";
 import { processImages } from "./images.ts";
 import { PageInputs, type PageRecord } from "./incremental.ts";
 import { markSwap, saveManifestChanges, type BuildManifest } from "./manifest.ts";
-import type { PageSummary } from "./page-lines.ts";
+import { PageRecords, type PageIndex, type PageSummary } from "./page-lines.ts";
+import { rememberBuild, type BuildMemory, type ChangedPaths } from "./build-memory.ts";
 import { planPages, type PlannedPage } from "./plan-pages.ts";
 import { ReadLog, renderPages, type PageAssets, type RenderedPage } from "./render-pages.ts";
 import { formatMissing, missingTranslations, type MissingKey } from "./report.ts";
@@ -33,8 +34,17 @@ export interface QuickInput {
   bundle: PagesBundle;
   assets: PageAssets;
   previous: BuildManifest;
-  entryCache: EntryCache;
+  /** The entry cache as last saved: where the previous build's entries are found, unless in `memory`. */
+  entryCache: EntryCache | undefined;
   entriesKey: string;
+  /** Whether entries marked `draft: true` are built (sitegen serve). */
+  drafts: boolean;
+  /**
+   * In sitegen serve: what the previous build left in memory (its manifest is `previous`), the files the
+   * watcher reported since, and whether to save later. The edited files are those reported, and nothing is
+   * read from the manifest's file or the entry cache's.
+   */
+  memory?: { held: BuildMemory; changed: ChangedPaths; saveLater: boolean };
   /** The compressed twins written beside each page (--precompress), and how hard they are compressed. */
   twins: string[];
   levels: TwinLevels;
@@ -51,6 +61,8 @@ export interface QuickUpdate {
   bytes: number;
   images: { count: number; encoded: number };
   timings: { collections: number; images: number; plan: number; render: number; write: number };
+  /** For the next build in the process, when the update was made from memory. */
+  memory?: BuildMemory;
 }
 
 /** Past this many edited files a build is more a full one than a quick one: the full way, which writes many pages on a thread of its own, takes it. */
@@ -63,6 +75,8 @@ const MOST_EDITS = 64;
  * renders the pages of theirs whose plan or reads changed, and leaves every other page, feed, image and the
  * sitemap as the previous build wrote them: on a site of thousands of entries, it does not render, compare
  * or write a record per page (build.ts' full way), which together were most of an incremental build.
+ * In sitegen serve it starts from what the previous build left in memory (build-memory.ts) and the files
+ * the watcher reported, and leaves its own memory to the next rebuild.
  *
  * It stands for the full way only where both must write the same bytes, so it gives up (undefined) as soon
  * as an edit may reach beyond the entries' own pages: a file added, removed or a draft; an entry whose
@@ -81,33 +95,15 @@ export async function quickUpdate(input: QuickInput): Promise<QuickUpdate | unde
     mark = now;
     return ms;
   };
-  const lines = previous.pageLines;
+  const held = input.memory?.held;
+  const lines: PageIndex | undefined = held ? new PageRecords(previous.pages) : previous.pageLines;
   if (!lines || previous.totals === undefined || previous.publicFiles !== publicStamp(root)) return undefined;
-
-  // Which entry files were edited: the same files as the previous build showed (none added, removed, or a
-  // draft, which is not among them), some of a new size or time of change.
-  const edited: { file: string; definition: CollectionDefinition; locale: string }[] = [];
-  let listed = 0;
-  /** Each collection's files in each locale, by the name its pages' reads give it ("<collection>:<locale>"). */
-  const folders = new Map<string, string[]>();
-  for (const definition of definitions) {
-    for (const { code: locale } of input.site.locales) {
-      const files = filesIn(root, `${PROJECT_FILES.content}/${locale}/${definition.name}`, ["md", "yaml", "yml"]);
-      folders.set(`${definition.name}:${locale}`, files);
-      for (const file of files) {
-        listed++;
-        const cached = entryCache.stamp(file);
-        // The entry cache is the project's, the manifest this folder's: a file read since by a build into
-        // another folder is not as this folder's pages show it, and the full way compares the two.
-        if (!cached || previous.entries[file]?.[0] !== cached.hash) return undefined;
-        const { size, mtimeMs } = statSync(`${root}/${file}`);
-        if (size !== cached.size || mtimeMs !== cached.mtimeMs) edited.push({ file, definition, locale });
-      }
-    }
-  }
-  if (listed !== Object.keys(previous.entries).length || edited.length > MOST_EDITS) return undefined;
+  // What the previous build read of each entry's file: kept in its memory, or in the entry cache.
+  const fieldsOf = held ? (file: string): CachedEntry | undefined => held.fields[file] : (file: string) => entryCache?.fields(file);
+  const edited = input.memory ? reportedEdits(input, input.memory.changed, fieldsOf) : listedEdits(input);
+  if (!edited || edited.length > MOST_EDITS) return undefined;
   // Every file the previous build left is still there (a page removed by hand is written again by the full way).
-  const present = new Set(filesUnder(input.outDir));
+  const present = held ? held.output : new Set(filesUnder(input.outDir));
   if (!previous.files.every((file) => present.has(file))) return undefined;
   const records = lines.summaries();
   // A site of no page with an address (no sitemap, then) builds with a warning, which --strict makes fail (build.ts).
@@ -115,7 +111,7 @@ export async function quickUpdate(input: QuickInput): Promise<QuickUpdate | unde
   if (warnings.length && input.strict) throw warnings[0];
   if (edited.length === 0) {
     const timings = { collections: lap(), images: 0, plan: 0, render: 0, write: 0 };
-    return { records, rendered: 0, missing: missingOf(input, records), warnings, files: previous.totals[0], bytes: previous.totals[1], images: { count: 0, encoded: 0 }, timings };
+    return { records, rendered: 0, missing: missingOf(input, records), warnings, files: previous.totals[0], bytes: previous.totals[1], images: { count: 0, encoded: 0 }, timings, memory: held };
   }
 
   // The edited entries and every entry of their groups (their translations), read as the full way reads them.
@@ -128,17 +124,20 @@ export async function quickUpdate(input: QuickInput): Promise<QuickUpdate | unde
   const readCollections = lines.readsStartingWith("collection:");
   const whole = new Set([...readCollections].map((read) => read.slice("collection:".length)));
   const only = new Set(group);
-  for (const name of whole) for (const file of folders.get(name) ?? []) only.add(file);
+  for (const name of whole) for (const file of filesOf(previous.entries, name)) only.add(file);
   const log = new ReadLog();
-  const hooks: EntryHooks = { onBodyRead: (entry) => log.note(`body:${entry.file}`), cachedBody: entryCache.body };
+  // The entries the previous build in this process made are taken as they are where their files did not
+  // change; they call the hooks that build's collections were read with (collections.ts' `previous`).
+  const hooks: EntryHooks = held?.hooks ?? {};
+  Object.assign(hooks, { onBodyRead: (entry: { file: string }) => log.note(`body:${entry.file}`), cachedBody: entryCache?.body, willRead: undefined, readAhead: undefined, offerBody: undefined, renderedBody: undefined } satisfies EntryHooks);
   const cached: Record<string, CachedEntry> = {};
   for (const file of only) {
-    const fields = entryCache.fields(file);
+    const fields = fieldsOf(file);
     if (fields) cached[file] = fields;
   }
   // The files not edited were just found of the size and time of change the cache has: not looked at again.
   const editedFiles = new Set(edited.map(({ file }) => file));
-  const collections = loadCollections({ root, siteUrl: input.site.siteUrl, locales: input.site.locales.map((l) => l.code), dictionaries: input.dictionaries, definitions, drafts: false, cached, hooks, only, unchanged: (file) => !editedFiles.has(file) });
+  const collections = loadCollections({ root, siteUrl: input.site.siteUrl, locales: input.site.locales.map((l) => l.code), dictionaries: input.dictionaries, definitions, drafts: input.drafts, cached, hooks, only, unchanged: (file) => !editedFiles.has(file), previous: held?.entries });
   const byFile = entriesByFile(collections);
   for (const { file, definition, locale } of edited) {
     const before = cached[file];
@@ -147,7 +146,7 @@ export async function quickUpdate(input: QuickInput): Promise<QuickUpdate | unde
     if (!before || !entry || !after || entry.key !== previous.entries[file][1].slice(definition.name.length + 1) || !sameShape(before, after, definition, input.definition)) return undefined;
     const sameFields = before.dataHash === after.dataHash && before.readingMinutes === after.readingMinutes;
     if (!sameFields && (isListed(definition, input.definition) || readCollections.has(`collection:${definition.name}:${locale}`))) return undefined;
-    if (definition.feed && inFeed(file, definition, locale, entryCache, previous.entries)) return undefined;
+    if (definition.feed && inFeed(file, definition, locale, fieldsOf, previous.entries)) return undefined;
   }
   const timings = { collections: lap(), images: 0, plan: 0, render: 0, write: 0 };
   const processed = await processImages({ root, definitions, collections, contents: input.contents, imageKeys: input.definition.imageKeys ?? [] });
@@ -227,10 +226,21 @@ export async function quickUpdate(input: QuickInput): Promise<QuickUpdate | unde
     stamps[file] = [entry.hash, previous.entries[file][1]];
     read[file] = cachedEntry(entry)!;
   }
-  saveManifestChanges(root, input.outDir, previous, [...made.values()], stamps, totals);
-  saveEditedEntries(root, input.entriesKey, read, entryCache);
+  let memory: BuildMemory | undefined;
+  if (held) {
+    // The next build in this process starts from these, saved now or once the developer pauses.
+    const manifest: BuildManifest = { ...previous, pages: { ...previous.pages }, entries: { ...previous.entries, ...stamps }, totals };
+    for (const record of made.values()) manifest.pages[record.file] = record;
+    const entries = new Map(held.entries);
+    for (const { file } of edited) entries.set(file, byFile.get(file)!);
+    const { outDir, key, entriesKey, entryCache: savedCache, output, images } = held;
+    memory = rememberBuild(root, { outDir, key, manifest, entriesKey, entryCache: savedCache, fields: { ...held.fields, ...read }, output, images, entries, hooks }, held, input.memory!.saveLater);
+  } else {
+    saveManifestChanges(root, input.outDir, previous, [...made.values()], stamps, totals);
+    saveEditedEntries(root, input.entriesKey, read, entryCache!);
+  }
   timings.write = lap();
-  return { records: all, rendered: rendered.length, missing, warnings, files: totals[0], bytes: totals[1], images: { count: processed.count, encoded: processed.encoded }, timings };
+  return { records: all, rendered: rendered.length, missing, warnings, files: totals[0], bytes: totals[1], images: { count: processed.count, encoded: processed.encoded }, timings, memory };
 }
 
 /** The missing translations of the pages; with --strict, any fails the build before the output changes, as the full way's does. */
@@ -281,11 +291,78 @@ function isListed(collection: CollectionDefinition, site: SiteDefinition): boole
   return site.routes.some((route) => route.list?.collection === collection.name);
 }
 
-/** Whether the entry is among the newest its collection's feed shows in its locale (from the entries as cached). */
-function inFeed(file: string, collection: CollectionDefinition, locale: string, cache: EntryCache, shown: BuildManifest["entries"]): boolean {
+/** Whether the entry is among the newest its collection's feed shows in its locale (from the entries as the previous build read them). */
+function inFeed(file: string, collection: CollectionDefinition, locale: string, fieldsOf: (file: string) => CachedEntry | undefined, shown: BuildManifest["entries"]): boolean {
   const dir = `${PROJECT_FILES.content}/${locale}/${collection.name}/`;
   const entries = Object.keys(shown)
     .filter((name) => name.startsWith(dir))
-    .map((name) => ({ file: name, data: cache.fields(name)?.data ?? {}, slug: entrySlug(name) }));
+    .map((name) => ({ file: name, data: fieldsOf(name)?.data ?? {}, slug: entrySlug(name) }));
   return newestFirst(entries, collection).slice(0, collection.feed!.limit).some((entry) => entry.file === file);
+}
+
+/** An entry file edited since the previous build: its collection and locale. */
+interface Edited {
+  file: string;
+  definition: CollectionDefinition;
+  locale: string;
+}
+
+/**
+ * The entry files edited since the previous build, found by listing the collections' folders: the same
+ * files as the previous build showed (none added, removed, or a draft, which is not among them), some of a
+ * new size or time of change. Undefined when that is not so (the full way then).
+ */
+function listedEdits(input: QuickInput): Edited[] | undefined {
+  const { root, previous, entryCache } = input;
+  if (!entryCache) return undefined;
+  const edited: Edited[] = [];
+  let listed = 0;
+  for (const definition of input.definition.collections ?? []) {
+    for (const { code: locale } of input.site.locales) {
+      for (const file of filesIn(root, `${PROJECT_FILES.content}/${locale}/${definition.name}`, ["md", "yaml", "yml"])) {
+        listed++;
+        const cached = entryCache.stamp(file);
+        // The entry cache is the project's, the manifest this folder's: a file read since by a build into
+        // another folder is not as this folder's pages show it, and the full way compares the two.
+        if (!cached || previous.entries[file]?.[0] !== cached.hash) return undefined;
+        const { size, mtimeMs } = statSync(`${root}/${file}`);
+        if (size !== cached.size || mtimeMs !== cached.mtimeMs) edited.push({ file, definition, locale });
+      }
+    }
+  }
+  return listed === Object.keys(previous.entries).length ? edited : undefined;
+}
+
+/**
+ * The entry files edited since the previous build in this process, from the paths the watcher reported:
+ * each must be a file the previous build showed, still there; those of a new size or time of change are
+ * edited. A path of anything else (a file added or removed, a folder, the site's text, its code) leaves
+ * the update to the full way (undefined).
+ */
+function reportedEdits(input: QuickInput, changed: ChangedPaths, fieldsOf: (file: string) => CachedEntry | undefined): Edited[] | undefined {
+  const edited: Edited[] = [];
+  for (const file of changed.all()) {
+    const before = input.previous.entries[file] && fieldsOf(file);
+    const place = before && entryPlace(input, file);
+    if (!place) return undefined;
+    const now = statSync(join(input.root, file), { throwIfNoEntry: false });
+    if (!now?.isFile()) return undefined;
+    if (now.size !== before.size || now.mtimeMs !== before.mtimeMs) edited.push({ file, ...place });
+  }
+  return edited;
+}
+
+/** The collection and locale of an entry's file (content/<locale>/<collection>/<slug>.md), if it is one. */
+function entryPlace(input: QuickInput, file: string): Omit<Edited, "file"> | undefined {
+  const [top, locale, name, slug, ...deeper] = file.split("/");
+  const definition = input.definition.collections?.find((d) => d.name === name);
+  if (top !== PROJECT_FILES.content || !slug || deeper.length || !definition || !input.site.locales.some((l) => l.code === locale)) return undefined;
+  return { definition, locale };
+}
+
+/** The files of a collection in a locale ("<collection>:<locale>", as pages' reads name it) that the previous build showed. */
+function filesOf(shown: BuildManifest["entries"], name: string): string[] {
+  const at = name.lastIndexOf(":");
+  const dir = `${PROJECT_FILES.content}/${name.slice(at + 1)}/${name.slice(0, at)}/`;
+  return Object.keys(shown).filter((file) => file.startsWith(dir) && !file.includes("/", dir.length));
 }
