@@ -46,27 +46,13 @@ export class PageRecords implements PageIndex {
     return this.pages[file];
   }
 
-  // Indexed loops over the reads: they run over every read of every page, and destructuring each pair costs more than the test.
   readersOf(read: string): string[] {
-    const files: string[] = [];
-    for (const record of this.all) {
-      const reads = record.reads;
-      for (let i = 0; i < reads.length; i++) {
-        if (reads[i][0] === read) {
-          files.push(record.file);
-          break;
-        }
-      }
-    }
-    return files;
+    return this.all.filter((record) => record.reads.some(([name]) => name === read)).map((record) => record.file);
   }
 
   readsStartingWith(prefix: string): Set<string> {
     const found = new Set<string>();
-    for (const record of this.all) {
-      const reads = record.reads;
-      for (let i = 0; i < reads.length; i++) if (reads[i][0].startsWith(prefix)) found.add(reads[i][0]);
-    }
+    for (const record of this.all) for (const [name] of record.reads) if (name.startsWith(prefix)) found.add(name);
     return found;
   }
 }
