@@ -6,7 +6,7 @@ import { filesIn } from "./files.ts";
 import { countWords, createMarkdown, IMAGE_PLACEHOLDER, readingMinutes, type MarkdownEnv } from "./markdown.ts";
 import type { Dictionary } from "./content.ts";
 import type { CollectionDefinition, CollectionEntry, ImageRef } from "./site-definition.ts";
-import { fieldPlace, parseEntry, validate, type EntryRead } from "./entry-file.ts";
+import { entryInvalid, entryProblems, fieldPlace, parseEntry, validate, type EntryProblem, type EntryRead } from "./entry-file.ts";
 import type { FileToRead } from "./build/read-ahead.ts";
 
 export interface CollectionsInput {
@@ -211,11 +211,23 @@ export function loadCollections(input: CollectionsInput): Collections {
   );
   input.hooks?.willRead?.(lists.flatMap(({ context, files }) => files.map((file) => ({ file, bodyField: "body" in context.definition.schema }))));
   const out: Collections = Object.fromEntries(input.definitions.map((definition) => [definition.name, {}]));
+  // An invalid entry does not stop the reading: the build then fails naming every invalid entry at once.
+  const problems: EntryProblem[] = [];
   for (const { context, locale, files } of lists) {
-    const entries = files.map((file) => readEntry(context, file, locale, budget));
+    const entries = files.flatMap((file) => {
+      try {
+        return [readEntry(context, file, locale, budget)];
+      } catch (error) {
+        const found = entryProblems(error);
+        if (!found) throw error;
+        problems.push(...found);
+        return [];
+      }
+    });
     const shown = entries.filter((e) => input.drafts || e.data.draft !== true);
     out[context.definition.name][locale] = newestFirst(shown, context.definition);
   }
+  if (problems.length) throw entryInvalid(problems);
   return out;
 }
 

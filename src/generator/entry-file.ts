@@ -1,6 +1,6 @@
-import type { Place } from "./error-catalogue.ts";
+import { placeOf, type Place } from "./error-catalogue.ts";
 import type { Dictionary } from "./content.ts";
-import { sitegenError } from "./errors.ts";
+import { SitegenError, sitegenError } from "./errors.ts";
 import { parseYaml } from "./yaml.ts";
 import type { CollectionDefinition, FieldRule } from "./site-definition.ts";
 
@@ -19,7 +19,7 @@ export interface SplitEntry {
 /** An entry file's fields and body, a YAML error or a malformed file failing with the catalogue's error. */
 export function parseEntry(file: string, text: string, definition: CollectionDefinition, bodyOnly = false): SplitEntry {
   const parse = (yaml: string) => parseYaml(file, yaml);
-  return splitEntry(file, text, "body" in definition.schema, bodyOnly, parse, (field, problem) => sitegenError("EntryInvalid", { file, field, problem }));
+  return splitEntry(file, text, "body" in definition.schema, bodyOnly, parse, (field, problem) => entryInvalid([{ file, field, problem }]));
 }
 
 /**
@@ -63,39 +63,66 @@ export function splitEntry(file: string, text: string, bodyField: boolean, bodyO
  * typo). `place` says where a field is written, for the error.
  */
 export function validate(fields: Record<string, unknown>, schema: Record<string, FieldRule>, place: (field: string) => Place, dictionary: Dictionary): Record<string, unknown> {
-  const fail = (field: string, problem: string) => sitegenError("EntryInvalid", { ...place(field), field, problem });
+  // Every problem of the entry is gathered, so that one build names them all instead of one per run.
+  const problems: { field: string; problem: string }[] = [];
+  const fail = (field: string, problem: string) => problems.push({ field, problem });
   for (const field of Object.keys(fields)) {
-    if (!(field in schema)) throw fail(field, `is not a field of this collection (its fields: ${Object.keys(schema).join(", ")}).`);
+    if (!(field in schema)) fail(field, `is not a field of this collection (its fields: ${Object.keys(schema).join(", ")}).`);
   }
   const data: Record<string, unknown> = {};
   for (const [field, rule] of Object.entries(schema)) {
     const value = fields[field];
     if (value === undefined || value === null || value === "") {
-      if (rule.required) throw fail(field, "is required and missing.");
+      if (rule.required) fail(field, "is required and missing.");
       continue;
     }
-    switch (rule.type) {
-      case "text":
-      case "image":
-        if (typeof value !== "string") throw fail(field, `must be text, not ${JSON.stringify(value)}.`);
-        break;
-      case "boolean":
-        if (typeof value !== "boolean") throw fail(field, `must be true or false, not ${JSON.stringify(value)}.`);
-        break;
-      case "date":
-        if (typeof value !== "string" || !isDate(value)) throw fail(field, `must be a date written YYYY-MM-DD, not ${JSON.stringify(value)}.`);
-        break;
-      case "reference":
-        if (typeof value !== "string" || !refers(dictionary, rule.to, value, rule.key)) throw fail(field, `"${String(value)}" is not one of ${known(dictionary, rule.to, rule.key)}.`);
-        break;
-      case "references":
-        if (!Array.isArray(value) || value.some((v) => typeof v !== "string")) throw fail(field, "must be a list of ids, such as [one, two].");
-        for (const id of value as string[]) if (!refers(dictionary, rule.to, id)) throw fail(field, `"${id}" is not one of ${known(dictionary, rule.to)}.`);
-        break;
-    }
-    data[field] = value;
+    const problem = fieldProblem(value, rule, dictionary);
+    if (problem) fail(field, problem);
+    else data[field] = value;
   }
+  if (problems.length) throw entryInvalid(problems.map(({ field, problem }) => ({ ...place(field), field, problem })));
   return data;
+}
+
+/** What is wrong with a field's value, if anything. */
+function fieldProblem(value: unknown, rule: FieldRule, dictionary: Dictionary): string | undefined {
+  switch (rule.type) {
+    case "text":
+    case "image":
+      return typeof value === "string" ? undefined : `must be text, not ${JSON.stringify(value)}.`;
+    case "boolean":
+      return typeof value === "boolean" ? undefined : `must be true or false, not ${JSON.stringify(value)}.`;
+    case "date":
+      return typeof value === "string" && isDate(value) ? undefined : `must be a date written YYYY-MM-DD, not ${JSON.stringify(value)}.`;
+    case "reference":
+      return typeof value === "string" && refers(dictionary, rule.to, value, rule.key) ? undefined : `"${String(value)}" is not one of ${known(dictionary, rule.to, rule.key)}.`;
+    case "references": {
+      if (!Array.isArray(value) || value.some((v) => typeof v !== "string")) return "must be a list of ids, such as [one, two].";
+      const unknown = (value as string[]).filter((id) => !refers(dictionary, rule.to, id));
+      if (unknown.length === 0) return undefined;
+      return `${unknown.map((id) => `"${id}"`).join(", ")} ${unknown.length === 1 ? "is not one of" : "are not among"} ${known(dictionary, rule.to)}.`;
+    }
+  }
+}
+
+/** One problem of an entry: where, which field, what is wrong. */
+export type EntryProblem = Place & { field: string; problem: string };
+
+/** How many problems an error lists before it only counts the rest: a folder of broken files stays readable. */
+const LISTED_PROBLEMS = 50;
+
+/** EntryInvalid for one or more problems (of one entry or several): the first names its place, the others follow it. */
+export function entryInvalid(problems: EntryProblem[]): SitegenError {
+  const [first, ...others] = problems;
+  const listed = others.slice(0, LISTED_PROBLEMS - 1).map((p) => `${placeOf(p)}, \`${p.field}\`: ${p.problem}`);
+  const unlisted = others.length - listed.length;
+  if (unlisted > 0) listed.push(`...and ${unlisted} more ${unlisted === 1 ? "problem" : "problems"}.`);
+  return sitegenError("EntryInvalid", { ...first, others: listed }, { data: { problems } });
+}
+
+/** The problems an EntryInvalid error holds (entryInvalid), or undefined for any other error. */
+export function entryProblems(error: unknown): EntryProblem[] | undefined {
+  return error instanceof SitegenError && error.name === "EntryInvalid" ? ((error.data as { problems?: EntryProblem[] } | undefined)?.problems ?? undefined) : undefined;
 }
 
 /**

@@ -67,13 +67,16 @@ export const ERRORS = {
     (p) => `${p.file}: ${p.problem}`,
     () => "See src/generator/site-definition.ts for what a route and a special page hold.",
   ),
-  EntryInvalid: entry<Place & { field: string; problem: string }>(
+  EntryInvalid: entry<Place & { field: string; problem: string; others?: string[] }>(
     "Invalid entry",
-    (p) => `${placeOf(p)}, \`${p.field}\`: ${p.problem}`,
+    // Every problem found, one per line: the first with its place, then the others as entry-file.ts writes them.
+    (p) => [`${placeOf(p)}, \`${p.field}\`: ${p.problem}`, ...(p.others ?? [])].join("\n"),
     (p) =>
-      p.field === "(front matter)"
-        ? "Start the file with its fields between two lines of --- (title, description, date...), then the text in Markdown."
-        : `Fix \`${p.field}\` in the front matter; src/pages/routes.ts lists the collection's fields and what each must hold.`,
+      p.others?.length
+        ? "Fix each field named above in its file's front matter; src/pages/routes.ts lists the collection's fields and what each must hold."
+        : p.field === "(front matter)"
+          ? "Start the file with its fields between two lines of --- (title, description, date...), then the text in Markdown."
+          : `Fix \`${p.field}\` in the front matter; src/pages/routes.ts lists the collection's fields and what each must hold.`,
   ),
   ImageMissing: entry<{ place: string; image: string; resolved: string }>(
     "Image not found",

@@ -9,17 +9,20 @@ import { ERRORS, type ErrorName, type ErrorParams } from "./error-catalogue.ts";
 export class SitegenError extends Error {
   readonly title: string;
   readonly hint: string;
+  /** What code that catches the error may read besides its text (EntryInvalid: each problem, entry-file.ts). */
+  readonly data?: unknown;
 
-  constructor(name: ErrorName, message: string, title: string, hint: string, options?: { cause?: unknown }) {
+  constructor(name: ErrorName, message: string, title: string, hint: string, options?: { cause?: unknown; data?: unknown }) {
     super(message, options);
     this.name = name;
     this.title = title;
     this.hint = hint;
+    this.data = options?.data;
   }
 }
 
 /** The catalogued error `name`, its message and hint filled from `params`. */
-export function sitegenError<N extends ErrorName>(name: N, params: ErrorParams<N>, options?: { cause?: unknown }): SitegenError {
+export function sitegenError<N extends ErrorName>(name: N, params: ErrorParams<N>, options?: { cause?: unknown; data?: unknown }): SitegenError {
   const entry = ERRORS[name] as { title: string; message: (p: ErrorParams<N>) => string; hint: (p: ErrorParams<N>) => string };
   return new SitegenError(name, entry.message(params), entry.title, entry.hint(params), options);
 }

@@ -95,6 +95,24 @@ describe("site code", () => {
     await expectError("EntryInvalid", () => buildSite({ root: project, outDir: out() }), /^content\/pt\/insights\/sem-cabecalho\.md:7:1, `subtitle`: is not a field of this collection \(its fields: title, description/, /src\/pages\/routes\.ts lists the collection's fields/);
   });
 
+  it("EntryInvalid names every problem of every invalid entry in one build, each with its file and line", async () => {
+    const project = projectCopy();
+    writeFileSync(join(project, "content", "en", "insights", "broken.md"), '---\ndescription: "No title."\ndate: 2026-13-45\nauthor: nobody\ntags: [governance, unknowntag, other]\n---\nBody.\n');
+    writeFileSync(join(project, "content", "pt", "insights", "quebrado.md"), '---\ntitle: "Quebrado"\ndescription: "Sem data."\nauthor: cto\ntags: [governance]\n---\nTexto.\n');
+    const error = await caught(() => buildSite({ root: project, outDir: out() }));
+    expect(error.name).toBe("EntryInvalid");
+    expect(error.message.split("\n")).toEqual([
+      "content/pt/insights/quebrado.md, `date`: is required and missing.",
+      "content/en/insights/broken.md, `title`: is required and missing.",
+      'content/en/insights/broken.md:3:1, `date`: must be a date written YYYY-MM-DD, not "2026-13-45".',
+      'content/en/insights/broken.md:4:1, `author`: "nobody" is not one of ceo, cto.',
+      expect.stringMatching(/^content\/en\/insights\/broken\.md:5:1, `tags`: "unknowntag", "other" are not among governance, regulation, /),
+    ]);
+    expect(error.hint).toMatch(/^Fix each field named above/);
+    // As the CLI prints it: every problem on a line of its own, under the error's name.
+    expect(formatError(error)).toMatch(/^EntryInvalid: Invalid entry\n {2}content\/pt\/insights\/quebrado\.md, `date`[^\n]*\n {2}content\/en\/insights\/broken\.md, `title`/);
+  });
+
   it("YamlSyntaxError in an article's front matter numbers its lines as the file does, in the place and in the excerpt", async () => {
     const project = projectCopy();
     writeFileSync(join(project, "content", "pt", "insights", "aspas-abertas.md"), '---\ndescription: "Resumo."\ntitle: "Sem fim\n---\nTexto.\n');
