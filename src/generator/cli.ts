@@ -3,7 +3,8 @@ import { readFileSync } from "node:fs";
 import { setFlagsFromString } from "node:v8";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { buildSite } from "./build/build.ts";
+import { buildSite, type BuildResult } from "./build/build.ts";
+import { NO_PROGRESS, terminalProgress } from "./build/progress.ts";
 import { buildSummary } from "./build/report.ts";
 import { formatError } from "./errors.ts";
 import { findProjectRoot } from "./project.ts";
@@ -63,7 +64,14 @@ export function createProgram(root: string): Command {
     .action(async (opts: { out: string; siteUrl?: string; strict: boolean; precompress: boolean; target: TargetName; cache: boolean; writeThread: "auto" | "on" | "off"; json?: boolean }) => {
       const writeThread = opts.writeThread === "auto" ? undefined : opts.writeThread === "on";
       collectGarbageSooner();
-      const result = await buildSite({ root, outDir: resolve(opts.out), siteUrl: opts.siteUrl, strict: opts.strict, precompress: opts.precompress, target: opts.target, incremental: opts.cache, writeThread });
+      // On a terminal, a long build says how far it has got (on stderr: stdout keeps the summary alone).
+      const progress = opts.json ? NO_PROGRESS : terminalProgress(process.stderr);
+      let result: BuildResult;
+      try {
+        result = await buildSite({ root, outDir: resolve(opts.out), siteUrl: opts.siteUrl, strict: opts.strict, precompress: opts.precompress, target: opts.target, incremental: opts.cache, writeThread, progress });
+      } finally {
+        progress.clear();
+      }
       if (opts.json) {
         const maxRssMb = process.resourceUsage().maxRSS / 1024;
         return console.log(JSON.stringify({ buildMs: result.totalMs, pages: result.pages.length, rendered: result.rendered, quick: result.quick === true, timings: result.timings, maxRssMb }));

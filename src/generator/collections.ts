@@ -30,6 +30,8 @@ export interface CollectionsInput {
   hooks?: EntryHooks;
   /** Read only these files (paths relative to the project), without listing the folders: the entries a quick update needs (build/quick-update.ts). */
   only?: ReadonlySet<string>;
+  /** Told after each entry how many of the entries are read (build/progress.ts). */
+  progress?: (done: number, total: number) => void;
 }
 
 export interface EntryHooks {
@@ -213,6 +215,8 @@ export function loadCollections(input: CollectionsInput): Collections {
   const out: Collections = Object.fromEntries(input.definitions.map((definition) => [definition.name, {}]));
   // An invalid entry does not stop the reading: the build then fails naming every invalid entry at once.
   const problems: EntryProblem[] = [];
+  const total = lists.reduce((sum, list) => sum + list.files.length, 0);
+  let done = 0;
   for (const { context, locale, files } of lists) {
     const entries = files.flatMap((file) => {
       try {
@@ -222,6 +226,8 @@ export function loadCollections(input: CollectionsInput): Collections {
         if (!found) throw error;
         problems.push(...found);
         return [];
+      } finally {
+        input.progress?.(++done, total);
       }
     });
     const shown = entries.filter((e) => input.drafts || e.data.draft !== true);

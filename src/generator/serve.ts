@@ -1,5 +1,6 @@
 import { join } from "node:path";
-import { buildSite } from "./build/build.ts";
+import { buildSite, type BuildResult } from "./build/build.ts";
+import { terminalProgress } from "./build/progress.ts";
 import { formatError } from "./errors.ts";
 import { createSiteServer, listen } from "./server.ts";
 import { loadEndpoints } from "./endpoints.ts";
@@ -24,7 +25,14 @@ const SAVE_AFTER_MS = 3_000;
 /** `sitegen serve`: build once, serve dist, and (unless --no-watch) rebuild and reload on every change. */
 export async function startServe(options: ServeOptions): Promise<void> {
   // Compressed copies as a host would send them, but made fast: this build is made again on every save.
-  const first = await buildSite({ root: options.root, outDir: options.outDir, siteUrl: options.siteUrl, precompress: "fast", drafts: true });
+  // The first build is a whole one: on a terminal it says how far it has got, as sitegen build does.
+  const progress = terminalProgress(process.stderr);
+  let first: BuildResult;
+  try {
+    first = await buildSite({ root: options.root, outDir: options.outDir, siteUrl: options.siteUrl, precompress: "fast", drafts: true, progress });
+  } finally {
+    progress.clear();
+  }
   console.log(`Built ${first.pages.length} pages in ${Math.round(first.totalMs)} ms${first.missing.length ? ` (${first.missing.length} missing translations; run sitegen build for the list)` : ""}`);
   for (const warning of first.warnings) console.warn(`warning: ${formatError(warning)}`);
   // The site's endpoints answer in the visitor's language with the text of content/<locale>/.

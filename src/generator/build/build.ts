@@ -27,6 +27,7 @@ import { loadManifest, markSwap, type BuildManifest } from "./manifest.ts";
 import { ChangedPaths, entryStamps, knownPlans, rememberBuild, type BuildMemory } from "./build-memory.ts";
 import { publicStamp, quickUpdate } from "./quick-update.ts";
 import { formatMissing, missingTranslations, type MissingKey } from "./report.ts";
+import { counted, NO_PROGRESS, type Progress } from "./progress.ts";
 import { TARGETS, writeTargetFiles, type TargetName } from "../targets/targets.ts";
 
 export interface BuildOptions extends ConfigOverrides {
@@ -58,6 +59,8 @@ export interface BuildOptions extends ConfigOverrides {
    * saves only once the developer pauses, what only a later process reads (a next build's save covers it).
    */
   saveLater?: boolean;
+  /** Where the build says how far it has got (build/progress.ts): `sitegen build` shows it on a terminal. */
+  progress?: Progress;
 }
 
 /**
@@ -137,6 +140,7 @@ async function build(options: BuildOptions, early: FileWriter | undefined): Prom
     mark = now;
   };
   const { root } = options;
+  const progress = options.progress ?? NO_PROGRESS;
   // The previous build's memory stands for what it read only into the same folder, and only knowing what changed since.
   const memory = options.memory?.outDir === options.outDir && options.changed && options.incremental !== false ? options.memory : undefined;
   const changed = memory ? options.changed : undefined;
@@ -224,9 +228,9 @@ async function build(options: BuildOptions, early: FileWriter | undefined): Prom
     hooks.readAhead = ahead && !cachedFields ? (file) => ahead!.entry(file) : undefined;
     hooks.offerBody = ahead && ((file, markdown) => ahead!.offer(file, markdown));
     hooks.renderedBody = ahead && ((file) => ahead!.take(file));
-    const collections = loadCollections({ root, siteUrl: content.site.siteUrl, locales: content.site.locales.map((l) => l.code), dictionaries: content.dictionaries, definitions, drafts: options.drafts === true, cached: cachedFields, unchanged: changed && ((file) => !changed.touches(file)), previous: memory?.entries, hooks });
+    const collections = loadCollections({ root, siteUrl: content.site.siteUrl, locales: content.site.locales.map((l) => l.code), dictionaries: content.dictionaries, definitions, drafts: options.drafts === true, cached: cachedFields, unchanged: changed && ((file) => !changed.touches(file)), previous: memory?.entries, hooks, progress: (done, total) => progress.step("Reading entries", done, total) });
     lap("collections");
-    const processed = await processImages({ root, definitions, collections, contents: content.contents, imageKeys: pagesBundle.site.imageKeys ?? [] });
+    const processed = await processImages({ root, definitions, collections, contents: content.contents, imageKeys: pagesBundle.site.imageKeys ?? [], progress: (done, total) => progress.step("Making images", done, total) });
     lap("images");
     const plan = planPages(pagesBundle.site, content.site, collections);
     // A site of no page still builds (its 404 page, no sitemap), but that is hardly what its author meant.
@@ -240,7 +244,7 @@ async function build(options: BuildOptions, early: FileWriter | undefined): Prom
     const changes = selectPages(plan.pages, previous, inputs, present, precompress ? TWINS : []);
     lap("plan");
     let renderMs = 0;
-    const rendered = timed(renderPages(plan, changes.render, pagesBundle, content.site, content.dictionaries, assets, collections, processed.byKey, log), (ms) => (renderMs += ms));
+    const rendered = counted(timed(renderPages(plan, changes.render, pagesBundle, content.site, content.dictionaries, assets, collections, processed.byKey, log), (ms) => (renderMs += ms)), progress, "Rendering pages", changes.render.length);
     const feeds = feedFiles({ site: content.site, definitions, collections, routes: plan.routes, dictionaries: content.dictionaries });
     // site.yaml's own submissions settings: SUBMISSIONS_DB and SUBMISSIONS_RATE_LIMIT are for one run, and
     // the run that uses them is `sitegen start`'s, not this build's.

@@ -17,6 +17,8 @@ export interface ImagesInput {
   contents: LocaleContent[];
   /** Text keys whose value is an image (SiteDefinition.imageKeys). */
   imageKeys: string[];
+  /** Told after each source image how many are done, from the cache or encoded (build/progress.ts). */
+  progress?: (done: number, total: number) => void;
 }
 
 export interface ProcessedImages {
@@ -102,7 +104,10 @@ export async function processImages(input: ImagesInput): Promise<ProcessedImages
   // Two at a time: libvips spreads each image over the cores already, and more would only hold more pixels in memory.
   const queue = [...requests.entries()];
   const worker = async () => {
-    for (let next = queue.shift(); next; next = queue.shift()) results.set(next[0], await encodeImage(next[1], cacheDir));
+    for (let next = queue.shift(); next; next = queue.shift()) {
+      results.set(next[0], await encodeImage(next[1], cacheDir));
+      input.progress?.(results.size, requests.size);
+    }
   };
   await Promise.all([worker(), worker()]);
   for (const u of uses) u.apply(results.get(u.path)!.image);
