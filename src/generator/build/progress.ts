@@ -33,7 +33,8 @@ const TIMING: ProgressTiming = { delayMs: 400, everyMs: 100, now: () => performa
 /** Back to the line's start, and the line erased (ANSI). */
 const ERASE = "\r\x1b[2K";
 
-const count = new Intl.NumberFormat("en");
+/** A count as the CLI writes numbers, its thousands grouped with commas (20,000). */
+const grouped = (n: number) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
 
 /** A Progress that writes to `stream` when it is a terminal, NO_PROGRESS otherwise. */
 export function terminalProgress(stream: ProgressStream, timing: Partial<ProgressTiming> = {}): Progress {
@@ -49,7 +50,7 @@ export function terminalProgress(stream: ProgressStream, timing: Partial<Progres
       if (at - started < delayMs || (at - written < everyMs && done < total)) return;
       written = at;
       const share = total > 0 ? ` (${Math.floor((100 * done) / total)} %)` : "";
-      const line = `${stage} ${count.format(done)} of ${count.format(total)}${share}`;
+      const line = `${stage} ${grouped(done)} of ${grouped(total)}${share}`;
       // A terminal that does not tell its width (0) is taken as 80 columns wide.
       stream.write(ERASE + line.slice(0, (stream.columns || 80) - 1));
       shown = true;
