@@ -1,4 +1,4 @@
-import { placeOf, type Place } from "./error-catalogue.ts";
+import { entryProblemLine, type Place } from "./error-catalogue.ts";
 import type { Dictionary } from "./content.ts";
 import { SitegenError, sitegenError } from "./errors.ts";
 import { parseYaml } from "./yaml.ts";
@@ -114,7 +114,7 @@ const LISTED_PROBLEMS = 50;
 /** EntryInvalid for one or more problems (of one entry or several): the first names its place, the others follow it. */
 export function entryInvalid(problems: EntryProblem[]): SitegenError {
   const [first, ...others] = problems;
-  const listed = others.slice(0, LISTED_PROBLEMS - 1).map((p) => `${placeOf(p)}, \`${p.field}\`: ${p.problem}`);
+  const listed = others.slice(0, LISTED_PROBLEMS - 1).map(entryProblemLine);
   const unlisted = others.length - listed.length;
   if (unlisted > 0) listed.push(`...and ${unlisted} more ${unlisted === 1 ? "problem" : "problems"}.`);
   return sitegenError("EntryInvalid", { ...first, others: listed }, { data: { problems } });
@@ -122,7 +122,7 @@ export function entryInvalid(problems: EntryProblem[]): SitegenError {
 
 /** The problems an EntryInvalid error holds (entryInvalid), or undefined for any other error. */
 export function entryProblems(error: unknown): EntryProblem[] | undefined {
-  return error instanceof SitegenError && error.name === "EntryInvalid" ? ((error.data as { problems?: EntryProblem[] } | undefined)?.problems ?? undefined) : undefined;
+  return error instanceof SitegenError && error.name === "EntryInvalid" ? (error.data as { problems?: EntryProblem[] } | undefined)?.problems : undefined;
 }
 
 /**

@@ -16,6 +16,9 @@ export function placeOf(place: Place): string {
   return place.line ? `${place.file}:${place.line}:${place.column ?? 1}` : place.file;
 }
 
+/** One problem of an entry as EntryInvalid writes it: its place, the field, what is wrong. */
+export const entryProblemLine = (p: Place & { field: string; problem: string }) => `${placeOf(p)}, \`${p.field}\`: ${p.problem}`;
+
 const entry = <P>(title: string, message: (p: P) => string, hint: (p: P) => string) => ({ title, message, hint });
 
 export const ERRORS = {
@@ -69,8 +72,8 @@ export const ERRORS = {
   ),
   EntryInvalid: entry<Place & { field: string; problem: string; others?: string[] }>(
     "Invalid entry",
-    // Every problem found, one per line: the first with its place, then the others as entry-file.ts writes them.
-    (p) => [`${placeOf(p)}, \`${p.field}\`: ${p.problem}`, ...(p.others ?? [])].join("\n"),
+    // Every problem found, one per line: the first, then the others (entry-file.ts' entryInvalid).
+    (p) => [entryProblemLine(p), ...(p.others ?? [])].join("\n"),
     (p) =>
       p.others?.length
         ? "Fix each field named above in its file's front matter; src/pages/routes.ts lists the collection's fields and what each must hold."
