@@ -214,7 +214,9 @@ export function loadCollections(input: CollectionsInput): Collections {
   input.hooks?.willRead?.(lists.flatMap(({ context, files }) => files.map((file) => ({ file, bodyField: "body" in context.definition.schema }))));
   const out: Collections = Object.fromEntries(input.definitions.map((definition) => [definition.name, {}]));
   // An invalid entry does not stop the reading: the build then fails naming every invalid entry at once.
+  // A single failing file keeps its own error (a YAML syntax error shows the lines in question).
   const problems: EntryProblem[] = [];
+  const failed: unknown[] = [];
   const total = lists.reduce((sum, list) => sum + list.files.length, 0);
   let done = 0;
   for (const { context, locale, files } of lists) {
@@ -225,6 +227,7 @@ export function loadCollections(input: CollectionsInput): Collections {
         const found = entryProblems(error);
         if (!found) throw error;
         problems.push(...found);
+        failed.push(error);
         return [];
       } finally {
         input.progress?.(++done, total);
@@ -233,6 +236,7 @@ export function loadCollections(input: CollectionsInput): Collections {
     const shown = entries.filter((e) => input.drafts || e.data.draft !== true);
     out[context.definition.name][locale] = newestFirst(shown, context.definition);
   }
+  if (failed.length === 1) throw failed[0];
   if (problems.length) throw entryInvalid(problems);
   return out;
 }

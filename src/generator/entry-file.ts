@@ -1,4 +1,4 @@
-import { entryProblemLine, type Place } from "./error-catalogue.ts";
+import { entryProblemLine, YAML_FIELD, type EntryProblem, type Place } from "./error-catalogue.ts";
 import type { Dictionary } from "./content.ts";
 import { SitegenError, sitegenError } from "./errors.ts";
 import { parseYaml } from "./yaml.ts";
@@ -105,8 +105,7 @@ function fieldProblem(value: unknown, rule: FieldRule, dictionary: Dictionary): 
   }
 }
 
-/** One problem of an entry: where, which field, what is wrong. */
-export type EntryProblem = Place & { field: string; problem: string };
+export type { EntryProblem };
 
 /** How many problems an error lists before it only counts the rest: a folder of broken files stays readable. */
 const LISTED_PROBLEMS = 50;
@@ -117,12 +116,12 @@ export function entryInvalid(problems: EntryProblem[]): SitegenError {
   const listed = others.slice(0, LISTED_PROBLEMS - 1).map(entryProblemLine);
   const unlisted = others.length - listed.length;
   if (unlisted > 0) listed.push(`...and ${unlisted} more ${unlisted === 1 ? "problem" : "problems"}.`);
-  return sitegenError("EntryInvalid", { ...first, others: listed }, { data: { problems } });
+  return sitegenError("EntryInvalid", { ...first, others: listed, syntax: problems.some((p) => p.field === YAML_FIELD) }, { data: { problems } });
 }
 
-/** The problems an EntryInvalid error holds (entryInvalid), or undefined for any other error. */
+/** The problems an entry's error holds (EntryInvalid from entryInvalid, YamlSyntaxError from parseYaml), or undefined for any other error. */
 export function entryProblems(error: unknown): EntryProblem[] | undefined {
-  return error instanceof SitegenError && error.name === "EntryInvalid" ? (error.data as { problems?: EntryProblem[] } | undefined)?.problems : undefined;
+  return error instanceof SitegenError && (error.name === "EntryInvalid" || error.name === "YamlSyntaxError") ? (error.data as { problems?: EntryProblem[] } | undefined)?.problems : undefined;
 }
 
 /**

@@ -16,8 +16,14 @@ export function placeOf(place: Place): string {
   return place.line ? `${place.file}:${place.line}:${place.column ?? 1}` : place.file;
 }
 
+/** One problem of an entry: where, which field, what is wrong. */
+export type EntryProblem = Place & { field: string; problem: string };
+
+/** The field an entry's problem names when the file's YAML cannot be read at all. */
+export const YAML_FIELD = "(YAML)";
+
 /** One problem of an entry as EntryInvalid writes it: its place, the field, what is wrong. */
-export const entryProblemLine = (p: Place & { field: string; problem: string }) => `${placeOf(p)}, \`${p.field}\`: ${p.problem}`;
+export const entryProblemLine = (p: EntryProblem) => `${placeOf(p)}, \`${p.field}\`: ${p.problem}`;
 
 const entry = <P>(title: string, message: (p: P) => string, hint: (p: P) => string) => ({ title, message, hint });
 
@@ -70,13 +76,13 @@ export const ERRORS = {
     (p) => `${p.file}: ${p.problem}`,
     () => "See src/generator/site-definition.ts for what a route and a special page hold.",
   ),
-  EntryInvalid: entry<Place & { field: string; problem: string; others?: string[] }>(
+  EntryInvalid: entry<EntryProblem & { others?: string[]; syntax?: boolean }>(
     "Invalid entry",
     // Every problem found, one per line: the first, then the others (entry-file.ts' entryInvalid).
     (p) => [entryProblemLine(p), ...(p.others ?? [])].join("\n"),
     (p) =>
       p.others?.length
-        ? "Fix each field named above in its file's front matter; src/pages/routes.ts lists the collection's fields and what each must hold."
+        ? `Fix each ${p.syntax ? "file and field" : "field"} named above${p.syntax ? " (where the YAML cannot be read, check the indentation at that line, and quote text that contains ': ')" : " in its file's front matter"}; src/pages/routes.ts lists the collection's fields and what each must hold.`
         : p.field === "(front matter)"
           ? "Start the file with its fields between two lines of --- (title, description, date...), then the text in Markdown."
           : `Fix \`${p.field}\` in the front matter; src/pages/routes.ts lists the collection's fields and what each must hold.`,

@@ -121,6 +121,16 @@ describe("site code", () => {
     expect(formatError(error)).toMatch(/ 1 \| ---\n\s+2 \| description: "Resumo\."\n\s+3 \| title: "Sem fim/);
   });
 
+  it("a file whose YAML cannot be read is listed with the other invalid entries of the build", async () => {
+    const project = projectCopy();
+    writeFileSync(join(project, "content", "pt", "insights", "aspas-abertas.md"), '---\ndescription: "Resumo."\ntitle: "Sem fim\n---\nTexto.\n');
+    writeFileSync(join(project, "content", "en", "insights", "undated.md"), '---\ntitle: "Undated"\ndescription: "No date."\nauthor: cto\ntags: [governance]\n---\nBody.\n');
+    const error = await caught(() => buildSite({ root: project, outDir: out() }));
+    expect(error.name).toBe("EntryInvalid");
+    expect(error.message.split("\n")).toEqual([expect.stringMatching(/^content\/pt\/insights\/aspas-abertas\.md:3:\d+, `\(YAML\)`: cannot be read as YAML: .+\.$/), "content/en/insights/undated.md, `date`: is required and missing."]);
+    expect(error.hint).toMatch(/^Fix each file and field named above \(where the YAML cannot be read, check the indentation/);
+  });
+
   it("ImageMissing, ImageNotLocal, ImageUnsupported and ImageUnreadable name the file and the field or line that uses the image", async () => {
     const project = projectCopy();
     const article = "content/pt/insights/governanca-de-ia.md";
