@@ -5,11 +5,15 @@
  * No stock photo is reachable from here, and invented photographs of people or offices would mislead, so
  * the covers are drawn. They are committed as WebP, like any photo an editor would add: the build's image
  * pipeline reads them as it reads photographs, and swapping one for a real picture is replacing a file.
+ * It also draws the site's own card (content/images/social-card.webp, 1200×630, content/site.yaml's
+ * socialImage): the brand's mark and name over a field of vectors, which a page without an image of its own
+ * shows when a link to it is shared. It carries no words but the brand's, so both languages share it.
  * Run it again (node scripts/make-covers.mjs) after changing a drawing; the same input gives the same files.
  */
-import { mkdirSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import sharp from "sharp";
+import { load } from "js-yaml";
 
 const W = 1600;
 const H = 800;
@@ -212,7 +216,53 @@ const COVERS = {
   "ai-credit-decisions": credit,
 };
 
+/**
+ * The site's card: the header's mark (the brand's initial on its blue-to-teal square) and the brand's name
+ * on the left; on the right, a field of arrows turning towards one point, the "vector" of the name.
+ */
+function socialCard(brand) {
+  const w = 1200;
+  const h = 630;
+  const parts = [`<defs>
+  <linearGradient id="bg" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="${C.navy}"/><stop offset="1" stop-color="${C.navy2}"/></linearGradient>
+  <radialGradient id="glow" cx="0.74" cy="0.5" r="0.5"><stop offset="0" stop-color="${C.teal}" stop-opacity="0.3"/><stop offset="1" stop-color="${C.teal}" stop-opacity="0"/></radialGradient>
+  <linearGradient id="mark" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="${C.brand}"/><stop offset="1" stop-color="#065f55"/></linearGradient>
+</defs>
+<rect width="${w}" height="${h}" fill="url(#bg)"/>
+<rect width="${w}" height="${h}" fill="url(#glow)"/>`];
+  const target = { x: 1010, y: 315 };
+  for (let gx = 620; gx <= 1160; gx += 45) {
+    for (let gy = 45; gy <= 600; gy += 45) {
+      const dx = target.x - gx;
+      const dy = target.y - gy;
+      const distance = Math.hypot(dx, dy);
+      if (distance < 40) continue;
+      // Each arrow points at the target, turned a little less the further it is: a field converging on one point.
+      const angle = Math.atan2(dy, dx) + Math.min(0.9, distance / 600) * 0.6;
+      const length = 20;
+      const x2 = gx + Math.cos(angle) * length;
+      const y2 = gy + Math.sin(angle) * length;
+      const near = distance < 170;
+      parts.push(`<line x1="${r2(gx)}" y1="${r2(gy)}" x2="${r2(x2)}" y2="${r2(y2)}" stroke="${near ? C.tealLight : C.mist}" stroke-opacity="${near ? 0.9 : 0.35}" stroke-width="3" stroke-linecap="round"/>`);
+      parts.push(`<circle cx="${r2(x2)}" cy="${r2(y2)}" r="3.5" fill="${near ? C.tealLight : C.mist}" fill-opacity="${near ? 0.9 : 0.35}"/>`);
+    }
+  }
+  parts.push(`<circle cx="${target.x}" cy="${target.y}" r="16" fill="${C.teal}" stroke="${C.tealLight}" stroke-width="4"/>`);
+  const font = "Liberation Sans, Arimo, DejaVu Sans, Arial, sans-serif";
+  parts.push(`<rect x="80" y="215" width="120" height="120" rx="28" fill="url(#mark)"/>`);
+  parts.push(`<text x="140" y="304" font-family="${font}" font-size="84" font-weight="800" text-anchor="middle" fill="#ffffff">${brand.charAt(0)}</text>`);
+  parts.push(`<text x="80" y="450" font-family="${font}" font-size="96" font-weight="800" fill="#ffffff">${brand}</text>`);
+  parts.push(`<rect x="82" y="486" width="150" height="8" rx="4" fill="${C.tealLight}"/>`);
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}" viewBox="0 0 ${w} ${h}">${parts.join("")}</svg>`;
+}
+
 mkdirSync(OUT, { recursive: true });
+{
+  const config = load(readFileSync(join(import.meta.dirname, "..", "content", "site.yaml"), "utf8"));
+  const file = join(OUT, "..", "social-card.webp");
+  const info = await sharp(Buffer.from(socialCard(config.brand))).webp({ quality: 86, effort: 6 }).toFile(file);
+  console.log(`${file}: ${info.width}×${info.height}, ${(info.size / 1024).toFixed(1)} KB`);
+}
 let seed = 17;
 for (const [key, draw] of Object.entries(COVERS)) {
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}">${draw(random(seed++))}</svg>`;

@@ -17,6 +17,8 @@ export interface SiteConfig {
   /** The default locale (prefix "") first, then the others in site.yaml's order. */
   locales: LocaleConfig[];
   endpoints: Record<string, string>;
+  /** The image a page without one of its own shows when shared (Open Graph), relative to content/site.yaml. */
+  socialImage?: string;
   submissions: {
     database: string;
     rateLimitPerMinute: number;
@@ -61,6 +63,7 @@ export function loadSiteConfig(root: string, overrides: ConfigOverrides = {}, en
     siteUrl,
     locales: readLocales(raw.locales, file),
     endpoints: readEndpoints(raw.endpoints, file),
+    socialImage: raw.socialImage === undefined ? undefined : requireText(raw, "socialImage", file),
     submissions: submissionSettings(raw.submissions as Partial<SiteConfig["submissions"]> | undefined, env),
   };
 }

@@ -138,6 +138,10 @@ describe("site code", () => {
     const withCover = (cover: string) => writeFileSync(join(project, article), original.replace(/^cover: .*$/m, `cover: ${cover}`));
     withCover("./capa.jpg");
     await expectError("ImageMissing", () => buildSite({ root: project, outDir: out() }), `${article}, \`cover\`: the image "./capa.jpg" (content/pt/insights/capa.jpg) does not exist.`, /relative to the file that uses it/);
+    writeFileSync(join(project, article), original);
+    edit(project, "content/site.yaml", (t) => t.replace(/^socialImage: .*$/m, "socialImage: images/cartao.png"));
+    await expectError("ImageMissing", () => buildSite({ root: project, outDir: out() }), 'content/site.yaml, `socialImage`: the image "images/cartao.png" (content/images/cartao.png) does not exist.');
+    edit(project, "content/site.yaml", (t) => t.replace(/^socialImage: .*$/m, "socialImage: images/social-card.webp"));
     // In the Markdown: the line of the image, front matter counted.
     writeFileSync(join(project, article), original.replace("\n\nA alternativa é", "\n\nVeja o quadro:\n![Quadro](./quadro.png)\n\nA alternativa é"));
     const line = readFileSync(join(project, article), "utf8").split("\n").indexOf("![Quadro](./quadro.png)") + 1;

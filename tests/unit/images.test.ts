@@ -124,9 +124,40 @@ describe("article covers", () => {
     // Both languages of an article share one cover, so one Open Graph file.
     const og = (file: string) => page(file).querySelector('meta[property="og:image"]')!.getAttribute("content");
     expect(og("insights/governanca-de-ia.html")).toBe(og("en/insights/ai-governance.html"));
-    // Pages that are not articles have none.
-    expect(page("about.html").querySelector('meta[property="og:image"]')).toBeNull();
   });
+
+  it("gives every page without an image of its own the site's card (content/site.yaml's socialImage), 1200×630, of which only that crop is written", async () => {
+    const card = new RegExp(`^${SITE}/assets/img/social-card-og\\.[0-9a-f]{10}\\.jpg$`);
+    for (const file of ["index.html", "en.html", "about.html", "en/services/advisory.html", "insights.html"]) {
+      const doc = page(file);
+      expect(doc.querySelector('meta[property="og:image"]')!.getAttribute("content")).toMatch(card);
+      expect(doc.querySelector('meta[property="og:image:width"]')!.getAttribute("content")).toBe("1200");
+      expect(doc.querySelector('meta[name="twitter:card"]')!.getAttribute("content")).toBe("summary_large_image");
+    }
+    const meta = await sharp(fileOf(page("index.html").querySelector('meta[property="og:image"]')!.getAttribute("content")!)).metadata();
+    expect([meta.format, meta.width, meta.height]).toEqual(["jpeg", 1200, 630]);
+    // No page shows the card as a picture: its AVIF and WebP widths are not in the output.
+    expect(readdirSync(join(out, "assets/img")).filter((f) => f.startsWith("social-card-"))).toEqual([expect.stringMatching(/^social-card-og\./)]);
+  });
+});
+
+describe("an article without a cover", () => {
+  it("shows the site's card when shared, in og:image and the BlogPosting's image, and no cover on its page", async () => {
+    const project = projectCopy();
+    const file = join(project, "content/en/insights/mlops-llmops.md");
+    writeFileSync(file, readFileSync(file, "utf8").replace(/^cover(Alt)?: .*\n/gm, ""));
+    const dist = join(mkdtempSync(join(tmpdir(), "sitegen-images-")), "dist");
+    await buildSite({ root: project, outDir: dist });
+    const doc = parseHtml(readFileSync(join(dist, "en/insights/mlops-llmops.html"), "utf8"));
+    const og = doc.querySelector('meta[property="og:image"]')!.getAttribute("content")!;
+    expect(og).toMatch(new RegExp(`^${SITE}/assets/img/social-card-og\\.[0-9a-f]{10}\\.jpg$`));
+    expect(doc.querySelector('meta[property="og:image:height"]')!.getAttribute("content")).toBe("630");
+    expect(jsonLdGraph(doc).find((n) => n["@type"] === "BlogPosting")!.image).toBe(og);
+    expect(doc.querySelector("header picture")).toBeNull();
+    // Its translation keeps its own cover.
+    const pt = parseHtml(readFileSync(join(dist, "insights/mlops-llmops.html"), "utf8"));
+    expect(pt.querySelector('meta[property="og:image"]')!.getAttribute("content")).toMatch(/\/assets\/img\/mlops-llmops-og\./);
+  }, 120_000);
 });
 
 describe("an image in an article's Markdown", () => {
@@ -171,8 +202,8 @@ describe("leadership portraits", () => {
 
 describe("the cache", () => {
   it("a second build encodes nothing: every image comes from the cache, as the same files", async () => {
-    // The covers (one per article, shared by both languages), the chart and the portrait.
-    expect(result.images.count).toBe(new Set(readdirSync(join(ROOT, "content/images/insights"))).size + 2);
+    // The covers (one per article, shared by both languages), the chart, the portrait and the site's card.
+    expect(result.images.count).toBe(new Set(readdirSync(join(ROOT, "content/images/insights"))).size + 3);
     const again = join(mkdtempSync(join(tmpdir(), "sitegen-images-")), "dist");
     const second = await buildSite({ root, outDir: again });
     expect(second.images).toEqual({ count: result.images.count, encoded: 0 });

@@ -18,7 +18,7 @@ describe("rendering, one page at a time", () => {
     let renders = 0;
     const bundle = { site, hash: "", file: "", render: () => `<!doctype html><p>${++renders}</p>` };
     const assets = { stylesheet: "/site.css", fonts: [], scripts: [], preloads: [], islands: {} };
-    const pages = renderPages(plan, plan.pages, bundle, config, dictionaries, assets, collections, {}, new ReadLog());
+    const pages = renderPages(plan, plan.pages, bundle, config, dictionaries, assets, collections, { byKey: {} }, new ReadLog());
     expect(renders).toBe(0);
     expect(pages.next().value.html).toBe("<!doctype html><p>1</p>");
     expect(renders).toBe(1);
@@ -39,7 +39,7 @@ describe("rendering, one page at a time", () => {
       render: (_head: unknown, page: { collection(name: string): unknown[]; href(id: string): string; entry?: { html: string } }) => `${page.collection(article.entry!.collection).length} ${page.href("home")} ${page.entry!.html.length}`,
     };
     const assets = { stylesheet: "/site.css", fonts: [], scripts: [], preloads: [], islands: {} };
-    const [rendered] = renderPages(plan, [article], bundle as never, config, dictionaries, assets, collections, {}, log);
+    const [rendered] = renderPages(plan, [article], bundle as never, config, dictionaries, assets, collections, { byKey: {} }, log);
     expect(rendered.reads).toEqual(expect.arrayContaining([`collection:${article.entry!.collection}:${article.locale}`, "route:home"]));
     expect(rendered.reads.filter((read) => read.startsWith("collection:"))).toHaveLength(1);
   });
@@ -59,7 +59,7 @@ describe("rendering, one page at a time", () => {
     const assets = { stylesheet: "/site.css", fonts: [], scripts: [], preloads: [], islands: {} };
     // Two pages of one locale: the parts are made once per locale.
     const pages = plan.pages.filter((p) => p.locale === plan.pages[0].locale).slice(0, 2);
-    const [first, second] = renderPages(plan, pages, bundle as never, config, dictionaries, assets, collections, {}, new ReadLog());
+    const [first, second] = renderPages(plan, pages, bundle as never, config, dictionaries, assets, collections, { byKey: {} }, new ReadLog());
     for (const rendered of [first, second]) {
       expect(rendered.html).toBe(`<!doctype html><p>Before    tail of a sentence</p>${at(1)}`);
       expect(rendered.shared).toEqual(["  tail of a sentence", "<footer>\n  Footer</footer>"]);

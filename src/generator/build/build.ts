@@ -230,7 +230,7 @@ async function build(options: BuildOptions, early: FileWriter | undefined): Prom
     hooks.renderedBody = ahead && ((file) => ahead!.take(file));
     const collections = loadCollections({ root, siteUrl: content.site.siteUrl, locales: content.site.locales.map((l) => l.code), dictionaries: content.dictionaries, definitions, drafts: options.drafts === true, cached: cachedFields, unchanged: changed && ((file) => !changed.touches(file)), previous: memory?.entries, hooks, progress: (done, total) => progress.step("Reading entries", done, total) });
     lap("collections");
-    const processed = await processImages({ root, definitions, collections, contents: content.contents, imageKeys: pagesBundle.site.imageKeys ?? [], progress: (done, total) => progress.step("Making images", done, total) });
+    const processed = await processImages({ root, definitions, collections, contents: content.contents, imageKeys: pagesBundle.site.imageKeys ?? [], socialImage: content.site.socialImage, progress: (done, total) => progress.step("Making images", done, total) });
     lap("images");
     const plan = planPages(pagesBundle.site, content.site, collections);
     // A site of no page still builds (its 404 page, no sitemap), but that is hardly what its author meant.
@@ -244,7 +244,7 @@ async function build(options: BuildOptions, early: FileWriter | undefined): Prom
     const changes = selectPages(plan.pages, previous, inputs, present, precompress ? TWINS : []);
     lap("plan");
     let renderMs = 0;
-    const rendered = counted(timed(renderPages(plan, changes.render, pagesBundle, content.site, content.dictionaries, assets, collections, processed.byKey, log), (ms) => (renderMs += ms)), progress, "Rendering pages", changes.render.length);
+    const rendered = counted(timed(renderPages(plan, changes.render, pagesBundle, content.site, content.dictionaries, assets, collections, processed, log), (ms) => (renderMs += ms)), progress, "Rendering pages", changes.render.length);
     const feeds = feedFiles({ site: content.site, definitions, collections, routes: plan.routes, dictionaries: content.dictionaries });
     // site.yaml's own submissions settings: SUBMISSIONS_DB and SUBMISSIONS_RATE_LIMIT are for one run, and
     // the run that uses them is `sitegen start`'s, not this build's.

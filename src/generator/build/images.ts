@@ -5,7 +5,7 @@ import { cacheFolder, PROJECT_FILES } from "../project.ts";
 import { filesBelow } from "../files.ts";
 import type { Collections } from "../collections.ts";
 import type { LocaleContent } from "../content.ts";
-import type { CollectionDefinition, ProcessedImage } from "../site-definition.ts";
+import type { CollectionDefinition, ImageFile, ProcessedImage } from "../site-definition.ts";
 import { encodeImage, type EncodeRequest } from "../images/encode.ts";
 import { pictureHtml } from "../images/picture.ts";
 
@@ -17,6 +17,8 @@ export interface ImagesInput {
   contents: LocaleContent[];
   /** Text keys whose value is an image (SiteDefinition.imageKeys). */
   imageKeys: string[];
+  /** The site's own image for pages without one (SiteConfig.socialImage), as content/site.yaml writes it. */
+  socialImage?: string;
   /** Told after each source image how many are done, from the cache or encoded (build/progress.ts). */
   progress?: (done: number, total: number) => void;
 }
@@ -24,6 +26,8 @@ export interface ImagesInput {
 export interface ProcessedImages {
   /** Locale → text key → its image (PageData.image). */
   byKey: Record<string, Map<string, ProcessedImage>>;
+  /** The Open Graph crop of the site's image (socialImage), which a page without an image of its own shows. */
+  social?: ImageFile;
   /** What the output folder receives. */
   files: { file: string; code: Uint8Array }[];
   /** Source images, and how many of them had to be encoded (the others came from the cache). */
@@ -36,6 +40,8 @@ interface Use {
   path: string;
   request: EncodeRequest;
   apply(image: ProcessedImage): void;
+  /** Only its Open Graph crop is shown (the site's card): its other files are not written. */
+  ogOnly?: boolean;
 }
 
 /** The `sizes` of an image in an entry's body when its collection names none. */
@@ -46,7 +52,8 @@ const BODY_SIZES = "100vw";
  * collection entries, images in their Markdown, text keys of `imageKeys`) → AVIF, WebP and JPEG files at
  * several widths (images/encode.ts, cached between builds). Entries are completed in place: `images`
  * (by field), `image` and `ogImage` (the first image field's Open Graph crop), and a `<picture>` in the
- * HTML for each image of the body. Text keys' images are returned for PageData.image.
+ * HTML for each image of the body. Text keys' images are returned for PageData.image, and the site's own
+ * image (content/site.yaml's socialImage) as the Open Graph image of every page that has none.
  */
 export async function processImages(input: ImagesInput): Promise<ProcessedImages> {
   const uses: Use[] = [];
@@ -91,6 +98,11 @@ export async function processImages(input: ImagesInput): Promise<ProcessedImages
       uses.push(use(input.root, file, written, `${file}, \`${key}\``, false, (image) => images.set(key, image)));
     }
   }
+  let social: ImageFile | undefined;
+  if (input.socialImage) {
+    const file = PROJECT_FILES.config;
+    uses.push({ ...use(input.root, file, input.socialImage, `${file}, \`socialImage\``, true, (image) => (social = image.og)), ogOnly: true });
+  }
 
   // One encoding per source file, with the Open Graph crop when any of its uses needs it.
   const requests = new Map<string, EncodeRequest>();
@@ -114,9 +126,14 @@ export async function processImages(input: ImagesInput): Promise<ProcessedImages
   for (const finish of afterwards) finish();
 
   const files = new Map<string, Uint8Array>();
-  for (const result of results.values()) for (const f of result.files) files.set(f.file, f.code);
+  const pictured = new Set(uses.filter((u) => !u.ogOnly).map((u) => u.path));
+  for (const [path, result] of results) {
+    const og = result.image.og && result.image.og.src.slice(1);
+    for (const f of result.files) if (pictured.has(path) || f.file === og) files.set(f.file, f.code);
+  }
   return {
     byKey,
+    social,
     files: [...files].map(([file, code]) => ({ file, code })),
     count: results.size,
     encoded: [...results.values()].filter((r) => !r.cached).length,

@@ -149,7 +149,7 @@ export async function quickUpdate(input: QuickInput): Promise<QuickUpdate | unde
     if (definition.feed && inFeed(file, definition, locale, fieldsOf, previous.entries)) return undefined;
   }
   const timings = { collections: lap(), images: 0, plan: 0, render: 0, write: 0 };
-  const processed = await processImages({ root, definitions, collections, contents: input.contents, imageKeys: input.definition.imageKeys ?? [] });
+  const processed = await processImages({ root, definitions, collections, contents: input.contents, imageKeys: input.definition.imageKeys ?? [], socialImage: input.site.socialImage });
   timings.images = lap();
 
   // An entry's page is planned from its group alone (build-memory.ts' knownPlans), so the groups' pages are
@@ -174,7 +174,7 @@ export async function quickUpdate(input: QuickInput): Promise<QuickUpdate | unde
 
   let rendered: RenderedPage[];
   try {
-    rendered = [...renderPages(plan, render, input.bundle, input.site, input.dictionaries, input.assets, collections, processed.byKey, log)];
+    rendered = [...renderPages(plan, render, input.bundle, input.site, input.dictionaries, input.assets, collections, processed, log)];
   } catch {
     // A page that cannot render from its group alone (a link to a page the full plan alone has): the full way decides.
     return undefined;

@@ -1,6 +1,7 @@
 import type { SiteConfig } from "../config.ts";
 import type { Dictionary } from "../content.ts";
-import type { CollectionDefinition, HeadData, PageData, ProcessedImage, Route } from "../site-definition.ts";
+import type { CollectionDefinition, HeadData, ImageFile, PageData, ProcessedImage, Route } from "../site-definition.ts";
+import type { ProcessedImages } from "./images.ts";
 import type { Collections } from "../collections.ts";
 import { createTranslator, type Translator } from "../i18n.ts";
 import { breadcrumbsFor } from "../breadcrumbs.ts";
@@ -54,8 +55,8 @@ export class ReadLog {
  * One page at a time, as the caller asks for the next: the pages are written as they come and never all
  * held at once.
  */
-export function* renderPages(plan: PagePlan, pages: Iterable<PlannedPage>, bundle: PagesBundle, site: SiteConfig, dictionaries: Record<string, Dictionary>, assets: PageAssets, collections: Collections = {}, images: Record<string, Map<string, ProcessedImage>> = {}, log = new ReadLog()): Generator<RenderedPage> {
-  const context = { ...pageContext(plan, site, collections, bundle.site.collections ?? []), images };
+export function* renderPages(plan: PagePlan, pages: Iterable<PlannedPage>, bundle: PagesBundle, site: SiteConfig, dictionaries: Record<string, Dictionary>, assets: PageAssets, collections: Collections = {}, images: PageImages = { byKey: {} }, log = new ReadLog()): Generator<RenderedPage> {
+  const context = { ...pageContext(plan, site, collections, bundle.site.collections ?? []), images: images.byKey, social: images.social };
   for (const page of pages) {
     const sink: PageSink = { missing: new Set(), reads: new Set() };
     log.current = sink.reads;
@@ -80,6 +81,9 @@ export function* renderPages(plan: PagePlan, pages: Iterable<PlannedPage>, bundl
     yield { page, html, shared: context.sharedHtml, missing: [...sink.missing], reads: [...sink.reads] };
   }
 }
+
+/** The image stage's results a page shows: text keys' images (PageData.image) and the site's Open Graph image. */
+export type PageImages = Pick<ProcessedImages, "byKey" | "social">;
 
 /** Where a page's missing text keys and reads go while it renders (a shared part's, while it is made). */
 interface PageSink {
@@ -106,6 +110,8 @@ interface BuildContext {
   definitions: CollectionDefinition[];
   /** Locale → text key → its processed image (the image stage). */
   images?: Record<string, Map<string, ProcessedImage>>;
+  /** The site's image, shown when a page without one of its own is shared. */
+  social?: ImageFile;
   /** The shared parts made so far, by locale and name, and their markup, by index. */
   shared: Map<string, SharedPart>;
   sharedHtml: string[];
@@ -241,6 +247,8 @@ function headData(page: PlannedPage, data: PageData, site: SiteConfig, assets: P
   const description = entry ? String(entry.data.description ?? "") : t(page.meta.description, vars);
   const definition = entry ? context.definitions.find((d) => d.name === entry.collection) : undefined;
   const author = entry && definition?.author && typeof entry.data.author === "string" ? authorOf(definition.author, String(entry.data.author), t, data) : undefined;
+  // An entry's own image (its first image field's crop), else the site's: a shared link always shows a card.
+  const ogImage = entry?.ogImage ?? context.social;
   let jsonLd: string | undefined;
   return {
     title,
@@ -252,7 +260,7 @@ function headData(page: PlannedPage, data: PageData, site: SiteConfig, assets: P
     siteName: brand,
     // Made when the document reads it: a site whose document writes its own structured data pays nothing for it.
     get jsonLd() {
-      jsonLd ??= structuredDataJson({ site, route: page.route, lang: localeConfig.lang, path: page.path, title, description, crumbs: data.crumbs, entry, author });
+      jsonLd ??= structuredDataJson({ site, route: page.route, lang: localeConfig.lang, path: page.path, title, description, crumbs: data.crumbs, entry, author, image: entry?.image ?? context.social?.src });
       return jsonLd;
     },
     stylesheet: assets.stylesheet,
@@ -260,7 +268,7 @@ function headData(page: PlannedPage, data: PageData, site: SiteConfig, assets: P
     scripts: assets.scripts,
     preloads: assets.preloads,
     ogType: entry ? "article" : "website",
-    image: entry?.ogImage && { ...entry.ogImage, src: absoluteUrl(site, entry.ogImage.src) },
+    image: ogImage && { ...ogImage, src: absoluteUrl(site, ogImage.src) },
     article: entry && {
       publishedTime: String(entry.data.date ?? ""),
       modifiedTime: entry.data.updated ? String(entry.data.updated) : undefined,

@@ -25,6 +25,8 @@ export interface StructuredDataInput {
   /** On an entry's page: the entry and its author, for a BlogPosting node. */
   entry?: CollectionEntry;
   author?: { name: string; jobTitle: string; url?: string };
+  /** The entry's image, its own or else the site's (content/site.yaml's socialImage), by its address on the site. */
+  image?: string;
 }
 
 const text = (value: unknown) => (typeof value === "string" && value ? value : undefined);
@@ -86,7 +88,7 @@ function siteNodes(site: SiteConfig): { nodes: Record<string, unknown>[]; json: 
 
 /** The nodes of the page itself: its WebPage, a Service or a BlogPosting, and its BreadcrumbList. */
 function pageNodes(input: StructuredDataInput): Record<string, unknown>[] {
-  const { site, route, lang, path, title, description, crumbs, entry, author } = input;
+  const { site, route, lang, path, title, description, crumbs, entry, author, image } = input;
   const home = absoluteUrl(site, "/");
   const url = absoluteUrl(site, path);
   const orgId = `${home}#organization`;
@@ -131,7 +133,7 @@ function pageNodes(input: StructuredDataInput): Record<string, unknown>[] {
       ...(author ? { author: { "@type": "Person", name: author.name, jobTitle: author.jobTitle, ...(author.url ? { url: absoluteUrl(site, author.url) } : {}) } } : {}),
       publisher: { "@id": orgId },
       inLanguage: lang,
-      ...(entry.image ? { image: absoluteUrl(site, entry.image) } : {}),
+      ...(image ? { image: absoluteUrl(site, image) } : {}),
       mainEntityOfPage: { "@id": `${url}#webpage` },
     });
   }
