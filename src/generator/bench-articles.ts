@@ -44,6 +44,9 @@ export function runArticlesBench(root: string, entries: number, runs: number): n
     const cli = join(root, "bin", "sitegen.js");
     let builds = 0;
     const build = (cwd: string, out: string): Figures => {
+      // The previous build's files are written back to the disk first, as the peer runner's --prepare does:
+      // otherwise each build pays for the one before it (the README's "How to compare two builds").
+      spawnSync("sync");
       const started = performance.now();
       const child = spawnSync(process.execPath, [cli, "build", "--no-cache", "--out", out, "--json"], { cwd, encoding: "utf8" });
       const wallMs = performance.now() - started;

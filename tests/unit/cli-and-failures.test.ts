@@ -5,6 +5,7 @@ import { createHash } from "node:crypto";
 import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { ROOT, parseHtml, projectCopy } from "../helpers.ts";
+import { tierUpFlag } from "../../src/generator/cli.ts";
 
 const cli = join(ROOT, "bin", "sitegen.js");
 // A CLI that does not stop by itself (a thread left running) is stopped, and its run fails: status null.
@@ -51,6 +52,13 @@ describe("the CLI", () => {
     const target = run(["build", "--target", "vercel", "--out", join(mkdtempSync(join(tmpdir(), "sitegen-target-")), "dist")]);
     expect(target.status).not.toBe(0);
     expect(target.stderr).toContain("option '--target <host>' argument 'vercel' is invalid. Allowed choices are node, cloudflare, netlify.");
+  });
+
+  it("lets a build's functions wait longer for TurboFan only on V8 without a middle tier (Node 20), never over a budget given to node", () => {
+    expect(tierUpFlag("11.3.244.8-node.38", [])).toBe("--interrupt-budget=270336");
+    expect(tierUpFlag("12.4.254.21-node.33", [])).toBeUndefined();
+    expect(tierUpFlag("14.6.202.9-node.12", [])).toBeUndefined();
+    expect(tierUpFlag("11.3.244.8-node.38", ["--interrupt-budget=67584"])).toBeUndefined();
   });
 });
 
