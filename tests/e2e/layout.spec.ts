@@ -197,6 +197,16 @@ test.describe("details a reviewer measured (issue 19)", () => {
     await expect(page.locator("#industries").getByRole("link", { name: "Saúde" })).toHaveAttribute("href", "/industries#healthcare");
     const menu = page.locator("header .has-sub").filter({ has: page.locator('a[href="/industries"]') }).locator(".sub-nav a");
     await expect(menu).toHaveCount(8);
+    // The menu shows the moment its link takes the focus, not after its fade-in: a link still hidden is
+    // skipped by the keyboard, so a Tab pressed at once would jump past the sectors.
+    const shownAtOnce = await page.evaluate(() => {
+      const parent = document.querySelector<HTMLElement>('header .has-sub > a[href="/industries"]')!;
+      parent.focus();
+      const visibility = getComputedStyle(parent.closest(".has-sub")!.querySelector(".sub-nav a")!).visibility;
+      parent.blur();
+      return visibility;
+    });
+    expect(shownAtOnce).toBe("visible");
     // The menu opens to the keyboard as to the pointer: focus its link, then walk to the last sector.
     await page.locator('header .has-sub > a[href="/industries"]').focus();
     for (let i = 0; i < 8; i++) await page.keyboard.press("Tab");

@@ -80,7 +80,11 @@ describe("notifications on Cloudflare Pages", () => {
     await hook.close();
     const response = await post("/api/contact", { firstName: "Bruno", lastName: "Lima", email: "bruno@cliente.example.com", message: "Retorno, por favor.", locale: "en" }, "203.0.113.11");
     expect(response.status).toBe(200);
-    await until(async () => (await outbox("bruno@cliente.example.com")).every((row) => row.attempts === 1), 30_000, "the e-mail sent and the webhook's failed try recorded");
+    // Both rows, each tried once: an empty list (the rows not written yet) would pass `every` at once.
+    await until(async () => {
+      const rows = await outbox("bruno@cliente.example.com");
+      return rows.length === 2 && rows.every((row) => row.attempts === 1);
+    }, 30_000, "the e-mail sent and the webhook's failed try recorded");
     const [email, webhook] = await outbox("bruno@cliente.example.com");
     expect(email).toEqual({ kind: "email", attempts: 1, last_error: null, delivered: 1 });
     expect(webhook.delivered).toBe(0);

@@ -105,7 +105,11 @@ describe("notifications on Netlify", () => {
     await hook.close();
     const response = await post("/api/contact", { firstName: "Bruno", lastName: "Lima", email: "bruno@cliente.example.com", message: "Retorno, por favor.", locale: "en" });
     expect(response.status).toBe(200);
-    await until(async () => (await outbox("bruno@cliente.example.com")).every((row) => row.attempts === 1), 30_000, "the e-mail sent and the webhook's failed try recorded");
+    // Both rows, each tried once: an empty list (the rows not written yet) would pass `every` at once.
+    await until(async () => {
+      const rows = await outbox("bruno@cliente.example.com");
+      return rows.length === 2 && rows.every((row) => row.attempts === 1);
+    }, 30_000, "the e-mail sent and the webhook's failed try recorded");
     const [email, webhook] = await outbox("bruno@cliente.example.com");
     expect(email).toEqual({ kind: "email", attempts: 1, last_error: null, delivered: true });
     expect(webhook.delivered).toBe(false);
@@ -127,7 +131,11 @@ describe("notifications on Netlify", () => {
     await hook.close();
     const response = await post("/api/contact", { firstName: "Carla", lastName: "Dias", email: "carla@cliente.example.com", message: "Sem pressa.", locale: "pt" });
     expect(response.status).toBe(200);
-    await until(async () => (await outbox("carla@cliente.example.com")).every((row) => row.attempts === 1), 30_000, "the e-mail sent and the webhook's failed try recorded");
+    // Both rows, each tried once: an empty list (the rows not written yet) would pass `every` at once.
+    await until(async () => {
+      const rows = await outbox("carla@cliente.example.com");
+      return rows.length === 2 && rows.every((row) => row.attempts === 1);
+    }, 30_000, "the e-mail sent and the webhook's failed try recorded");
     hook = await startWebhook(port);
     await overdue();
     // What Netlify's scheduler does; the local runtime runs a scheduled function when its address is called.
