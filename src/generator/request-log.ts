@@ -40,7 +40,10 @@ export function logRequests(server: Server, options: { trustProxy: boolean; writ
         durationMs: Math.round(Number(process.hrtime.bigint() - started) / 1e4) / 100,
         remote: clientAddress(req, options.trustProxy),
       };
-      if (!res.writableFinished) line.aborted = true;
+      // The client may close as soon as it has every byte of the length declared, before the stream sending a
+      // file has ended the response: that answer was complete all the same.
+      const declared = Number(res.getHeader("content-length") ?? counter.declared);
+      if (!res.writableFinished && !(Number.isFinite(declared) && counter.bytes >= declared)) line.aborted = true;
       write(JSON.stringify(line));
     });
   });
@@ -51,9 +54,22 @@ function clientAddress(req: IncomingMessage, trustProxy: boolean): string {
   return forwarded || req.socket.remoteAddress || "";
 }
 
-/** Counts what goes through write() and end(), the body; the status line and headers are not counted. */
-function countBodyBytes(res: ServerResponse): { bytes: number } {
-  const counter = { bytes: 0 };
+/** Counts what goes through write() and end(), the body (the status line and headers are not counted), and notes the Content-Length given to writeHead. */
+function countBodyBytes(res: ServerResponse): { bytes: number; declared?: unknown } {
+  const counter: { bytes: number; declared?: unknown } = { bytes: 0 };
+  // Headers given to writeHead itself (as sirv gives them) are not among those getHeader reads.
+  const writeHead = res.writeHead;
+  res.writeHead = function (this: ServerResponse, ...args: unknown[]) {
+    const headers = args.find((arg) => typeof arg === "object" && arg !== null);
+    if (Array.isArray(headers)) {
+      // Either [name, value] pairs or a flat list of names and values.
+      const flat = headers.flat() as unknown[];
+      for (let i = 0; i + 1 < flat.length; i += 2) if (String(flat[i]).toLowerCase() === "content-length") counter.declared = flat[i + 1];
+    } else if (headers) {
+      for (const [name, value] of Object.entries(headers)) if (name.toLowerCase() === "content-length") counter.declared = value;
+    }
+    return (writeHead as (...a: unknown[]) => ServerResponse).apply(this, args);
+  } as ServerResponse["writeHead"];
   const size = (chunk: unknown, encoding: unknown) =>
     typeof chunk === "string" ? Buffer.byteLength(chunk, typeof encoding === "string" ? (encoding as BufferEncoding) : "utf8") : chunk instanceof Uint8Array ? chunk.byteLength : 0;
   const write = res.write;
