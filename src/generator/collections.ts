@@ -6,7 +6,8 @@ import { filesIn } from "./files.ts";
 import { countWords, createMarkdown, IMAGE_PLACEHOLDER, readingMinutes, type MarkdownEnv } from "./markdown.ts";
 import type { Dictionary } from "./content.ts";
 import type { CollectionDefinition, CollectionEntry, ImageRef } from "./site-definition.ts";
-import { entryInvalid, entryProblems, fieldPlace, parseEntry, validate, type EntryProblem, type EntryRead } from "./entry-file.ts";
+import { entryInvalid, entryProblems, fieldPlace, parseEntry, validate, type EntryRead } from "./entry-file.ts";
+import type { SitegenError } from "./errors.ts";
 import type { FileToRead } from "./build/read-ahead.ts";
 
 export interface CollectionsInput {
@@ -215,8 +216,7 @@ export function loadCollections(input: CollectionsInput): Collections {
   const out: Collections = Object.fromEntries(input.definitions.map((definition) => [definition.name, {}]));
   // An invalid entry does not stop the reading: the build then fails naming every invalid entry at once.
   // A single failing file keeps its own error (a YAML syntax error shows the lines in question).
-  const problems: EntryProblem[] = [];
-  const failed: unknown[] = [];
+  const failed: SitegenError[] = [];
   const total = lists.reduce((sum, list) => sum + list.files.length, 0);
   let done = 0;
   for (const { context, locale, files } of lists) {
@@ -224,10 +224,8 @@ export function loadCollections(input: CollectionsInput): Collections {
       try {
         return [readEntry(context, file, locale, budget)];
       } catch (error) {
-        const found = entryProblems(error);
-        if (!found) throw error;
-        problems.push(...found);
-        failed.push(error);
+        if (!entryProblems(error)) throw error;
+        failed.push(error as SitegenError);
         return [];
       } finally {
         input.progress?.(++done, total);
@@ -237,7 +235,7 @@ export function loadCollections(input: CollectionsInput): Collections {
     out[context.definition.name][locale] = newestFirst(shown, context.definition);
   }
   if (failed.length === 1) throw failed[0];
-  if (problems.length) throw entryInvalid(problems);
+  if (failed.length) throw entryInvalid(failed.flatMap((error) => entryProblems(error)!));
   return out;
 }
 

@@ -105,8 +105,6 @@ function fieldProblem(value: unknown, rule: FieldRule, dictionary: Dictionary): 
   }
 }
 
-export type { EntryProblem };
-
 /** How many problems an error lists before it only counts the rest: a folder of broken files stays readable. */
 const LISTED_PROBLEMS = 50;
 
