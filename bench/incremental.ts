@@ -2,16 +2,16 @@ import { spawn, spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
-import { PROJECT_FILES } from "./project.ts";
+import { PROJECT_FILES } from "../src/generator/project.ts";
 import { median } from "./bench.ts";
-import { filesUnder } from "./files.ts";
-import { addArticles, copyProject } from "./bench-articles.ts";
+import { filesUnder } from "../src/generator/files.ts";
+import { addArticles, copyProject } from "./articles.ts";
 
 /** How long `sitegen serve` may take to show one edit before the bench gives up on it. */
 const SERVE_WAIT_MS = 20_000;
 
 /**
- * `sitegen bench --incremental N`: bench/site with N generated entries per locale (2N pages, written as
+ * `npm run bench -- --incremental N`: bench/site with N generated entries per locale (2N pages, written as
  * files of its own, so that sitegen serve watches them), and what one edited entry costs: `runs` cold builds
  * (`--no-cache`, fresh processes), then `runs` builds into the same folder after editing one entry's title,
  * then `sitegen serve` on that folder and the time from each save until the page it serves shows the edit.
@@ -23,7 +23,7 @@ const SERVE_WAIT_MS = 20_000;
 export async function runIncrementalBench(root: string, entries: number, runs: number, on: "bench" | "this" = "bench"): Promise<number> {
   const bench = join(root, "..", "shared", "bench");
   if (!existsSync(join(bench, "gen-content.mjs"))) {
-    console.error(`sitegen bench --incremental: ${bench} is missing (the peer benchmark lives in ../shared/bench beside the project).`);
+    console.error(`npm run bench -- --incremental: ${bench} is missing (the peer benchmark lives in ../shared/bench beside the project).`);
     return 1;
   }
   const work = mkdtempSync(join(tmpdir(), "sitegen-incremental-"));
@@ -57,7 +57,7 @@ export async function runIncrementalBench(root: string, entries: number, runs: n
       const child = spawnSync(process.execPath, [cli, "build", "--json", ...args], { cwd: site, encoding: "utf8" });
       const wallMs = performance.now() - started;
       if (child.status !== 0) throw new Error(`sitegen build failed:\n${child.stderr || child.stdout}`);
-      const figures = JSON.parse(child.stdout.trim().split("\n").pop()!) as { pages: number; rendered: number; quick: boolean; timings: Record<string, number> };
+      const figures = JSON.parse(child.stdout.trim().split("\n").pop()!) as { pages: number; rendered: number; cpuMs: number; timings: Record<string, number> };
       return { wallMs, ...figures };
     };
     const out = join(work, "out");
@@ -71,7 +71,7 @@ export async function runIncrementalBench(root: string, entries: number, runs: n
     for (let i = 0; i < runs; i++) {
       edit(`Edit${i}`);
       incremental.push(build(["--out", out]));
-      process.stdout.write(`  incremental build ${i + 1}/${runs}: ${incremental[i].wallMs.toFixed(0)} ms (${incremental[i].rendered} of ${incremental[i].pages} pages rendered${incremental[i].quick ? ", the quick way" : ""})\n`);
+      process.stdout.write(`  incremental build ${i + 1}/${runs}: ${incremental[i].wallMs.toFixed(0)} ms (${incremental[i].rendered} of ${incremental[i].pages} pages rendered)\n`);
     }
     // The edited entry's page: the file of its name that shows its title (every locale has one of that name).
     const slug = basename(edited).replace(/\.(ya?ml|md)$/, "");
@@ -84,9 +84,10 @@ export async function runIncrementalBench(root: string, entries: number, runs: n
     const incrementalMs = median(incremental.map((f) => f.wallMs));
     const stages = (figures: { timings: Record<string, number> }[]) => Object.keys(figures[0].timings).map((s) => `${s} ${median(figures.map((f) => f.timings[s])).toFixed(0)} ms`).join(", ");
     const what = on === "this" ? "this site with the generated articles added" : "bench/site";
-    console.log(`\nsitegen bench --incremental ${entries}${on === "this" ? " --on this" : ""}: ${what}, ${cold[0].pages} pages, ${on === "this" ? "a word of an older article's text" : "one entry's title"} edited (${runs} runs each, medians)`);
-    console.log(`  cold build (--no-cache):  ${coldMs.toFixed(0)} ms wall; ${stages(cold)}`);
-    console.log(`  incremental build:        ${incrementalMs.toFixed(0)} ms wall; ${stages(incremental)}`);
+    console.log(`\nnpm run bench -- --incremental ${entries}${on === "this" ? " --on this" : ""}: ${what}, ${cold[0].pages} pages, ${on === "this" ? "a word of an older article's text" : "one entry's title"} edited (${runs} runs each, medians)`);
+    const cpu = (figures: { cpuMs: number }[]) => `${median(figures.map((f) => f.cpuMs)).toFixed(0)} ms CPU`;
+    console.log(`  cold build (--no-cache):  ${coldMs.toFixed(0)} ms wall, ${cpu(cold)}; ${stages(cold)}`);
+    console.log(`  incremental build:        ${incrementalMs.toFixed(0)} ms wall, ${cpu(incremental)}; ${stages(incremental)}`);
     console.log(`  incremental / cold:       ${((100 * incrementalMs) / coldMs).toFixed(1)} %`);
     console.log(`  sitegen serve, save to the edit in the page: ${median(served).toFixed(0)} ms (${served.map((ms) => ms.toFixed(0)).join(", ")})`);
     return 0;

@@ -3,7 +3,7 @@ import { dirname, isAbsolute, join, posix, relative, sep } from "node:path";
 import { sitegenError } from "../errors.ts";
 import { cacheFolder, PROJECT_FILES } from "../project.ts";
 import { filesBelow } from "../files.ts";
-import type { Collections } from "../collections.ts";
+import type { Collections } from "./collections.ts";
 import type { LocaleContent } from "../content.ts";
 import type { CollectionDefinition, ImageFile, ProcessedImage } from "../site-definition.ts";
 import { encodeImage, type EncodeRequest } from "../images/encode.ts";

@@ -2,16 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { buildSite, type BuildOptions, type BuildResult } from "../../src/generator/build/build.ts";
-import { ChangedPaths } from "../../src/generator/build/build-memory.ts";
+import { buildSite, type BuildOptions, type BuildResult } from "../../src/generator/pipeline/build.ts";
 import { cacheFolder } from "../../src/generator/project.ts";
 import { projectCopy, treeHashes } from "../helpers.ts";
 
 /**
- * `sitegen serve` rebuilds from what its previous build left in memory (build-memory.ts): the manifest,
- * the entries read, the output's files, and the files the watcher reported. Whatever it skips reading, the
- * output must be byte for byte what a cold build of the same sources writes, and what it saves later must
- * serve the next process as well as a saved build does.
+ * `sitegen serve` rebuilds from the build state its previous build left in memory, and looks again only at the
+ * entry files the watcher reported. Whatever it skips reading, the output must be byte for byte what a cold
+ * build of the same sources writes, and the state it saves must serve the next process as well.
  */
 const GENERATED = 20;
 let project: string;
@@ -29,7 +27,7 @@ const serveOptions = (): BuildOptions => ({ root: project, outDir: out, precompr
 
 /** A rebuild as sitegen serve makes it after the watcher reported `reported` (paths relative to the project); then a cold build to compare with. */
 async function rebuild(reported: string[]): Promise<BuildResult> {
-  last = await buildSite({ ...serveOptions(), memory: last.memory, changed: new ChangedPaths(project, reported.map((p) => join(project, p))), saveLater: true });
+  last = await buildSite({ ...serveOptions(), state: last.state, changed: new Set(reported) });
   rmSync(cold, { recursive: true, force: true });
   await buildSite({ ...serveOptions(), outDir: cold, incremental: false });
   expect(treeHashes(out)).toEqual(treeHashes(cold));
@@ -50,28 +48,24 @@ afterAll(() => {
   rmSync(work, { recursive: true, force: true });
 });
 
-describe("a rebuild from the previous build's memory (sitegen serve)", () => {
-  it("keeps pages by the manifest it holds, without the one on disk", async () => {
-    rmSync(join(cacheFolder(project), "builds"), { recursive: true, force: true });
+describe("a rebuild from the previous build's state in memory (sitegen serve)", () => {
+  it("keeps pages by the state it holds, without the one on disk", async () => {
+    rmSync(join(cacheFolder(project), "state"), { recursive: true, force: true });
     writeFileSync(join(project, articlePath("pt", 3)), article("pt", 3).replace("Texto 3.", "Um texto revisto."));
     const result = await rebuild([articlePath("pt", 3)]);
     expect(result.rendered).toBe(1);
-    expect(result.quick).toBe(true);
     expect(read("insights/memory-3.html")).toContain("Um texto revisto.");
   }, 120_000);
 
-  it("takes the quick way from the memory a quick update left, and saves what each changed for the next process", async () => {
+  it("renders one page for each of two edits in a row, and leaves a state a new process keeps every page by", async () => {
     // Older articles (outside the feeds), their text alone edited: their own pages are all they change.
     writeFileSync(join(project, articlePath("pt", 2)), article("pt", 2).replace("Texto 2.", "Texto dois, revisto."));
     const first = await rebuild([articlePath("pt", 2)]);
     writeFileSync(join(project, articlePath("en", 1)), article("en", 1).replace("Text 1.", "Text one, revised."));
     const second = await rebuild([articlePath("en", 1)]);
-    expect([first.quick, first.rendered, second.quick, second.rendered]).toEqual([true, 1, true, 1]);
+    expect([first.rendered, second.rendered]).toEqual([1, 1]);
     expect(read("insights/memory-2.html")).toContain("Texto dois, revisto.");
     expect(read("en/insights/memory-1.html")).toContain("Text one, revised.");
-    // What the second saves covers the first's edit too: a new process keeps every page, as a cold build writes it.
-    expect(first.memory?.save).toBeUndefined();
-    second.memory!.save!();
     const next = await buildSite(serveOptions());
     expect(next.rendered).toBe(0);
     expect(treeHashes(out)).toEqual(treeHashes(cold));
@@ -114,36 +108,10 @@ describe("a rebuild from the previous build's memory (sitegen serve)", () => {
     // The same size and time of change as before: only reading the file shows the edit, and only a file reported is read.
     writeFileSync(file, article("pt", 5).replace("Texto 5.", "Texto 9."));
     utimesSync(file, mtime, mtime);
-    last = await buildSite({ ...serveOptions(), memory: last.memory, changed: new ChangedPaths(project, [join(project, "content", "en")]), saveLater: true });
+    last = await buildSite({ ...serveOptions(), state: last.state, changed: new Set(["content/en"]) });
     expect(read("insights/memory-5.html")).toContain("Texto 5.");
     await rebuild([join("content", "pt", "insights")]);
     expect(read("insights/memory-5.html")).toContain("Texto 9.");
   }, 120_000);
 
-  it("saves the manifest and the entries later, for the next process to keep every page", async () => {
-    expect(last.memory?.save).toBeTypeOf("function");
-    last.memory!.save!();
-    expect(last.memory!.save).toBeUndefined();
-    const next = await buildSite(serveOptions());
-    expect(next.rendered).toBe(0);
-    rmSync(cold, { recursive: true, force: true });
-    await buildSite({ ...serveOptions(), outDir: cold, incremental: false });
-    expect(treeHashes(out)).toEqual(treeHashes(cold));
-  }, 120_000);
-});
-
-describe("the paths the watcher reported", () => {
-  const changed = new ChangedPaths("/site", ["/site/content/pt/insights/a.md", "/site/content/en/insights"]);
-
-  it("touch a file reported, and every file under a folder reported, and nothing else", () => {
-    expect(changed.touches("content/pt/insights/a.md")).toBe(true);
-    expect(changed.touches("content/en/insights/b.md")).toBe(true);
-    expect(changed.touches("content/pt/insights/b.md")).toBe(false);
-    expect(changed.touches("content/pt/insights/a.mdx")).toBe(false);
-  });
-
-  it("are only entries and text when every path is a file of that kind", () => {
-    expect(new ChangedPaths("/site", ["/site/content/pt/insights/a.md", "/site/content/pt/common.yaml"]).onlyFiles(/\.(md|ya?ml)$/)).toBe(true);
-    expect(changed.onlyFiles(/\.(md|ya?ml)$/)).toBe(false);
-  });
 });

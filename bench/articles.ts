@@ -2,19 +2,20 @@ import { spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { parseYaml } from "./yaml.ts";
-import { PROJECT_FILES } from "./project.ts";
+import { parseYaml } from "../src/generator/yaml.ts";
+import { PROJECT_FILES } from "../src/generator/project.ts";
 import { median } from "./bench.ts";
 
 interface Figures {
   wallMs: number;
+  cpuMs: number;
   pages: number;
   timings: Record<string, number>;
   maxRssMb: number;
 }
 
 /**
- * `sitegen bench --articles N`: the site itself with N generated articles per locale added (its whole
+ * `npm run bench -- --articles N`: the site itself with N generated articles per locale added (its whole
  * pages, islands, listing pages, feeds and sitemap), against bench/site built from the same N entries,
  * each built cold in a fresh process, in turns, `runs` times. The articles are ../shared/bench's
  * generated entries written as the site's Markdown articles (their authors and tags the site's own).
@@ -22,7 +23,7 @@ interface Figures {
 export function runArticlesBench(root: string, entries: number, runs: number): number {
   const bench = join(root, "..", "shared", "bench");
   if (!existsSync(join(bench, "gen-content.mjs"))) {
-    console.error(`sitegen bench --articles: ${bench} is missing (the peer benchmark lives in ../shared/bench beside the project).`);
+    console.error(`npm run bench -- --articles: ${bench} is missing (the peer benchmark lives in ../shared/bench beside the project).`);
     return 1;
   }
   const work = mkdtempSync(join(tmpdir(), "sitegen-articles-"));
@@ -45,7 +46,7 @@ export function runArticlesBench(root: string, entries: number, runs: number): n
     let builds = 0;
     const build = (cwd: string, out: string): Figures => {
       // The previous build's files are written back to the disk first, as the peer runner's --prepare does:
-      // otherwise each build pays for the one before it (the README's "How to compare two builds").
+      // otherwise each build pays for the one before it (docs/performance.md).
       spawnSync("sync");
       const started = performance.now();
       const child = spawnSync(process.execPath, [cli, "build", "--no-cache", "--out", out, "--json"], { cwd, encoding: "utf8" });
@@ -65,8 +66,8 @@ export function runArticlesBench(root: string, entries: number, runs: number): n
       process.stdout.write(`  run ${i + 1}/${runs}: site ${real[i].wallMs.toFixed(0)} ms, bench site ${benchSite[i].wallMs.toFixed(0)} ms\n`);
     }
     const line = (name: string, figures: Figures[]) =>
-      `  ${name}: ${figures[0].pages} pages, median wall ${median(figures.map((f) => f.wallMs)).toFixed(0)} ms, peak ${Math.max(...figures.map((f) => f.maxRssMb)).toFixed(0)} MB; per stage ${Object.keys(figures[0].timings).map((s) => `${s} ${median(figures.map((f) => f.timings[s])).toFixed(0)} ms`).join(", ")}`;
-    console.log(`\nsitegen bench --articles ${entries}: the site with ${count} generated articles added, against bench/site with the same entries (${runs} cold builds each, in turns)`);
+      `  ${name}: ${figures[0].pages} pages, median wall ${median(figures.map((f) => f.wallMs)).toFixed(0)} ms, CPU ${median(figures.map((f) => f.cpuMs)).toFixed(0)} ms, peak ${Math.max(...figures.map((f) => f.maxRssMb)).toFixed(0)} MB; per stage ${Object.keys(figures[0].timings).map((s) => `${s} ${median(figures.map((f) => f.timings[s])).toFixed(0)} ms`).join(", ")}`;
+    console.log(`\nnpm run bench -- --articles ${entries}: the site with ${count} generated articles added, against bench/site with the same entries (${runs} cold builds each, in turns)`);
     console.log(line("site + articles", real));
     console.log(line("bench site     ", benchSite));
     console.log(`  ratio (site / bench site, median wall): ${(median(real.map((f) => f.wallMs)) / median(benchSite.map((f) => f.wallMs))).toFixed(2)}`);

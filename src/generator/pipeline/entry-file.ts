@@ -1,11 +1,11 @@
-import { entryProblemLine, YAML_FIELD, type EntryProblem, type Place } from "./error-catalogue.ts";
-import type { Dictionary } from "./content.ts";
-import { SitegenError, sitegenError } from "./errors.ts";
-import { parseYaml } from "./yaml.ts";
-import type { CollectionDefinition, FieldRule } from "./site-definition.ts";
+import { entryProblemLine, YAML_FIELD, type EntryProblem, type Place } from "../error-catalogue.ts";
+import type { Dictionary } from "../content.ts";
+import { SitegenError, sitegenError } from "../errors.ts";
+import { parseYaml } from "../yaml.ts";
+import type { CollectionDefinition, FieldRule } from "../site-definition.ts";
 
 /**
- * A collection entry's file: its text split into fields and Markdown body (splitEntry), and the fields
+ * A collection entry's file: its text split into fields and Markdown body (parseEntry), and the fields
  * checked against the collection's schema (validate), each error naming the file, the field and its line.
  */
 
@@ -16,19 +16,15 @@ export interface SplitEntry {
   firstLine: number;
 }
 
-/** An entry file's fields and body, a YAML error or a malformed file failing with the catalogue's error. */
-export function parseEntry(file: string, text: string, definition: CollectionDefinition, bodyOnly = false): SplitEntry {
-  const parse = (yaml: string) => parseYaml(file, yaml);
-  return splitEntry(file, text, "body" in definition.schema, bodyOnly, parse, (field, problem) => entryInvalid([{ file, field, problem }]));
-}
-
 /**
- * What parseEntry does, given the YAML parser and the error to throw. It refers to nothing outside itself:
- * its source text also runs on the writing thread, which reads entries ahead (build/read-ahead.ts).
- * `bodyField`: the schema names `body`, which a YAML entry then gives as a field like any other, unrendered.
+ * An entry file's fields and Markdown body, a YAML error or a malformed file failing with the catalogue's error.
+ * A schema that names `body` takes a YAML entry's `body` as a field like any other, unrendered.
  * `bodyOnly`: only the body of a Markdown file is wanted (its fields were read before).
  */
-export function splitEntry(file: string, text: string, bodyField: boolean, bodyOnly: boolean, parse: (yaml: string) => unknown, invalid: (field: string, problem: string) => Error): SplitEntry {
+export function parseEntry(file: string, text: string, definition: CollectionDefinition, bodyOnly = false): SplitEntry {
+  const bodyField = "body" in definition.schema;
+  const parse = (yaml: string) => parseYaml(file, yaml);
+  const invalid = (field: string, problem: string) => entryInvalid([{ file, field, problem }]);
   const markdown = file.endsWith(".md");
   let fields: unknown;
   let body = "";
@@ -155,14 +151,4 @@ function known(dictionary: Dictionary, to: string, key?: string): string {
     if (key ? rest.length === 2 && rest[1] === key : rest.length === 1) ids.add(rest[0]);
   }
   return ids.size ? [...ids].join(", ") : `the ids under "${to}" in content (there are none)`;
-}
-
-/** An entry's file as the writing thread read it ahead (build/read-ahead.ts): what reading it here would make of it. */
-export interface EntryRead extends SplitEntry {
-  /** The text's SHA-1, and the file's size and time of change (stat-ed before it was read). */
-  hash: string;
-  size: number;
-  mtimeMs: number;
-  /** The words of its Markdown body (countWords). */
-  words: number;
 }

@@ -3,7 +3,10 @@ import { join } from "node:path";
 import { brotliCompressSync } from "node:zlib";
 import type { LocaleContent } from "../content.ts";
 import { compareLocales } from "../content.ts";
-import { formatError, type SitegenError } from "../errors.ts";
+import { formatError, sitegenError, type SitegenError } from "../errors.ts";
+import { PROJECT_FILES } from "../project.ts";
+import { hasListedPages } from "../seo/sitemap.ts";
+import type { Route } from "../site-definition.ts";
 import { isTextFile } from "./write-output.ts";
 
 export interface MissingKey {
@@ -32,6 +35,36 @@ export function missingTranslations(contents: LocaleContent[], pages: { locale: 
   return [...report.values()].sort((a, b) => a.locale.localeCompare(b.locale) || a.key.localeCompare(b.key));
 }
 
+/**
+ * What the plan says is wrong, found before any page is rendered: a site of no page still builds (its 404
+ * page, no sitemap), but that is hardly what its author meant. With --strict, the build fails here.
+ */
+export function planWarnings(routes: Route[], strict: boolean): SitegenError[] {
+  const warnings = hasListedPages(routes) ? [] : [sitegenError("NoPages", { file: PROJECT_FILES.routes })];
+  if (warnings.length && strict) throw warnings[0];
+  return warnings;
+}
+
+export interface ReportInput {
+  contents: LocaleContent[];
+  /** Every page of the build (rendered or kept), with the text keys it lacked. */
+  pages: { locale: string; label: string; missing: string[] }[];
+  /** Fail on what is otherwise a warning. */
+  strict: boolean;
+}
+
+/**
+ * Stage 7, before the output is published: the text keys a locale lacks, and the pages that show them raw.
+ * With --strict, any fails the build, the previous output left as it was.
+ */
+export function reportBuild(input: ReportInput): MissingKey[] {
+  const missing = missingTranslations(input.contents, input.pages);
+  if (missing.length && input.strict) {
+    throw sitegenError("MissingTranslations", { count: missing.length, list: formatMissing(missing) });
+  }
+  return missing;
+}
+
 /** One line per key: the locale, the key, where another locale defines it, and which pages show it raw. */
 export function formatMissing(missing: MissingKey[]): string {
   return missing
@@ -49,8 +82,6 @@ export interface BuildSummaryInput {
   pages: { file: string; locale: string; bytes: number }[];
   /** How many pages this build rendered (the others were kept from the previous output). */
   rendered?: number;
-  /** Whether only the edited entries and their pages were looked at (a quick update). */
-  quick?: boolean;
   assets: { file: string; code: Uint8Array }[];
   files: number;
   bytes: number;
@@ -66,7 +97,7 @@ const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 const brotliSize = (data: string | Uint8Array) => brotliCompressSync(data).byteLength;
 
 /**
- * Stage 6. The summary printed after a build: pages per locale, sizes (raw, and brotli for the largest
+ * The summary the CLI prints after a build: pages per locale, sizes (raw, and brotli for the largest
  * page and each text asset, what a visitor downloads), time per stage, and every missing translation. The
  * largest page is read back from outDir: the build does not keep pages' HTML.
  */
@@ -77,7 +108,7 @@ export function buildSummary(input: BuildSummaryInput): string {
   const largest = input.pages.reduce<(typeof input.pages)[number] | undefined>((a, b) => (!a || b.bytes > a.bytes ? b : a), undefined);
   const kept = input.rendered === undefined ? 0 : input.pages.length - input.rendered;
   const lines = [
-    `Built ${input.pages.length} pages (${[...perLocale].map(([l, n]) => `${l} ${n}`).join(", ")}) into ${input.outDir} in ${Math.round(input.totalMs)} ms${kept ? `; ${kept} unchanged pages kept from the previous build${input.quick ? " (only the edited entries looked at)" : ""}` : ""}`,
+    `Built ${input.pages.length} pages (${[...perLocale].map(([l, n]) => `${l} ${n}`).join(", ")}) into ${input.outDir} in ${Math.round(input.totalMs)} ms${kept ? `; ${kept} unchanged pages kept from the previous build` : ""}`,
     `  HTML ${kb(html)}${largest ? `; largest page ${largest.file}, ${kb(largest.bytes)} (${kb(brotliSize(readFileSync(join(input.outDir, largest.file))))} brotli)` : ""}`,
     // A font or an image is compressed in its own format, and hosts send it as it is: its size is what a visitor downloads.
     ...input.assets.map((a) => `  ${a.file} ${kb(a.code.byteLength)} (${isTextFile(a.file) ? `${kb(brotliSize(a.code))} brotli` : "sent as it is"})`),

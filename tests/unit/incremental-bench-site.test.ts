@@ -1,17 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { buildSite, type BuildResult, type BuildOptions } from "../../src/generator/build/build.ts";
+import { buildSite, type BuildResult, type BuildOptions } from "../../src/generator/pipeline/build.ts";
 import { SitegenError } from "../../src/generator/errors.ts";
 import { ROOT, treeHashes } from "../helpers.ts";
 
 /**
- * A quick update (build/quick-update.ts): on a site whose entry pages show their own entry alone (the
- * peer benchmark's page, bench/site), a build after a few entries were edited looks at those entries and
- * their pages only. Whatever the edit, the output must be byte for byte a cold build's: each case edits
- * the site, builds into the folder built before, builds cold elsewhere, and compares both folders whole;
- * an edit that may reach other pages must make the full build instead.
+ * An incremental build of a site whose entry pages show their own entry alone (the peer benchmark's page,
+ * bench/site): after a few entries were edited, only their pages are rendered. Whatever the edit, the output
+ * must be byte for byte a cold build's: each case edits the site, builds into the folder built before, builds
+ * cold elsewhere, and compares both folders whole.
  */
 const ENTRIES = 12;
 
@@ -42,7 +41,7 @@ async function buildBoth(options: Partial<BuildOptions> = {}): Promise<BuildResu
 
 beforeAll(async () => {
   // Beside bench/site, whose code imports sitegen's by relative paths.
-  project = join(ROOT, "bench", `.quick-update-${process.pid}`);
+  project = join(ROOT, "bench", `.incremental-${process.pid}`);
   cpSync(join(ROOT, "bench", "site", "src"), join(project, "src"), { recursive: true });
   cpSync(join(ROOT, "bench", "site", "content", "site.yaml"), join(project, "content", "site.yaml"));
   for (const locale of ["pt", "en"]) {
@@ -50,10 +49,9 @@ beforeAll(async () => {
     mkdirSync(join(project, "content", locale, "insights"), { recursive: true });
     for (let i = 0; i < ENTRIES; i++) writeFileSync(entryFile(locale, i), entry(locale, i));
   }
-  work = mkdtempSync(join(tmpdir(), "sitegen-quick-"));
+  work = mkdtempSync(join(tmpdir(), "sitegen-bench-site-"));
   out = join(work, "dist");
   const first = await buildSite({ root: project, outDir: out });
-  expect(first.quick).toBeUndefined();
   expect(first.rendered).toBe(2 * ENTRIES);
 }, 120_000);
 
@@ -62,11 +60,10 @@ afterAll(() => {
   rmSync(work, { recursive: true, force: true });
 });
 
-describe("a quick update", () => {
+describe("an incremental build of the bench site", () => {
   it("renders only the page of an entry whose title was edited, and keeps the others as they are", async () => {
     writeFileSync(entryFile("en", 3), entry("en", 3, { title: "A sharper title" }));
     const result = await buildBoth();
-    expect(result.quick).toBe(true);
     expect(result.rendered).toBe(1);
     expect(result.pages).toHaveLength(2 * ENTRIES);
     expect(readFileSync(join(out, "en", "insights", "entry-03.html"), "utf8")).toContain("A sharper title");
@@ -75,11 +72,9 @@ describe("a quick update", () => {
   it("renders the page again when only the body changed, and nothing when nothing changed", async () => {
     writeFileSync(entryFile("pt", 5), entry("pt", 5, { body: "Um texto revisado." }));
     const edited = await buildBoth();
-    expect(edited.quick).toBe(true);
     expect(edited.rendered).toBe(1);
     expect(readFileSync(join(out, "insights", "entry-05.html"), "utf8")).toContain("Um texto revisado.");
     const again = await buildSite({ root: project, outDir: out });
-    expect(again.quick).toBe(true);
     expect(again.rendered).toBe(0);
     expect([again.files, again.bytes]).toEqual([edited.files, edited.bytes]);
   }, 60_000);
@@ -88,46 +83,45 @@ describe("a quick update", () => {
     const later = new Date(Date.now() + 5_000);
     utimesSync(entryFile("en", 7), later, later);
     const result = await buildBoth();
-    expect(result.quick).toBe(true);
     expect(result.rendered).toBe(0);
   }, 60_000);
 
-  it("leaves to the full build a date edited, which may move the entry among the others", async () => {
+  it("renders the page of an entry whose date was edited, which may move it among the others", async () => {
     writeFileSync(entryFile("pt", 2), entry("pt", 2, { date: "2027-01-01" }));
     const result = await buildBoth();
-    expect(result.quick).toBeUndefined();
+    expect(result.rendered).toBeGreaterThanOrEqual(1);
+    expect(readFileSync(join(out, "sitemap.xml"), "utf8")).toMatch(/\/insights\/entry-02<\/loc><lastmod>2027-01-01/);
   }, 60_000);
 
-  it("leaves to the full build an entry added or removed", async () => {
+  it("adds the page of an entry added, and removes it with the entry", async () => {
     writeFileSync(entryFile("en", 40), entry("en", 40));
-    expect((await buildBoth()).quick).toBeUndefined();
+    expect((await buildBoth()).pages).toHaveLength(2 * ENTRIES + 1);
+    expect(existsSync(join(out, "en", "insights", "entry-40.html"))).toBe(true);
     rmSync(entryFile("en", 40));
-    expect((await buildBoth()).quick).toBeUndefined();
+    expect((await buildBoth()).pages).toHaveLength(2 * ENTRIES);
+    expect(existsSync(join(out, "en", "insights", "entry-40.html"))).toBe(false);
   }, 60_000);
 
-  it("leaves to the full build a page removed from the output by hand, which it writes again", async () => {
+  it("writes again a page removed from the output by hand", async () => {
     rmSync(join(out, "insights", "entry-08.html"));
     writeFileSync(entryFile("en", 1), entry("en", 1, { title: "Another title" }));
     const result = await buildBoth();
-    expect(result.quick).toBeUndefined();
     expect(readFileSync(join(out, "insights", "entry-08.html"), "utf8")).toContain("Artigo 8");
   }, 60_000);
 
-  it("leaves to the full build a file added to public/", async () => {
+  it("copies a file added to public/", async () => {
     mkdirSync(join(project, "public"), { recursive: true });
     writeFileSync(join(project, "public", "humans.txt"), "Sitegen\n");
     writeFileSync(entryFile("en", 2), entry("en", 2, { title: "Yet another title" }));
     const result = await buildBoth();
-    expect(result.quick).toBeUndefined();
     expect(readFileSync(join(out, "humans.txt"), "utf8")).toBe("Sitegen\n");
   }, 60_000);
 
-  it("leaves to the full build an entry read since by a build into another folder", async () => {
+  it("sees an entry edited and read since by a build into another folder", async () => {
     writeFileSync(entryFile("pt", 9), entry("pt", 9, { title: "Lido por outra pasta" }));
     // Another folder's build reads the edit into the project's entry cache first.
     await buildSite({ root: project, outDir: join(work, "elsewhere") });
     const result = await buildBoth();
-    expect(result.quick).toBeUndefined();
     expect(readFileSync(join(out, "insights", "entry-09.html"), "utf8")).toContain("Lido por outra pasta");
   }, 60_000);
 
@@ -145,14 +139,14 @@ describe("a quick update", () => {
     } finally {
       writeFileSync(entryFile("en", 6), entry("en", 6));
     }
-    expect((await buildBoth()).quick).toBe(true);
+    // The file holds what the last good build read: nothing to render.
+    expect((await buildBoth()).rendered).toBe(0);
   }, 60_000);
 
   it("writes the compressed twins of the page it renders as a cold build does", async () => {
     await buildSite({ root: project, outDir: out, precompress: true });
     writeFileSync(entryFile("en", 4), entry("en", 4, { title: "Compressed too" }));
     const result = await buildBoth({ precompress: true });
-    expect(result.quick).toBe(true);
     expect(result.rendered).toBe(1);
   }, 60_000);
 });

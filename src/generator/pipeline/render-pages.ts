@@ -2,7 +2,7 @@ import type { SiteConfig } from "../config.ts";
 import type { Dictionary } from "../content.ts";
 import type { CollectionDefinition, HeadData, ImageFile, PageData, ProcessedImage, Route } from "../site-definition.ts";
 import type { ProcessedImages } from "./images.ts";
-import type { Collections } from "../collections.ts";
+import type { Collections } from "./collections.ts";
 import { createTranslator, type Translator } from "../i18n.ts";
 import { breadcrumbsFor } from "../breadcrumbs.ts";
 import { localizedPath } from "../locales.ts";
@@ -10,7 +10,6 @@ import { absoluteUrl } from "../seo/urls.ts";
 import { alternatesFor } from "../seo/hreflang.ts";
 import { structuredDataJson } from "../seo/structured-data.ts";
 import { sitegenError } from "../errors.ts";
-import { fillShared, standsAlone } from "../html/shared-markup.ts";
 import type { PagesBundle } from "./bundle-pages.ts";
 import type { PagePlan, PlannedPage } from "./plan-pages.ts";
 
@@ -25,13 +24,8 @@ export interface PageAssets {
 
 export interface RenderedPage {
   page: PlannedPage;
-  /**
-   * The page's HTML, with a placeholder for each part of the markup shared by many pages that it shows: the
-   * minifier puts them in, minified once (html/minify-html.ts), and fillShared as they are.
-   */
+  /** The whole HTML document. */
   html: string;
-  /** The build's shared parts, by number. */
-  shared: readonly string[];
   /** Text keys the page asked for and its locale lacks (the page shows the key itself). */
   missing: string[];
   /** What the page read beyond its own plan (ReadLog's names), for incremental builds. */
@@ -49,54 +43,58 @@ export class ReadLog {
   }
 }
 
+export interface RenderInput {
+  plan: PagePlan;
+  /** The pages to render (the others are kept from the previous output). */
+  pages: Iterable<PlannedPage>;
+  bundle: PagesBundle;
+  site: SiteConfig;
+  dictionaries: Record<string, Dictionary>;
+  assets: PageAssets;
+  collections: Collections;
+  images: PageImages;
+  /** Where each page's reads are noted (the collections note the bodies they are asked for there too). */
+  log: ReadLog;
+}
+
 /**
- * Stage 4. Each planned page → a whole HTML document: the data its components read (PageData), its head
+ * Stage 5. Each planned page → a whole HTML document: the data its components read (PageData), its head
  * (title, canonical, hreflang, Open Graph, JSON-LD), rendered by React through the site's document shell.
  * One page at a time, as the caller asks for the next: the pages are written as they come and never all
  * held at once.
  */
-export function* renderPages(plan: PagePlan, pages: Iterable<PlannedPage>, bundle: PagesBundle, site: SiteConfig, dictionaries: Record<string, Dictionary>, assets: PageAssets, collections: Collections = {}, images: PageImages = { byKey: {} }, log = new ReadLog()): Generator<RenderedPage> {
-  const context = { ...pageContext(plan, site, collections, bundle.site.collections ?? []), images: images.byKey, social: images.social };
-  for (const page of pages) {
-    const sink: PageSink = { missing: new Set(), reads: new Set() };
-    log.current = sink.reads;
-    const translator = createTranslator(page.locale, dictionaries[page.locale] ?? new Map(), (_locale, key) => sink.missing.add(key));
-    const data = pageData(page, translator, site, context, assets.islands, log, sink);
+export function* renderPages(input: RenderInput): Generator<RenderedPage> {
+  const { plan, bundle, site, dictionaries, assets, log } = input;
+  const context = { ...pageContext(plan, site, input.collections, bundle.site.collections ?? []), images: input.images };
+  for (const page of input.pages) {
+    const missing = new Set<string>();
+    const reads = new Set<string>();
+    log.current = reads;
+    const translator = createTranslator(page.locale, dictionaries[page.locale] ?? new Map(), (_l, key) => missing.add(key));
+    const data = pageData(page, translator, site, context, assets.islands, log);
     const head = headData(page, data, site, assets, context);
     let html: string;
     try {
       html = bundle.render(head, data, page.component, page.props);
-      // A part that the minifier cannot take apart from the page is put in the page now.
-      if (context.notAlone) html = fillShared(html, context.sharedHtml, (part) => !standsAlone(part));
     } catch (error) {
-      const e = error as Error;
-      throw sitegenError(
-        "PageRenderError",
-        { page: page.route ? `route "${page.route.id}"` : page.label, path: page.path, locale: page.locale, text: e?.message ?? String(error), stack: (e?.stack ?? "").split("\n").slice(1, 6).join("\n") },
-        { cause: error },
-      );
+      throw renderError(page, error);
     } finally {
       log.current = undefined;
     }
-    yield { page, html, shared: context.sharedHtml, missing: [...sink.missing], reads: [...sink.reads] };
+    yield { page, html, missing: [...missing], reads: [...reads] };
   }
+}
+
+function renderError(page: PlannedPage, error: unknown) {
+  const e = error as Error;
+  const stack = (e?.stack ?? "").split("\n").slice(1, 6).join("\n");
+  const where = page.route ? `route "${page.route.id}"` : page.label;
+  const params = { page: where, path: page.path, locale: page.locale, text: e?.message ?? String(error), stack };
+  return sitegenError("PageRenderError", params, { cause: error });
 }
 
 /** The image stage's results a page shows: text keys' images (PageData.image) and the site's Open Graph image. */
 export type PageImages = Pick<ProcessedImages, "byKey" | "social">;
-
-/** Where a page's missing text keys and reads go while it renders (a shared part's, while it is made). */
-interface PageSink {
-  missing: Set<string>;
-  reads: Set<string>;
-}
-
-/** A part of the pages made once per locale (PageData.shared): its place in sharedHtml, what it read and lacked. */
-interface SharedPart {
-  index: number;
-  missing: string[];
-  reads: string[];
-}
 
 /** What is the same for every page of a build. */
 interface BuildContext {
@@ -108,15 +106,8 @@ interface BuildContext {
   formattedDates: Map<string, string>;
   collections: Collections;
   definitions: CollectionDefinition[];
-  /** Locale → text key → its processed image (the image stage). */
-  images?: Record<string, Map<string, ProcessedImage>>;
-  /** The site's image, shown when a page without one of its own is shared. */
-  social?: ImageFile;
-  /** The shared parts made so far, by locale and name, and their markup, by index. */
-  shared: Map<string, SharedPart>;
-  sharedHtml: string[];
-  /** Whether a part does not begin or end with a tag (shared-markup.ts' standsAlone). */
-  notAlone: boolean;
+  /** Text keys' images and the site's Open Graph image (the image stage). */
+  images?: PageImages;
 }
 
 function pageContext(plan: PagePlan, site: SiteConfig, collections: Collections, definitions: CollectionDefinition[]): BuildContext {
@@ -127,10 +118,10 @@ function pageContext(plan: PagePlan, site: SiteConfig, collections: Collections,
     if (!format) dateFormats.set(locale, (format = new Intl.DateTimeFormat(site.locales.find((l) => l.code === locale)!.lang, { dateStyle: "long", timeZone: "UTC" })));
     return format;
   };
-  return { routes: plan.routes, byId: new Map(plan.routes.map((r) => [r.id, r])), notFoundPaths, dateFormat, formattedDates: new Map(), collections, definitions, shared: new Map(), sharedHtml: [], notAlone: false };
+  return { routes: plan.routes, byId: new Map(plan.routes.map((r) => [r.id, r])), notFoundPaths, dateFormat, formattedDates: new Map(), collections, definitions };
 }
 
-function pageData(page: PlannedPage, translator: Translator, site: SiteConfig, context: BuildContext, islands: Record<string, string>, log: ReadLog, sink: PageSink): PageData {
+function pageData(page: PlannedPage, translator: Translator, site: SiteConfig, context: BuildContext, islands: Record<string, string>, log: ReadLog): PageData {
   const { route, locale } = page;
   const localeConfig = site.locales.find((l) => l.code === locale)!;
   const group = page.listing?.group;
@@ -173,7 +164,7 @@ function pageData(page: PlannedPage, translator: Translator, site: SiteConfig, c
       log.note(`collection:${name}:${locale}`);
       return context.collections[name]?.[locale] ?? [];
     },
-    image: (key) => context.images?.[locale]?.get(key),
+    image: (key) => context.images?.byKey[locale]?.get(key),
     entry: page.entry,
     listing: page.listing && {
       entries: page.listing.entries,
@@ -182,38 +173,7 @@ function pageData(page: PlannedPage, translator: Translator, site: SiteConfig, c
       pagePath: (n) => (n <= 1 ? page.listing!.basePath : `${page.listing!.basePath}/page/${n}`),
       group: group && { value: group.value, label: groupLabel! },
     },
-    shared(id, render) {
-      const key = `${locale}\0${id}`;
-      let part = context.shared.get(key);
-      if (!part) part = makeShared(key, render, context, log, sink);
-      for (const read of part.reads) log.note(read);
-      for (const missing of part.missing) sink.missing.add(missing);
-      return String(part.index);
-    },
   };
-}
-
-/**
- * A shared part rendered, with what it read and lacked noted apart from the page it is made on, so that
- * every page showing it is given them alike.
- */
-function makeShared(key: string, render: () => string, context: BuildContext, log: ReadLog, sink: PageSink): SharedPart {
-  const page = { missing: sink.missing, reads: log.current };
-  const missing = new Set<string>();
-  const reads = new Set<string>();
-  sink.missing = missing;
-  log.current = reads;
-  try {
-    // A part may show other parts (an icon in a footer): they were made while it rendered.
-    const html = fillShared(render(), context.sharedHtml);
-    const part = { index: context.sharedHtml.push(html) - 1, missing: [...missing], reads: [...reads] };
-    if (!standsAlone(html)) context.notAlone = true;
-    context.shared.set(key, part);
-    return part;
-  } finally {
-    sink.missing = page.missing;
-    log.current = page.reads;
-  }
 }
 
 /**
@@ -248,7 +208,8 @@ function headData(page: PlannedPage, data: PageData, site: SiteConfig, assets: P
   const definition = entry ? context.definitions.find((d) => d.name === entry.collection) : undefined;
   const author = entry && definition?.author && typeof entry.data.author === "string" ? authorOf(definition.author, String(entry.data.author), t, data) : undefined;
   // An entry's own image (its first image field's crop), else the site's: a shared link always shows a card.
-  const ogImage = entry?.ogImage ?? context.social;
+  const social = context.images?.social;
+  const ogImage = entry?.ogImage ?? social;
   let jsonLd: string | undefined;
   return {
     title,
@@ -260,7 +221,7 @@ function headData(page: PlannedPage, data: PageData, site: SiteConfig, assets: P
     siteName: brand,
     // Made when the document reads it: a site whose document writes its own structured data pays nothing for it.
     get jsonLd() {
-      jsonLd ??= structuredDataJson({ site, route: page.route, lang: localeConfig.lang, path: page.path, title, description, crumbs: data.crumbs, entry, author, image: entry?.image ?? context.social?.src });
+      jsonLd ??= structuredDataJson({ site, route: page.route, lang: localeConfig.lang, path: page.path, title, description, crumbs: data.crumbs, entry, author, image: entry?.image ?? social?.src });
       return jsonLd;
     },
     stylesheet: assets.stylesheet,

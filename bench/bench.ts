@@ -6,6 +6,8 @@ import { join } from "node:path";
 interface RunFigures {
   wallMs: number;
   buildMs: number;
+  /** The build process's CPU time, user and system, every thread's. */
+  cpuMs: number;
   pages: number;
   timings: Record<string, number>;
   maxRssMb: number;
@@ -19,7 +21,7 @@ export const median = (values: number[]) => {
 };
 
 /**
- * `sitegen bench`: builds the site `runs` times, each in a fresh Node process, as a developer's
+ * `npm run bench`: builds the site `runs` times, each in a fresh Node process, as a developer's
  * `sitegen build` runs, and prints the median wall time (process start to exit) with its spread, the
  * time inside the process per stage, and peak memory. Node starting and doing nothing is timed between
  * the runs: these machines change speed from hour to hour, and that figure says how fast this one was.
@@ -39,7 +41,7 @@ export async function runBench(root: string, runs: number): Promise<void> {
       if (child.status !== 0) throw new Error(`Bench run ${i + 1} failed:\n${child.stderr || child.stdout}`);
       const figures = JSON.parse(child.stdout.trim().split("\n").pop()!) as Omit<RunFigures, "wallMs">;
       results.push({ ...figures, wallMs });
-      process.stdout.write(`  run ${i + 1}/${runs}: ${wallMs.toFixed(0)} ms wall, ${figures.buildMs.toFixed(0)} ms build\n`);
+      process.stdout.write(`  run ${i + 1}/${runs}: ${wallMs.toFixed(0)} ms wall, ${figures.cpuMs.toFixed(0)} ms CPU, ${figures.buildMs.toFixed(0)} ms build\n`);
       const nodeStarted = performance.now();
       spawnSync(process.execPath, ["-e", "0"]);
       nodeAlone.push(performance.now() - nodeStarted);
@@ -51,28 +53,29 @@ export async function runBench(root: string, runs: number): Promise<void> {
   const walls = results.map((r) => r.wallMs);
   const wall = median(walls);
   const build = median(results.map((r) => r.buildMs));
-  console.log(`\nsitegen bench: ${runs} builds of ${pages} pages, each in a fresh Node process (Node ${process.versions.node}), on ${availableParallelism()} cores`);
+  console.log(`\nnpm run bench: ${runs} builds of ${pages} pages, each in a fresh Node process (Node ${process.versions.node}), on ${availableParallelism()} cores`);
   console.log(`  median wall time (process start to exit): ${wall.toFixed(0)} ms (spread ${Math.min(...walls).toFixed(0)}-${Math.max(...walls).toFixed(0)} ms)`);
   console.log(`  median build time (inside the process):   ${build.toFixed(0)} ms; ${(build / pages).toFixed(2)} ms a page`);
+  console.log(`  median CPU time (user + system):          ${median(results.map((r) => r.cpuMs)).toFixed(0)} ms`);
   console.log(`  per stage (median): ${Object.keys(results[0].timings).map((s) => `${s} ${median(results.map((r) => r.timings[s] ?? 0)).toFixed(1)} ms`).join(", ")}`);
   console.log(`  peak memory (max RSS): ${Math.max(...results.map((r) => r.maxRssMb)).toFixed(0)} MB`);
   console.log(`  Node alone (node -e 0), between the runs: median ${median(nodeAlone).toFixed(0)} ms; every wall time above includes it.`);
 }
 
 /**
- * `sitegen bench --scale N`: the peer benchmark of ../shared/bench (bare React, Eleventy, Astro, Hugo)
+ * `npm run bench -- --scale N`: the peer benchmark of ../shared/bench (bare React, Eleventy, Astro, Hugo)
  * with sitegen as one more peer, building bench/site from N generated entries per locale (2N pages),
  * all in one run so that only ratios within it count. run-peers.sh prints the table.
  */
 export function runScaleBench(root: string, entries: number, peers: string): number {
   const bench = join(root, "..", "shared", "bench");
   if (!existsSync(join(bench, "run-peers.sh"))) {
-    console.error(`sitegen bench --scale: ${bench} is missing (the peer benchmark lives in ../shared/bench beside the project).`);
+    console.error(`npm run bench -- --scale: ${bench} is missing (the peer benchmark lives in ../shared/bench beside the project).`);
     return 1;
   }
   for (const tool of ["hyperfine", "/usr/bin/time", ...(peers.includes("hugo") ? ["hugo"] : [])]) {
     if (spawnSync("sh", ["-c", `command -v ${tool}`]).status !== 0) {
-      console.error(`sitegen bench --scale: ${tool} is missing; run: apt-get install -y hyperfine time hugo`);
+      console.error(`npm run bench -- --scale: ${tool} is missing; run: apt-get install -y hyperfine time hugo`);
       return 1;
     }
   }

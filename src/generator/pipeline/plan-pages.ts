@@ -1,6 +1,6 @@
 import type { SiteConfig } from "../config.ts";
 import type { CollectionDefinition, CollectionEntry, Route, RouteDefinition, SiteDefinition, SpecialPageDefinition } from "../site-definition.ts";
-import type { Collections } from "../collections.ts";
+import type { Collections } from "./collections.ts";
 import { localizedPath, normalisePath } from "../locales.ts";
 import { sitegenError } from "../errors.ts";
 import { PROJECT_FILES } from "../project.ts";
