@@ -40,53 +40,52 @@ export interface PagePlan {
   byFile: Map<string, PlannedPage>;
 }
 
+/** What the plan is made of as it is made: the routes and the pages, in order. */
+interface Planned {
+  routes: Route[];
+  pages: PlannedPage[];
+}
+
+const invalid = (problem: string) => sitegenError("SiteDefinitionInvalid", { file: PROJECT_FILES.routes, problem });
+
 /**
- * Stage 3. Every page of the build: each route in each locale, then per locale the not-found page, the
+ * Stage 4. Every page of the build: each route in each locale, then per locale the not-found page, the
  * error page and the unlisted pages (form results). Paths get the locale's prefix here, once; two pages
  * at one address fail the build.
  */
 export function planPages(definition: SiteDefinition, site: SiteConfig, collections: Collections = {}): PagePlan {
-  const routes: Route[] = [];
-  const pages: PlannedPage[] = [];
+  const planned: Planned = { routes: [], pages: [] };
   const pathsOf = (r: RouteDefinition) => {
     const paths: Record<string, string> = {};
     for (const locale of site.locales) {
       const path = typeof r.path === "string" ? r.path : r.path[locale.code];
       if (typeof path !== "string" || !path.startsWith("/")) {
-        throw sitegenError("SiteDefinitionInvalid", { file: PROJECT_FILES.routes, problem: `route "${r.id}" has no path starting with "/" for the locale "${locale.code}".` });
+        throw invalid(`route "${r.id}" has no path starting with "/" for the locale "${locale.code}".`);
       }
       paths[locale.code] = localizedPath(path, locale);
     }
     return paths;
   };
-  const metaOf = (r: RouteDefinition) => {
-    const metaKey = r.metaKey ?? `meta.${r.id}`;
-    return { title: `${metaKey}.title`, description: `${metaKey}.description` };
-  };
   const byId = new Map(definition.routes.map((r) => [r.id, r]));
   for (const r of definition.routes) {
     const paths = pathsOf(r);
+    const name = r.entries?.collection ?? r.list?.collection;
+    const entries = name === undefined ? {} : entriesOf(collections, name, r.id);
     if (r.entries) {
       const list = r.entries.listRoute ? byId.get(r.entries.listRoute) : undefined;
-      const fallback = list ? pathsOf(list) : undefined;
-      planEntries(r, paths, entriesOf(collections, r.entries.collection, r.id), fallback, routes, pages);
-      continue;
-    }
-    if (r.list?.groupBy) {
+      planEntries(planned, r, paths, entries, list && pathsOf(list));
+    } else if (r.list?.groupBy) {
       const index = r.list.indexRoute === undefined ? undefined : byId.get(r.list.indexRoute);
-      if (r.list.indexRoute !== undefined && !index) throw sitegenError("SiteDefinitionInvalid", { file: PROJECT_FILES.routes, problem: `route "${r.id}" names "${r.list.indexRoute}" as its indexRoute, and no route has that id.` });
-      const schema = definition.collections?.find((c) => c.name === r.list!.collection)?.schema;
-      planGroups(r, paths, entriesOf(collections, r.list.collection, r.id), schema ?? {}, index && pathsOf(index), metaOf(r), routes, pages);
-      continue;
-    }
-    const route: Route = { id: r.id, paths, params: r.params, schemaType: r.schemaType ?? "WebPage" };
-    routes.push(route);
-    if (r.list) {
-      planListing(r, route, entriesOf(collections, r.list.collection, r.id), metaOf(r), routes, pages);
-      continue;
-    }
-    for (const locale of site.locales) {
-      pages.push({ kind: "route", path: paths[locale.code], locale: locale.code, file: outputFileForPath(paths[locale.code]), route, component: r.page, props: r.props, meta: metaOf(r), label: paths[locale.code] });
+      if (r.list.indexRoute !== undefined && !index) {
+        throw invalid(`route "${r.id}" names "${r.list.indexRoute}" as its indexRoute, and no route has that id.`);
+      }
+      const schema = definition.collections?.find((c) => c.name === name)?.schema ?? {};
+      planGroups(planned, r, paths, entries, { schema, fallback: index && pathsOf(index) });
+    } else {
+      const route: Route = { id: r.id, paths, params: r.params, schemaType: r.schemaType ?? "WebPage" };
+      planned.routes.push(route);
+      if (r.list) planListing(planned, r, route, entries);
+      else for (const [locale, path] of Object.entries(paths)) planned.pages.push(routePage(r, route, locale, path));
     }
   }
   for (const locale of site.locales) {
@@ -95,25 +94,44 @@ export function planPages(definition: SiteDefinition, site: SiteConfig, collecti
       const file = specialPageFile(locale.prefix, name);
       return { kind, path: home, locale: locale.code, file, component: page.page, props: page.props, meta: page.meta, label: file };
     };
-    if (definition.notFound) pages.push(special("not-found", definition.notFound, "404"));
-    if (definition.error) pages.push(special("error", definition.error, "500"));
-    for (const page of definition.unlisted ?? []) {
-      const path = localizedPath(page.path, locale);
-      pages.push({ kind: "unlisted", path: home, locale: locale.code, file: outputFileForPath(path), component: page.page, props: page.props, meta: page.meta, label: path });
+    if (definition.notFound) planned.pages.push(special("not-found", definition.notFound, "404"));
+    if (definition.error) planned.pages.push(special("error", definition.error, "500"));
+    for (const { path, page, props, meta } of definition.unlisted ?? []) {
+      const label = localizedPath(path, locale);
+      const file = outputFileForPath(label);
+      planned.pages.push({ kind: "unlisted", path: home, locale: locale.code, file, component: page, props, meta, label });
     }
   }
+  return { ...planned, byFile: pagesByFile(planned.pages) };
+}
+
+/** Each page by its file; two pages of one file fail the build, naming both. */
+function pagesByFile(pages: PlannedPage[]): Map<string, PlannedPage> {
   const byFile = new Map<string, PlannedPage>();
+  const name = (page: PlannedPage) => (page.route ? `route "${page.route.id}"` : page.label);
   for (const page of pages) {
     const first = byFile.get(page.file);
-    if (first) throw sitegenError("DuplicatePagePath", { path: page.kind === "route" ? page.path : page.file, first: first.route ? `route "${first.route.id}"` : first.label, second: page.route ? `route "${page.route.id}"` : page.label });
+    const path = page.kind === "route" ? page.path : page.file;
+    if (first) throw sitegenError("DuplicatePagePath", { path, first: name(first), second: name(page) });
     byFile.set(page.file, page);
   }
-  return { routes, pages, byFile };
+  return byFile;
+}
+
+/** A route's page in one locale (its meta keys `meta.<id>.title` and `.description`, or the route's metaKey's). */
+function routePage(r: RouteDefinition, route: Route, locale: string, path: string): PlannedPage {
+  const file = outputFileForPath(path);
+  return { kind: "route", path, locale, file, route, component: r.page, props: r.props, meta: metaOf(r), label: path };
+}
+
+function metaOf(r: RouteDefinition): PlannedPage["meta"] {
+  const metaKey = r.metaKey ?? `meta.${r.id}`;
+  return { title: `${metaKey}.title`, description: `${metaKey}.description` };
 }
 
 function entriesOf(collections: Collections, name: string, routeId: string): Record<string, CollectionEntry[]> {
   const entries = collections[name];
-  if (!entries) throw sitegenError("SiteDefinitionInvalid", { file: PROJECT_FILES.routes, problem: `route "${routeId}" shows the collection "${name}", which \`collections\` does not define.` });
+  if (!entries) throw invalid(`route "${routeId}" shows the collection "${name}", which \`collections\` does not define.`);
   return entries;
 }
 
@@ -122,20 +140,22 @@ function entriesOf(collections: Collections, name: string, routeId: string): Rec
  * is one route, so it is in the sitemap and its hreflang pairs it with the same page in other locales.
  * Planned in the locales of the first page's paths.
  */
-function planListing(r: RouteDefinition, first: Route, byLocale: Record<string, CollectionEntry[]>, meta: PlannedPage["meta"], routes: Route[], pages: PlannedPage[], group?: ListingGroup): void {
+function planListing(planned: Planned, r: RouteDefinition, first: Route, byLocale: Record<string, CollectionEntry[]>, group?: ListingGroup): void {
   const size = r.list!.pageSize;
   const counts = Object.fromEntries(Object.keys(first.paths).map((l) => [l, Math.max(1, Math.ceil((byLocale[l]?.length ?? 0) / size))]));
   const most = Math.max(...Object.values(counts));
   for (let n = 1; n <= most; n++) {
     // A locale with fewer pages: its switcher leads to the first page, or where the first page's leads.
-    const route: Route = n === 1 ? first : { id: `${first.id}.page${n}`, paths: {}, params: first.params, schemaType: first.schemaType, fallback: { ...first.fallback, ...first.paths } };
-    if (n > 1) routes.push(route);
+    const fallback = { ...first.fallback, ...first.paths };
+    const route: Route = n === 1 ? first : { id: `${first.id}.page${n}`, paths: {}, params: first.params, schemaType: first.schemaType, fallback };
+    if (n > 1) planned.routes.push(route);
     for (const [locale, base] of Object.entries(first.paths)) {
       if (n > counts[locale]) continue;
       const path = n === 1 ? base : `${base}/page/${n}`;
       route.paths[locale] = path;
       const entries = (byLocale[locale] ?? []).slice((n - 1) * size, n * size);
-      pages.push({ kind: "route", path, locale, file: outputFileForPath(path), route, component: r.page, props: r.props, meta, label: path, listing: { page: n, pages: counts[locale], entries, basePath: base, group } });
+      const listing = { page: n, pages: counts[locale], entries, basePath: base, group };
+      planned.pages.push({ ...routePage(r, route, locale, path), listing });
     }
   }
 }
@@ -144,12 +164,23 @@ function planListing(r: RouteDefinition, first: Route, byLocale: Record<string, 
  * A listing per value of the field `list.groupBy` (RouteDefinition.list): one route per value, in the
  * locales that have entries with it, each paginated as a listing, the values in alphabetical order.
  */
-function planGroups(r: RouteDefinition, patterns: Record<string, string>, byLocale: Record<string, CollectionEntry[]>, schema: CollectionDefinition["schema"], fallback: Record<string, string> | undefined, meta: PlannedPage["meta"], routes: Route[], pages: PlannedPage[]): void {
+function planGroups(
+  planned: Planned,
+  r: RouteDefinition,
+  patterns: Record<string, string>,
+  byLocale: Record<string, CollectionEntry[]>,
+  { schema, fallback }: { schema: CollectionDefinition["schema"]; fallback?: Record<string, string> },
+): void {
   const field = r.list!.groupBy!;
-  const invalid = (problem: string) => sitegenError("SiteDefinitionInvalid", { file: PROJECT_FILES.routes, problem: `route "${r.id}" ${problem}` });
-  for (const pattern of Object.values(patterns)) if (!pattern.includes(GROUP)) throw invalid(`groups its listing by "${field}", so its path must hold "${GROUP}" where each value goes, and "${pattern}" does not.`);
+  for (const pattern of Object.values(patterns)) {
+    if (!pattern.includes(GROUP)) {
+      throw invalid(`route "${r.id}" groups its listing by "${field}", so its path must hold "${GROUP}" where each value goes, and "${pattern}" does not.`);
+    }
+  }
   const rule = schema[field];
-  if (!rule) throw invalid(`groups the collection "${r.list!.collection}" by "${field}", which is not one of its fields (${Object.keys(schema).join(", ")}).`);
+  if (!rule) {
+    throw invalid(`route "${r.id}" groups the collection "${r.list!.collection}" by "${field}", which is not one of its fields (${Object.keys(schema).join(", ")}).`);
+  }
   const labelOf = (value: string) => (rule.type === "reference" || rule.type === "references" ? `${rule.to}.${value}` : undefined);
   const groups = new Map<string, Record<string, CollectionEntry[]>>();
   for (const locale of Object.keys(patterns)) {
@@ -165,8 +196,8 @@ function planGroups(r: RouteDefinition, patterns: Record<string, string>, byLoca
     const group = groups.get(value)!;
     const paths = Object.fromEntries(Object.keys(group).map((locale) => [locale, patterns[locale].replace(GROUP, value)]));
     const first: Route = { id: `${r.id}:${value}`, paths, params: { ...r.params, group: value }, schemaType: r.schemaType ?? "WebPage", fallback };
-    routes.push(first);
-    planListing(r, first, group, meta, routes, pages, { value, labelKey: labelOf(value) });
+    planned.routes.push(first);
+    planListing(planned, r, first, group, { value, labelKey: labelOf(value) });
   }
 }
 
@@ -189,7 +220,13 @@ function groupValues(entry: CollectionEntry, field: string, routeId: string): st
 }
 
 /** One page per entry and locale; the translations of an entry (same key) are one route. */
-function planEntries(r: RouteDefinition, patterns: Record<string, string>, byLocale: Record<string, CollectionEntry[]>, fallback: Record<string, string> | undefined, routes: Route[], pages: PlannedPage[]): void {
+function planEntries(
+  planned: Planned,
+  r: RouteDefinition,
+  patterns: Record<string, string>,
+  byLocale: Record<string, CollectionEntry[]>,
+  fallback: Record<string, string> | undefined,
+): void {
   const groups = new Map<string, Route>();
   for (const [locale, pattern] of Object.entries(patterns)) {
     for (const entry of byLocale[locale] ?? []) {
@@ -197,14 +234,16 @@ function planEntries(r: RouteDefinition, patterns: Record<string, string>, byLoc
       entry.path = path;
       let route = groups.get(entry.key);
       if (!route) {
-        route = { id: `${r.id}:${entry.key}`, paths: {}, params: { ...r.params, key: entry.key }, schemaType: r.schemaType ?? "BlogPosting", lastmod: String(entry.data.updated ?? entry.data.date ?? ""), fallback };
+        const params = { ...r.params, key: entry.key };
+        const lastmod = String(entry.data.updated ?? entry.data.date ?? "");
+        route = { id: `${r.id}:${entry.key}`, paths: {}, params, schemaType: r.schemaType ?? "BlogPosting", lastmod, fallback };
         groups.set(entry.key, route);
-        routes.push(route);
+        planned.routes.push(route);
       }
       route.paths[locale] = path;
       const modified = String(entry.data.updated ?? entry.data.date ?? "");
       if (modified > (route.lastmod ?? "")) route.lastmod = modified;
-      pages.push({ kind: "route", path, locale, file: outputFileForPath(path), route, component: r.page, props: r.props, meta: { title: "", description: "" }, label: path, entry });
+      planned.pages.push({ ...routePage(r, route, locale, path), meta: { title: "", description: "" }, entry });
     }
   }
 }
