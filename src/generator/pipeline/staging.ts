@@ -1,4 +1,5 @@
-import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from "node:fs";
+import { writeFile } from "node:fs/promises";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import { sitegenError } from "../errors.ts";
 
@@ -25,17 +26,27 @@ export class StagingFolder {
     });
   }
 
-  /** Writes one file under the staging folder (creating its folders). */
-  write(file: string, data: string | Uint8Array): void {
+  /**
+   * Writes one file under the staging folder (creating its folders), on Node's thread pool: the build goes on
+   * rendering while the disk takes the file. A failure names the file.
+   */
+  async write(file: string, data: string | Uint8Array): Promise<void> {
     const path = join(this.dir, file);
-    guard(join(this.target, file), () => {
+    const target = join(this.target, file);
+    guard(target, () => {
       const folder = dirname(path);
       if (!this.folders.has(folder)) {
         mkdirSync(folder, { recursive: true });
         this.folders.add(folder);
       }
-      writeFileSync(path, data);
     });
+    try {
+      await writeFile(path, data);
+    } catch (error) {
+      guard(target, () => {
+        throw error;
+      });
+    }
   }
 
   /** Replaces the output folder with the staged one (a cold build). */
