@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { loadSiteConfig, type ConfigOverrides, type SiteConfig } from "../config.ts";
+import type { ConfigOverrides, SiteConfig } from "../config.ts";
 import type { Dictionary } from "../content.ts";
 import { sitegenError, type SitegenError } from "../errors.ts";
 import { PROJECT_FILES } from "../project.ts";
@@ -246,11 +246,8 @@ async function build(options: BuildOptions, early: FileWriter | undefined): Prom
     let renderMs = 0;
     const rendered = counted(timed(renderPages(plan, changes.render, pagesBundle, content.site, content.dictionaries, assets, collections, processed, log), (ms) => (renderMs += ms)), progress, "Rendering pages", changes.render.length);
     const feeds = feedFiles({ site: content.site, definitions, collections, routes: plan.routes, dictionaries: content.dictionaries });
-    // site.yaml's own submissions settings: SUBMISSIONS_DB and SUBMISSIONS_RATE_LIMIT are for one run, and
-    // the run that uses them is `sitegen start`'s, not this build's.
-    const submissions = loadSiteConfig(root, { siteUrl: content.site.siteUrl }, {}).submissions;
-    const serverFiles = serverBundleFiles({ site: content.site, submissions, dictionaries: content.dictionaries, apiCode });
-    const target = await TARGETS[options.target ?? "node"]({ root, outDir: options.outDir, site: { ...content.site, submissions }, dictionaries: content.dictionaries });
+    const serverFiles = serverBundleFiles({ site: content.site, dictionaries: content.dictionaries, apiCode });
+    const target = await TARGETS[options.target ?? "node"]({ root, outDir: options.outDir, site: content.site, dictionaries: content.dictionaries, apiCode });
     let missing: MissingKey[] = [];
     const manyPages = options.writeThread ?? changes.render.length >= WRITE_THREAD_PAGES;
     const writer = manyPages && previous === undefined ? early : undefined;
