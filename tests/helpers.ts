@@ -100,10 +100,10 @@ export function jsonLdGraph(root: HTMLElement): Record<string, any>[] {
  */
 export async function sitePlan() {
   const { default: site } = await import("../src/pages/routes.ts");
-  const { planPages } = await import("../src/generator/build/plan-pages.ts");
+  const { planPages } = await import("../src/generator/pipeline/plan-pages.ts");
   const { loadSiteConfig } = await import("../src/generator/config.ts");
   const { loadLocaleContent } = await import("../src/generator/content.ts");
-  const { loadCollections } = await import("../src/generator/collections.ts");
+  const { loadCollections } = await import("../src/generator/pipeline/collections.ts");
   const config = loadSiteConfig(ROOT);
   const locales = config.locales.map((l) => l.code);
   const dictionaries = Object.fromEntries(locales.map((l) => [l, loadLocaleContent(ROOT, l, config).dictionary]));

@@ -5,7 +5,6 @@ import { PageContext, type PageContextValue } from "./page-context.tsx";
 import { Header } from "./Header.tsx";
 import { Footer } from "./Footer.tsx";
 import { Breadcrumbs } from "./Breadcrumbs.tsx";
-import { SameOnEveryPage } from "./SameOnEveryPage.tsx";
 
 /**
  * Speculation Rules: where the browser has them, it prefetches a page the visitor is about to open (on
@@ -89,9 +88,7 @@ export function Document({ head, page: data, children }: DocumentProps) {
           <a className="skip-link" href="#main">
             {t("a11y.skipToContent")}
           </a>
-          <SameOnEveryPage page={page} id="consent">
-            <ConsentRoot />
-          </SameOnEveryPage>
+          <ConsentRoot />
           {page.route?.id === "home" && (
             // Spec §4: on the home path only, a first visit asks which language to show (mounted by the runtime).
             <div hidden data-island="language-detection" data-when="manual" data-src={page.islands["language-detection"]} data-props={JSON.stringify({ endpoint: page.site.endpoints.detectLanguage })} />
@@ -101,11 +98,9 @@ export function Document({ head, page: data, children }: DocumentProps) {
             {page.crumbs.length > 0 && <Breadcrumbs />}
             {children}
           </main>
-          <SameOnEveryPage page={page} id="footer">
-            <Footer />
-            <NavTemplates />
-            <Toaster />
-          </SameOnEveryPage>
+          <Footer />
+          <NavTemplates />
+          <Toaster />
           {/* The navigation island announces each new page's title here (present from the start, so screen readers follow it). */}
           <div className="visually-hidden" data-route-announcer="" aria-live="assertive" aria-atomic="true" />
         </PageContext.Provider>

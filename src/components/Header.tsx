@@ -1,6 +1,5 @@
 import { Globe, Menu } from "./icons.tsx";
 import { usePage } from "./page-context.tsx";
-import { SameOnEveryPage } from "./SameOnEveryPage.tsx";
 import { SERVICE_LINES, ROUTED_SECTORS, UNROUTED_SECTORS } from "../pages/sections.ts";
 
 /**
@@ -13,10 +12,7 @@ export function Header() {
   return (
     <header className="site-header">
       <div className="container header-inner">
-        {/* The brand and the menu differ only by what they mark: the same on every article, for one. */}
-        <SameOnEveryPage page={page} id={`header ${marked}`}>
-          <BrandAndMenu marked={marked} />
-        </SameOnEveryPage>
+        <BrandAndMenu marked={marked} />
         <LanguageSwitcher />
       </div>
     </header>

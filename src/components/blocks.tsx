@@ -1,6 +1,5 @@
 import type { ReactNode } from "react";
 import { ArrowRight } from "./icons.tsx";
-import { SameOnEveryPage } from "./SameOnEveryPage.tsx";
 import { usePage } from "./page-context.tsx";
 import { Divider, PageVisual, type Motif } from "./visuals.tsx";
 
@@ -111,16 +110,8 @@ export function CardLink({ href, children }: { href: string; children: ReactNode
   );
 }
 
-/** The closing call to action to discuss an AI transformation, on most pages: the same on each of them. */
+/** The closing call to action to discuss an AI transformation, on most pages. */
 export function CtaBand() {
-  return (
-    <SameOnEveryPage page={usePage()} id="cta">
-      <CtaBandSection />
-    </SameOnEveryPage>
-  );
-}
-
-function CtaBandSection() {
   const { t, href } = usePage();
   return (
     <section className="cta-band" aria-labelledby="cta-title">

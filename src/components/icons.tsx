@@ -29,8 +29,6 @@ import LucideMenu from "lucide-react/icons/menu";
 import LucideArrowRight from "lucide-react/icons/arrow-right";
 import LucideClock from "lucide-react/icons/clock";
 import LucidePhone from "lucide-react/icons/phone";
-import { Shared } from "../generator/html/Shared.tsx";
-import { usePage } from "./page-context.tsx";
 
 export interface IconProps {
   /** Width and height in pixels (lucide's default: 24). */
@@ -44,16 +42,11 @@ type LucideComponent = ComponentType<SVGProps<SVGSVGElement> & { size?: number }
 
 /**
  * Icons are decoration rendered at build time as inline SVG: they carry no text and are hidden from
- * assistive technology. Each icon of a size and class is the same on every page, so it is rendered once
- * per build (Shared) and its markup reused.
+ * assistive technology.
  */
 function icon(name: string, Lucide: LucideComponent): Icon {
   return function IconSvg({ size = 24, className }: IconProps) {
-    return (
-      <Shared page={usePage()} id={`icon ${name} ${size} ${className ?? ""}`}>
-        <Lucide size={size} className={className} aria-hidden="true" />
-      </Shared>
-    );
+    return <Lucide size={size} className={className} aria-hidden="true" />;
   };
 }
 

@@ -1,11 +1,10 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { readFileSync } from "node:fs";
-import { setFlagsFromString } from "node:v8";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { buildSite, type BuildResult } from "./build/build.ts";
-import { NO_PROGRESS, terminalProgress } from "./build/progress.ts";
-import { buildSummary } from "./build/report.ts";
+import { buildSite, type BuildResult } from "./pipeline/build.ts";
+import { NO_PROGRESS, terminalProgress } from "./pipeline/progress.ts";
+import { buildSummary } from "./pipeline/report.ts";
 import { formatError } from "./errors.ts";
 import { findProjectRoot } from "./project.ts";
 import { addSiteCommands, wantsSiteCommands } from "./site-commands.ts";
@@ -36,10 +35,14 @@ function count(value: string): number {
   return n;
 }
 
-function entriesCount(value: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1 || n > 100_000) throw new InvalidArgumentError("Use a whole number of entries per locale, from 1 to 100000.");
-  return n;
+interface BuildFlags {
+  out: string;
+  siteUrl?: string;
+  strict: boolean;
+  precompress: boolean;
+  target: TargetName;
+  cache: boolean;
+  json?: boolean;
 }
 
 export function createProgram(root: string): Command {
@@ -60,24 +63,25 @@ export function createProgram(root: string): Command {
     .option("--precompress", "also write .br and .gz copies of every text file, for servers that send precompressed files (nginx brotli_static/gzip_static)", false)
     .addOption(new Option("--target <host>", "where the output is deployed: node (sitegen start, static hosts), cloudflare (Pages, with the endpoints as its worker) or netlify (with the endpoints as a Netlify Function and netlify.toml)").choices(TARGET_NAMES).default("node"))
     .option("--no-cache", "render every page, keeping nothing of the previous build (a cold build)")
-    .addOption(new Option("--write-thread <when>", "write the files on a thread of their own beside the rendering: auto (when many pages are rendered), on or off").choices(["auto", "on", "off"]).default("auto"))
-    .addOption(new Option("--json", "print the figures as one JSON line (for sitegen bench)").hideHelp())
-    .action(async (opts: { out: string; siteUrl?: string; strict: boolean; precompress: boolean; target: TargetName; cache: boolean; writeThread: "auto" | "on" | "off"; json?: boolean }) => {
-      const writeThread = opts.writeThread === "auto" ? undefined : opts.writeThread === "on";
-      collectGarbageSooner();
-      const tierUp = tierUpFlag(process.versions.v8, process.execArgv);
-      if (tierUp) setFlagsFromString(tierUp);
+    .addOption(new Option("--json", "print the figures as one JSON line (for the benchmarks of bench/)").hideHelp())
+    .action(async (opts: BuildFlags) => {
       // On a terminal, a long build says how far it has got (on stderr: stdout keeps the summary alone).
       const progress = opts.json ? NO_PROGRESS : terminalProgress(process.stderr);
       let result: BuildResult;
       try {
-        result = await buildSite({ root, outDir: resolve(opts.out), siteUrl: opts.siteUrl, strict: opts.strict, precompress: opts.precompress, target: opts.target, incremental: opts.cache, writeThread, progress });
+        result = await buildSite({
+          ...{ root, outDir: resolve(opts.out), siteUrl: opts.siteUrl, strict: opts.strict },
+          ...{ precompress: opts.precompress, target: opts.target, incremental: opts.cache, progress },
+        });
       } finally {
         progress.clear();
       }
       if (opts.json) {
-        const maxRssMb = process.resourceUsage().maxRSS / 1024;
-        return console.log(JSON.stringify({ buildMs: result.totalMs, pages: result.pages.length, rendered: result.rendered, quick: result.quick === true, timings: result.timings, maxRssMb }));
+        // The process's CPU time (every thread's), beside the wall time: it swings less on a shared machine.
+        const usage = process.resourceUsage();
+        const cpuMs = (usage.userCPUTime + usage.systemCPUTime) / 1000;
+        const { totalMs: buildMs, pages, rendered, timings } = result;
+        return console.log(JSON.stringify({ buildMs, cpuMs, pages: pages.length, rendered, timings, maxRssMb: usage.maxRSS / 1024 }));
       }
       console.log(buildSummary(result));
       if (result.targetSummary) console.log(result.targetSummary);
@@ -92,7 +96,6 @@ export function createProgram(root: string): Command {
     .option("--site-url <url>", "base address for canonical URLs (default: SITE_URL or content/site.yaml)")
     .option("--no-watch", "serve without watching src/ and content/")
     .action(async (opts: { port: number; host: string; out: string; siteUrl?: string; watch: boolean }) => {
-      collectGarbageSooner();
       const { startServe } = await import("./serve.ts");
       await startServe({ root, outDir: resolve(opts.out), port: opts.port, host: opts.host, siteUrl: opts.siteUrl, watch: opts.watch });
     });
@@ -117,62 +120,10 @@ export function createProgram(root: string): Command {
       });
     });
 
-  program
-    .command("bench")
-    .description("Build the site several times in fresh processes and print median timings and peak memory.")
-    .option("-r, --runs <n>", "number of builds per series", count, 7)
-    .option("--scale <entries>", "instead, run the peer benchmark of ../shared/bench (bare React, Eleventy, Astro, Hugo and sitegen) at <entries> generated articles per locale", entriesCount)
-    .option("--peers <list>", "with --scale: the peers to run", "bare-react eleventy astro hugo sitegen")
-    .option("--articles <entries>", "instead, build the site with <entries> generated articles per locale added, against bench/site with the same entries", entriesCount)
-    .option("--incremental <entries>", "instead, time cold builds, builds after one edited entry, and sitegen serve showing an edit, on bench/site with <entries> generated entries per locale", entriesCount)
-    .addOption(new Option("--on <site>", "with --incremental: bench/site, one entry's title edited, or this site with the generated articles added, one older article's text edited").choices(["bench", "this"]).default("bench"))
-    .action(async (opts: { runs: number; scale?: number; peers: string; articles?: number; incremental?: number; on: "bench" | "this" }) => {
-      const { runBench, runScaleBench } = await import("./bench.ts");
-      if (opts.scale) {
-        process.exitCode = runScaleBench(root, opts.scale, opts.peers);
-        return;
-      }
-      if (opts.incremental) {
-        const { runIncrementalBench } = await import("./bench-incremental.ts");
-        process.exitCode = await runIncrementalBench(root, opts.incremental, opts.runs, opts.on);
-        return;
-      }
-      if (opts.articles) {
-        const { runArticlesBench } = await import("./bench-articles.ts");
-        process.exitCode = runArticlesBench(root, opts.articles, opts.runs);
-        return;
-      }
-      await runBench(root, opts.runs);
-    });
-
   return program;
 }
 
 /** Runs the CLI in the project folder `root`; returns the exit code instead of exiting, so tests can call it. */
-/**
- * A build allocates fast (every page's HTML, rendered and let go), and V8 then lets the heap grow several
- * times over before it collects: at tens of thousands of pages that, not what the build keeps, made most of
- * its memory. A smaller growing factor keeps the heap near what is alive, for a few more collections (the
- * README's Performance section has both, side by side).
- */
-function collectGarbageSooner(): void {
-  setFlagsFromString("--heap-growing-percent=20");
-}
-
-/**
- * The V8 flag that makes a build's functions wait longer before TurboFan compiles them, where that pays:
- * V8 before 12 (Node 20) has no middle tier between its baseline code and TurboFan (later ones have
- * Maglev), so it compiles with TurboFan soon, on the second core that the writing thread shares, and a build
- * of a few seconds spends much of its CPU there for functions that run only a little longer. Four times V8's
- * budget lets the hottest ones (React's rendering, the minifier) still be compiled. On later V8 it made no
- * difference beyond the noise (the README's Performance section has the figures). A budget given on node's
- * command line wins, so the two can be compared side by side: node --interrupt-budget=67584 bin/sitegen.js build.
- */
-export function tierUpFlag(v8Version: string, execArgv: readonly string[]): string | undefined {
-  if (Number(v8Version.split(".")[0]) >= 12 || execArgv.some((arg) => arg.startsWith("--interrupt-budget"))) return undefined;
-  return "--interrupt-budget=270336";
-}
-
 export async function main(argv: string[], root = findProjectRoot()): Promise<number> {
   const program = createProgram(root);
   try {

@@ -22,24 +22,17 @@ export type MarkdownEnv = {
 export function createMarkdown(siteUrl: string): (source: string, env?: MarkdownEnv) => string {
   let md: InstanceType<typeof MarkdownItClass> | undefined;
   // Made at the first body rendered: a site of YAML entries, or a rebuild whose pages read no new body, never loads markdown-it.
-  return (source, env) => (md ??= configureMarkdown(createRequire(import.meta.url), siteUrl, slugifyHeading, imagePlaceholder)).render(source, env);
+  return (source, env) => (md ??= configureMarkdown(siteUrl)).render(source, env);
 }
 
-/** The packages configureMarkdown loads, by the names it asks for. */
-export const MARKDOWN_PACKAGES = ["markdown-it", "markdown-it-anchor", "markdown-it-footnote"] as const;
-
-/**
- * markdown-it as sitegen renders bodies (see createMarkdown). It refers to nothing outside itself, being
- * given what it needs: its source text also runs on the writing thread, which renders bodies ahead of their
- * pages (build/read-ahead.ts) exactly as this thread would.
- */
-export function configureMarkdown(load: (name: (typeof MARKDOWN_PACKAGES)[number]) => unknown, siteUrl: string, slugify: (text: string) => string, placeholder: (index: number) => string): InstanceType<typeof MarkdownItClass> {
+function configureMarkdown(siteUrl: string): InstanceType<typeof MarkdownItClass> {
+  const load = createRequire(import.meta.url);
   const MarkdownIt = load("markdown-it") as typeof MarkdownItClass;
   const anchor = load("markdown-it-anchor") as typeof anchorPlugin;
   const footnote = load("markdown-it-footnote") as typeof footnotePlugin;
   const md = new MarkdownIt({ html: false, linkify: false, typographer: false });
   md.use(footnote);
-  md.use(anchor, { level: [2, 3, 4], slugify, permalink: anchor.permalink.headerLink({ safariReaderFix: true }) });
+  md.use(anchor, { level: [2, 3, 4], slugify: slugifyHeading, permalink: anchor.permalink.headerLink({ safariReaderFix: true }) });
   const siteOrigin = new URL(siteUrl).origin;
   const defaultLinkOpen = md.renderer.rules.link_open ?? ((tokens, idx, options, _env, self) => self.renderToken(tokens, idx, options));
   md.renderer.rules.link_open = (tokens, idx, options, env, self) => {
@@ -71,7 +64,7 @@ export function configureMarkdown(load: (name: (typeof MARKDOWN_PACKAGES)[number
     }
     const title = token.attrGet("title");
     env.images.push({ src, alt: self.renderInlineAsText(token.children ?? [], options, rendering), ...(title ? { title: String(title) } : {}), ...(env.firstLine ? { line: env.firstLine + Number(token.meta?.line ?? 0) } : {}) });
-    return placeholder(env.images.length - 1);
+    return imagePlaceholder(env.images.length - 1);
   };
   return md;
 }
@@ -107,11 +100,7 @@ export function readingMinutes(words: number): number {
  */
 export const countWords = wordCounter();
 
-/**
- * Makes countWords. It refers to nothing outside itself: its source text also runs on the writing thread,
- * which reads entries ahead (build/read-ahead.ts).
- */
-export function wordCounter(): (source: string) => number {
+function wordCounter(): (source: string) => number {
   const table = (pattern: RegExp) => new Uint8Array(128).map((_, c) => (pattern.test(String.fromCharCode(c)) ? 1 : 0));
   /** ASCII letters and digits, and ASCII markup and white space (1), by character code. */
   const asciiWordStart = table(/[A-Za-z0-9]/);

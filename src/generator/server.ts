@@ -7,7 +7,7 @@ import type { SiteConfig } from "./config.ts";
 import { HTML_CACHE, securityHeaders } from "./security-headers.ts";
 import { isHiddenFile, parseRequestPath } from "./request-path.ts";
 import { localeOfPath } from "./locales.ts";
-import { specialPageFile } from "./build/plan-pages.ts";
+import { specialPageFile } from "./pipeline/plan-pages.ts";
 import type { ApiHandler } from "./endpoints.ts";
 import { acceptedCodings, staticFiles } from "./static-files.ts";
 import { runApi } from "./run-api.ts";

@@ -284,11 +284,4 @@ export interface PageData {
    * listing grouped by a field (RouteDefinition.list.groupBy), the group's value and its label.
    */
   listing?: { entries: CollectionEntry[]; page: number; pages: number; pagePath(page: number): string; group?: { value: string; label: string } };
-  /**
-   * Markup the same on every page of this locale, by a name of the site's choosing: `render` runs on the
-   * first page that asks for it in a build; the answer is the placeholder's id, which the build fills with
-   * that markup on every page that asks (the <Shared> component of html/Shared.tsx). What the markup read
-   * counts as read by each of those pages, for incremental builds.
-   */
-  shared(id: string, render: () => string): string;
 }

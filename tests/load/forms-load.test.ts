@@ -20,7 +20,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openSqlite, pragmaValue } from "../../src/api/sqlite-driver.ts";
-import { buildSite } from "../../src/generator/build/build.ts";
+import { buildSite } from "../../src/generator/pipeline/build.ts";
 import { projectCopy } from "../helpers.ts";
 import { queryOnce, startPgCluster, type PgCluster } from "../pg-cluster.ts";
 import { startProcess, type StartedServer } from "../start-process.ts";

@@ -3,9 +3,9 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, statSync } from "no
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { brotliCompressSync } from "node:zlib";
-import { buildSite, type BuildResult } from "../../src/generator/build/build.ts";
-import { buildSummary } from "../../src/generator/build/report.ts";
-import { outputFileForPath } from "../../src/generator/build/plan-pages.ts";
+import { buildSite, type BuildResult } from "../../src/generator/pipeline/build.ts";
+import { buildSummary } from "../../src/generator/pipeline/report.ts";
+import { outputFileForPath } from "../../src/generator/pipeline/plan-pages.ts";
 import { loadLocaleContent } from "../../src/generator/content.ts";
 import { loadSiteConfig } from "../../src/generator/config.ts";
 import { ROOT, jsonLdGraph, parseHtml, projectCopy, sitePlan, visibleText } from "../helpers.ts";

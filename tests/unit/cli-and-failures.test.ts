@@ -5,7 +5,6 @@ import { createHash } from "node:crypto";
 import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { ROOT, parseHtml, projectCopy } from "../helpers.ts";
-import { tierUpFlag } from "../../src/generator/cli.ts";
 
 const cli = join(ROOT, "bin", "sitegen.js");
 // A CLI that does not stop by itself (a thread left running) is stopped, and its run fails: status null.
@@ -46,19 +45,12 @@ describe("the CLI", () => {
     const command = run(["biuld"]);
     expect(command.status).not.toBe(0);
     expect(command.stderr).toMatch(/Did you mean build\?/);
-    for (const name of ["build [options]", "serve [options]", "submissions [options]", "bench [options]"]) expect(command.stderr).toContain(name);
+    for (const name of ["build [options]", "serve [options]", "start [options]", "submissions [options]"]) expect(command.stderr).toContain(name);
     expect(run(["serve", "--port", "abc"]).status).not.toBe(0);
     // A host sitegen cannot build for is named with those it can, before anything is built.
     const target = run(["build", "--target", "vercel", "--out", join(mkdtempSync(join(tmpdir(), "sitegen-target-")), "dist")]);
     expect(target.status).not.toBe(0);
     expect(target.stderr).toContain("option '--target <host>' argument 'vercel' is invalid. Allowed choices are node, cloudflare, netlify.");
-  });
-
-  it("lets a build's functions wait longer for TurboFan only on V8 without a middle tier (Node 20), never over a budget given to node", () => {
-    expect(tierUpFlag("11.3.244.8-node.38", [])).toBe("--interrupt-budget=270336");
-    expect(tierUpFlag("12.4.254.21-node.33", [])).toBeUndefined();
-    expect(tierUpFlag("14.6.202.9-node.12", [])).toBeUndefined();
-    expect(tierUpFlag("11.3.244.8-node.38", ["--interrupt-budget=67584"])).toBeUndefined();
   });
 });
 

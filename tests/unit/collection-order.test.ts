@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { loadCollections } from "../../src/generator/collections.ts";
+import { loadCollections } from "../../src/generator/pipeline/collections.ts";
 import type { CollectionDefinition } from "../../src/generator/site-definition.ts";
 
 /**

@@ -3,7 +3,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { buildSite } from "../../src/generator/build/build.ts";
+import { buildSite } from "../../src/generator/pipeline/build.ts";
 import { ROOT, fixtureCopy, parseHtml } from "../helpers.ts";
 
 /**

@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ERRORS, type ErrorName } from "../../src/generator/error-catalogue.ts";
 import { formatError, SitegenError } from "../../src/generator/errors.ts";
-import { buildSite } from "../../src/generator/build/build.ts";
+import { buildSite } from "../../src/generator/pipeline/build.ts";
 import { loadSiteConfig } from "../../src/generator/config.ts";
 import { loadLocaleContent } from "../../src/generator/content.ts";
 import { compileEndpoints, loadBuiltEndpoints, loadEndpoints } from "../../src/generator/endpoints.ts";

@@ -9,7 +9,7 @@ import inter from "@capsizecss/metrics/inter";
 import arial from "@capsizecss/metrics/arial";
 import helvetica from "@capsizecss/metrics/helvetica";
 import { fromFile } from "@capsizecss/unpack/fs";
-import { buildSite, type BuildResult } from "../../src/generator/build/build.ts";
+import { buildSite, type BuildResult } from "../../src/generator/pipeline/build.ts";
 import { ROOT, parseHtml, projectCopy, visibleText } from "../helpers.ts";
 
 let out: string;

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { brotliCompressSync } from "node:zlib";
 import fg from "fast-glob";
-import { buildSite, type BuildResult } from "../../src/generator/build/build.ts";
+import { buildSite, type BuildResult } from "../../src/generator/pipeline/build.ts";
 import { ROOT, parseHtml, projectCopy } from "../helpers.ts";
 
 let out: string;

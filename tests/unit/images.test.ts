@@ -4,8 +4,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import sharp from "sharp";
 import type { HTMLElement } from "node-html-parser";
-import { buildSite, type BuildResult } from "../../src/generator/build/build.ts";
-import { processImages } from "../../src/generator/build/images.ts";
+import { buildSite, type BuildResult } from "../../src/generator/pipeline/build.ts";
+import { processImages } from "../../src/generator/pipeline/images.ts";
 import { jsonLdGraph, parseHtml, projectCopy, ROOT } from "../helpers.ts";
 
 /**

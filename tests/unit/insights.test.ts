@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { buildSite } from "../../src/generator/build/build.ts";
+import { buildSite } from "../../src/generator/pipeline/build.ts";
 import { jsonLdGraph, parseHtml, projectCopy } from "../helpers.ts";
 
 /** Issue 17: the Insights articles, their listing, feeds and head, built from content/<locale>/insights/. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { loadSiteConfig } from "../../src/generator/config.ts";
-import { outputFileForPath, planPages, specialPageFile } from "../../src/generator/build/plan-pages.ts";
+import { outputFileForPath, planPages, specialPageFile } from "../../src/generator/pipeline/plan-pages.ts";
 import { localeOfPath, localizedPath, switchPrefix, unprefixedPath } from "../../src/generator/locales.ts";
 import { SitegenError } from "../../src/generator/errors.ts";
 import type { CollectionEntry, RouteDefinition, SiteDefinition } from "../../src/generator/site-definition.ts";

@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import { mkdtempSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { buildSite } from "../../src/generator/build/build.ts";
-import { NO_PROGRESS, terminalProgress, type Progress, type ProgressStream } from "../../src/generator/build/progress.ts";
+import { buildSite } from "../../src/generator/pipeline/build.ts";
+import { NO_PROGRESS, terminalProgress, type Progress, type ProgressStream } from "../../src/generator/pipeline/progress.ts";
 import { projectCopy } from "../helpers.ts";
 
 /** A terminal that keeps what is written to it, and a clock the test moves. */

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createApiHandlers } from "../../src/api/index.ts";
 import { SqliteSubmissionStore } from "../../src/api/sqlite-store.ts";
-import { buildSite } from "../../src/generator/build/build.ts";
+import { buildSite } from "../../src/generator/pipeline/build.ts";
 import { loadSiteConfig, type SiteConfig } from "../../src/generator/config.ts";
 import { loadLocaleContent } from "../../src/generator/content.ts";
 import { compileEndpoints } from "../../src/generator/endpoints.ts";

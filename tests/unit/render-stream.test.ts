@@ -1,9 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { planPages } from "../../src/generator/build/plan-pages.ts";
-import { ReadLog, renderPages } from "../../src/generator/build/render-pages.ts";
+import { planPages } from "../../src/generator/pipeline/plan-pages.ts";
+import { ReadLog, renderPages } from "../../src/generator/pipeline/render-pages.ts";
 import { loadLocaleContent } from "../../src/generator/content.ts";
-import { fillShared, SHARED_PLACEHOLDER } from "../../src/generator/html/shared-markup.ts";
-import { minifyHtml } from "../../src/generator/html/minify-html.ts";
 import { ROOT, sitePlan } from "../helpers.ts";
 
 /**
@@ -18,7 +16,7 @@ describe("rendering, one page at a time", () => {
     let renders = 0;
     const bundle = { site, hash: "", file: "", render: () => `<!doctype html><p>${++renders}</p>` };
     const assets = { stylesheet: "/site.css", fonts: [], scripts: [], preloads: [], islands: {} };
-    const pages = renderPages(plan, plan.pages, bundle, config, dictionaries, assets, collections, { byKey: {} }, new ReadLog());
+    const pages = renderPages({ plan, pages: plan.pages, bundle, site: config, dictionaries, assets, collections, images: { byKey: {} }, log: new ReadLog() });
     expect(renders).toBe(0);
     expect(pages.next().value.html).toBe("<!doctype html><p>1</p>");
     expect(renders).toBe(1);
@@ -39,33 +37,8 @@ describe("rendering, one page at a time", () => {
       render: (_head: unknown, page: { collection(name: string): unknown[]; href(id: string): string; entry?: { html: string } }) => `${page.collection(article.entry!.collection).length} ${page.href("home")} ${page.entry!.html.length}`,
     };
     const assets = { stylesheet: "/site.css", fonts: [], scripts: [], preloads: [], islands: {} };
-    const [rendered] = renderPages(plan, [article], bundle as never, config, dictionaries, assets, collections, { byKey: {} }, log);
+    const [rendered] = renderPages({ plan, pages: [article], bundle: bundle as never, site: config, dictionaries, assets, collections, images: { byKey: {} }, log });
     expect(rendered.reads).toEqual(expect.arrayContaining([`collection:${article.entry!.collection}:${article.locale}`, "route:home"]));
     expect(rendered.reads.filter((read) => read.startsWith("collection:"))).toHaveLength(1);
-  });
-
-  it("leaves the shared parts to the minifier, except a part that does not begin and end with a tag", async () => {
-    const { site, config, collections, locales } = await sitePlan();
-    const dictionaries = Object.fromEntries(locales.map((l) => [l, loadLocaleContent(ROOT, l, config).dictionary]));
-    const plan = planPages(site, config, collections);
-    const at = (i: number) => `${SHARED_PLACEHOLDER.open}${i}${SHARED_PLACEHOLDER.close}`;
-    const bundle = {
-      site,
-      hash: "",
-      file: "",
-      render: (_head: unknown, page: { shared(id: string, render: () => string): number }) =>
-        `<!doctype html><p>Before  ${at(page.shared("tail", () => "  tail of a sentence"))}</p>${at(page.shared("footer", () => "<footer>\n  Footer</footer>"))}`,
-    };
-    const assets = { stylesheet: "/site.css", fonts: [], scripts: [], preloads: [], islands: {} };
-    // Two pages of one locale: the parts are made once per locale.
-    const pages = plan.pages.filter((p) => p.locale === plan.pages[0].locale).slice(0, 2);
-    const [first, second] = renderPages(plan, pages, bundle as never, config, dictionaries, assets, collections, { byKey: {} }, new ReadLog());
-    for (const rendered of [first, second]) {
-      expect(rendered.html).toBe(`<!doctype html><p>Before    tail of a sentence</p>${at(1)}`);
-      expect(rendered.shared).toEqual(["  tail of a sentence", "<footer>\n  Footer</footer>"]);
-      // The runs of white space on both sides of the text part collapse into one, as in the page rendered whole.
-      expect(minifyHtml(rendered.html, rendered.shared)).toBe("<!doctype html><p>Before tail of a sentence</p><footer> Footer</footer>");
-      expect(minifyHtml(rendered.html, rendered.shared)).toBe(minifyHtml(fillShared(rendered.html, rendered.shared)));
-    }
   });
 });

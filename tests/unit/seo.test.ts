@@ -1,13 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { writeSitemap } from "../../src/generator/seo/sitemap.ts";
-import { FileWriter } from "../../src/generator/build/file-writer.ts";
+import { sitemapXml } from "../../src/generator/seo/sitemap.ts";
 import { alternatesFor } from "../../src/generator/seo/hreflang.ts";
 import { serializeJsonLd, structuredData, structuredDataJson, type StructuredDataInput } from "../../src/generator/seo/structured-data.ts";
 import { loadSiteConfig, normaliseSiteUrl } from "../../src/generator/config.ts";
-import { planPages } from "../../src/generator/build/plan-pages.ts";
+import { planPages } from "../../src/generator/pipeline/plan-pages.ts";
 import { ROOT, sitePlan } from "../helpers.ts";
 
 const config = { ...loadSiteConfig(ROOT), siteUrl: "https://example.com.br" };
@@ -76,75 +72,16 @@ describe("JSON-LD serialisation", () => {
   });
 });
 
-describe("sitemap.xml, written as it is made", () => {
-  it("lists every route and locale in its file, and returns the file's size", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "sitegen-sitemap-"));
-    const file = join(dir, "sitemap.xml");
-    const bytes = await writeSitemap(config, routes, "2026-11-24", file);
-    const xml = readFileSync(file, "utf8");
-    expect(bytes).toBe(statSync(file).size);
+describe("sitemap.xml", () => {
+  it("lists every route in every locale it has, with the day as lastmod unless the route has its own", async () => {
+    const xml = (await sitemapXml(config, routes, "2026-11-24"))!;
     expect(xml).toContain("<loc>https://example.com.br/en/about</loc>");
     expect(xml.match(/<url>/g)?.length).toBe(routes.reduce((n, r) => n + Object.keys(r.paths).length, 0));
-    rmSync(dir, { recursive: true, force: true });
+    expect(xml).toMatch(/<loc>https:\/\/example\.com\.br\/en\/about<\/loc><lastmod>2026-11-24/);
+    expect(xml).toMatch(/<\/urlset>$/);
   });
 
-  it("fails, without waiting for ever, when its file cannot be written", async () => {
-    const missing = join(tmpdir(), "sitegen-no-such-folder", String(process.pid), "sitemap.xml");
-    await expect(writeSitemap(config, routes, "2026-11-24", missing)).rejects.toMatchObject({ code: "ENOENT" });
-    const writer = new FileWriter(true);
-    try {
-      await expect(writeSitemap(config, routes, "2026-11-24", missing, writer)).rejects.toMatchObject({ code: "ENOENT" });
-    } finally {
-      await writer.close();
-    }
-  });
-
-  it("is finished before the writing thread stops when the build closes it at once", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "sitegen-sitemap-"));
-    try {
-      // Enough routes for the task to pause between them (every 64), when the thread takes its messages.
-      const many = Array.from({ length: 2_000 }, (_, i) => ({ id: `r${i}`, paths: { pt: `/artigo-${i}`, en: `/en/article-${i}` }, schemaType: "WebPage" }));
-      const writer = new FileWriter(true);
-      const sitemap = writeSitemap(config, many, "2026-11-24", join(dir, "sitemap.xml"), writer);
-      expect(await writer.close()).toBeUndefined();
-      expect(await sitemap).toBe(statSync(join(dir, "sitemap.xml")).size);
-      const xml = readFileSync(join(dir, "sitemap.xml"), "utf8");
-      expect(xml).toMatch(/<\/urlset>$/);
-      expect(xml.match(/<url>/g)).toHaveLength(4_000);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
-
-  it("is the same file when the writing thread makes it between pages, and a thread stopped midway writes no more", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "sitegen-sitemap-"));
-    try {
-      const here = await writeSitemap(config, routes, "2026-11-24", join(dir, "here.xml"));
-      const writer = new FileWriter(true);
-      const threaded = writeSitemap(config, routes, "2026-11-24", join(dir, "threaded.xml"), writer);
-      // Pages sent while the thread makes the sitemap are written too, each told what it made.
-      const written: number[] = [];
-      for (let i = 0; i < 40; i++) writer.writePage(join(dir, `page-${i}.html`), `<p>Page  ${i}</p>`, [], false, (made) => written.push(made.bytes));
-      expect(await threaded).toBe(here);
-      expect(await writer.close()).toBeUndefined();
-      expect(written).toHaveLength(40);
-      expect(readFileSync(join(dir, "page-39.html"), "utf8")).toBe("<p>Page 39</p>");
-      expect(readFileSync(join(dir, "threaded.xml"), "utf8")).toBe(readFileSync(join(dir, "here.xml"), "utf8"));
-      // A build that fails while the thread works stops it: the promise says so and the file stays short.
-      const many = Array.from({ length: 20_000 }, (_, i) => ({ id: `r${i}`, paths: { pt: `/artigo-${i}`, en: `/en/article-${i}` }, schemaType: "WebPage" }));
-      const stopping = new FileWriter(true);
-      const stopped = writeSitemap(config, many, "2026-11-24", join(dir, "stopped.xml"), stopping);
-      // Stopped once it has begun the file (a bounded wait: the thread starts it within moments).
-      for (let i = 0; i < 500 && !existsSync(join(dir, "stopped.xml")); i++) await new Promise((resolve) => setTimeout(resolve, 10));
-      await stopping.abandon();
-      await expect(stopped).rejects.toThrow(/stopped/);
-      const size = existsSync(join(dir, "stopped.xml")) ? statSync(join(dir, "stopped.xml")).size : 0;
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      expect(existsSync(join(dir, "stopped.xml")) ? statSync(join(dir, "stopped.xml")).size : 0).toBe(size);
-      expect(readFileSync(join(dir, "stopped.xml"), "utf8")).not.toMatch(/<\/urlset>$/);
-      expect(readFileSync(join(dir, "threaded.xml"), "utf8")).toMatch(/<\/urlset>$/);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+  it("is not written for a site with no page at an address of its own", async () => {
+    expect(await sitemapXml(config, [{ id: "x", paths: {}, schemaType: "WebPage" }], "2026-11-24")).toBeUndefined();
   });
 });

@@ -3,7 +3,7 @@ import { mkdtempSync } from "node:fs";
 import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { buildSite } from "../../src/generator/build/build.ts";
+import { buildSite } from "../../src/generator/pipeline/build.ts";
 import { createSiteServer, type SiteServer } from "../../src/generator/server.ts";
 import { projectCopy, parseHtml } from "../helpers.ts";
 

@@ -10,7 +10,7 @@ import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openSqlite } from "../../src/api/sqlite-driver.ts";
-import { buildSite } from "../../src/generator/build/build.ts";
+import { buildSite } from "../../src/generator/pipeline/build.ts";
 import { createSiteServer } from "../../src/generator/server.ts";
 import { hstsWanted, startPort } from "../../src/generator/start.ts";
 import { projectCopy, ROOT } from "../helpers.ts";

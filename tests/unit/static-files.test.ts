@@ -5,7 +5,7 @@ import { request } from "node:http";
 import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { buildSite } from "../../src/generator/build/build.ts";
+import { buildSite } from "../../src/generator/pipeline/build.ts";
 import { createSiteServer, type SiteServer } from "../../src/generator/server.ts";
 import { ROOT, projectCopy, parseHtml } from "../helpers.ts";
 

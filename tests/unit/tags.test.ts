@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } fro
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parse as parseYaml } from "yaml";
-import { buildSite } from "../../src/generator/build/build.ts";
+import { buildSite } from "../../src/generator/pipeline/build.ts";
 import { jsonLdGraph, parseHtml, projectCopy } from "../helpers.ts";
 
 /**

@@ -2,7 +2,7 @@ import { createRequire } from "node:module";
 import type { Feed as FeedClass } from "feed";
 import type { SiteConfig } from "../config.ts";
 import type { CollectionDefinition, CollectionEntry, Route } from "../site-definition.ts";
-import type { Collections } from "../collections.ts";
+import type { Collections } from "../pipeline/collections.ts";
 import { absoluteUrl } from "./urls.ts";
 
 export interface FeedInput {

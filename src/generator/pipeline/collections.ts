@@ -1,0 +1,254 @@
+import { createHash } from "node:crypto";
+import { readFileSync, statSync } from "node:fs";
+import { basename } from "node:path";
+import { PROJECT_FILES } from "../project.ts";
+import { filesIn } from "../files.ts";
+import { countWords, createMarkdown, IMAGE_PLACEHOLDER, readingMinutes, type MarkdownEnv } from "../markdown.ts";
+import type { Dictionary } from "../content.ts";
+import type { CollectionDefinition, CollectionEntry, ImageRef } from "../site-definition.ts";
+import type { SitegenError } from "../errors.ts";
+import { entryInvalid, entryProblems, fieldPlace, parseEntry, validate } from "./entry-file.ts";
+
+export interface CollectionsInput {
+  root: string;
+  siteUrl: string;
+  locales: string[];
+  dictionaries: Record<string, Dictionary>;
+  definitions: CollectionDefinition[];
+  /** Include entries marked `draft: true` (sitegen serve does; sitegen build never). */
+  drafts: boolean;
+  /** What the previous build read of each entry file (BuildState.entries). */
+  previous?: Record<string, EntryRecord>;
+  /** The files sitegen serve's watcher saw change since the previous build: the others are not looked at. */
+  changed?: ReadonlySet<string>;
+  /** Told each time a page reads an entry's body (incremental builds note which pages read which bodies). */
+  onBodyRead?: (file: string) => void;
+  /** Told after each entry how many of the entries are read (progress.ts). */
+  progress?: (done: number, total: number) => void;
+}
+
+/** What a build keeps of an entry file for the next build: its checked fields, reading time and images. */
+export interface EntryRecord {
+  /** The hash of the file's text, its size and time of change. */
+  hash: string;
+  size: number;
+  mtimeMs: number;
+  data: Record<string, unknown>;
+  /** The hash of `data`, which pages' plans are compared by. */
+  dataHash: string;
+  readingMinutes: number;
+  /** The Markdown body's first line in the file, and the images it refers to (for the image stage). */
+  firstLine: number;
+  bodyImages?: ImageRef[];
+}
+
+/** Collection name → locale → its entries, in the collection's order. */
+export type Collections = Record<string, Record<string, CollectionEntry[]>>;
+
+/** What the entries of one collection and locale share in a build. */
+interface EntryContext {
+  input: CollectionsInput;
+  definition: CollectionDefinition;
+  render: (md: string, env?: MarkdownEnv) => string;
+  /** How much body text may still be kept in memory (KEPT_BODIES). */
+  budget: { left: number };
+}
+
+/**
+ * How much body text a build keeps in memory, in UTF-16 code units: the bodies of a site of a few thousand
+ * entries fit and are not read twice; beyond it, a body is read from its file again when a page asks for it.
+ */
+const KEPT_BODIES = 16 * 1024 * 1024;
+
+/**
+ * An entry, as pages see it. Its `html` is a getter, rendered each time it is asked for, so that a build of
+ * many thousand entries never holds every rendered body at once; what hashes or copies an entry's fields
+ * leaves it out, with the record and the body, which are private.
+ */
+class Entry implements CollectionEntry {
+  image?: string = undefined;
+  ogImage?: CollectionEntry["ogImage"] = undefined;
+  images?: CollectionEntry["images"] = undefined;
+  bodyPictures?: string[] = undefined;
+  path?: string = undefined;
+  readonly collection: string;
+  readonly slug: string;
+  readonly key: string;
+  readonly data: Record<string, unknown>;
+  readonly readingMinutes: number;
+  readonly hash: string;
+  readonly size: number;
+  readonly mtimeMs: number;
+  readonly bodyImages: ImageRef[] | undefined;
+  readonly #record: EntryRecord;
+  readonly #body: string | undefined;
+  readonly #context: EntryContext;
+
+  constructor(context: EntryContext, record: EntryRecord, body: string | undefined, readonly locale: string, readonly file: string) {
+    this.#context = context;
+    this.#record = record;
+    this.#body = body;
+    this.collection = context.definition.name;
+    this.slug = entrySlug(file);
+    this.key = typeof record.data.translationKey === "string" ? record.data.translationKey : this.slug;
+    this.readingMinutes = record.readingMinutes;
+    this.hash = record.hash;
+    this.size = record.size;
+    this.mtimeMs = record.mtimeMs;
+    this.bodyImages = record.bodyImages;
+    // A schema's `body` field is read when asked for, as the Markdown body is: a getter of a copy of the fields.
+    this.data = "body" in context.definition.schema ? withBody(record.data, () => this.bodyText()) : record.data;
+  }
+
+  get html(): string {
+    if ("body" in this.#context.definition.schema) return "";
+    const markdown = this.bodyText();
+    if (!markdown) return "";
+    const pictures = this.bodyPictures;
+    if (!pictures) return this.#context.render(markdown);
+    const html = this.#context.render(markdown, { images: [], firstLine: this.#record.firstLine });
+    return html.replace(IMAGE_PLACEHOLDER, (_, i: string) => pictures[Number(i)] ?? "");
+  }
+
+  /** The body text: kept in memory, or from its file again. */
+  bodyText(): string {
+    const { input, definition } = this.#context;
+    input.onBodyRead?.(this.file);
+    if (this.#body !== undefined) return this.#body;
+    const parsed = parseEntry(this.file, readFileSync(`${input.root}/${this.file}`, "utf8"), definition, true);
+    return "body" in definition.schema ? String(parsed.front.body ?? "") : parsed.body;
+  }
+
+  static recordOf(entry: Entry): EntryRecord {
+    return entry.#record;
+  }
+}
+
+/** The fields with a `body` getter that reads the entry's body when asked for. */
+function withBody(data: Record<string, unknown>, body: () => string): Record<string, unknown> {
+  return Object.defineProperty({ ...data }, "body", { get: body, enumerable: false });
+}
+
+/** What the next build may reuse of an entry's file. */
+export function entryRecord(entry: CollectionEntry): EntryRecord | undefined {
+  return entry instanceof Entry ? Entry.recordOf(entry) : undefined;
+}
+
+/** An entry's slug: its file's name without the extension. */
+export const entrySlug = (file: string) => basename(file).replace(/\.(md|ya?ml)$/, "");
+
+/** Every entry of every collection and locale. */
+export function allEntries(collections: Collections): CollectionEntry[] {
+  const all: CollectionEntry[] = [];
+  for (const byLocale of Object.values(collections)) for (const entries of Object.values(byLocale)) all.push(...entries);
+  return all;
+}
+
+/** Every entry by the file it was read from. */
+export function entriesByFile(collections: Collections): Map<string, CollectionEntry> {
+  return new Map(allEntries(collections).map((entry) => [entry.file, entry]));
+}
+
+/**
+ * Stage 3a. The entries of each collection in each locale: content/<locale>/<collection>/<slug>.md (Markdown
+ * with YAML front matter) or <slug>.yaml (the fields alone, the body in `body` if any). The fields are checked
+ * against the collection's schema: every invalid entry is named at once, with its file, field and line.
+ * Translations are paired by `translationKey`, else by slug. A file of the size and time of change the previous
+ * build read (as make and most generators judge it) is not read again: its record stands.
+ */
+export function loadCollections(input: CollectionsInput): Collections {
+  const render = createMarkdown(input.siteUrl);
+  const budget = { left: KEPT_BODIES };
+  const lists = input.definitions.flatMap((definition) =>
+    input.locales.map((locale) => {
+      const files = filesIn(input.root, `${PROJECT_FILES.content}/${locale}/${definition.name}`, ["md", "yaml", "yml"]);
+      return { context: { input, definition, render, budget }, locale, files };
+    }),
+  );
+  const out: Collections = Object.fromEntries(input.definitions.map((definition) => [definition.name, {}]));
+  const failed: SitegenError[] = [];
+  const total = lists.reduce((sum, list) => sum + list.files.length, 0);
+  let done = 0;
+  for (const { context, locale, files } of lists) {
+    const entries: CollectionEntry[] = [];
+    for (const file of files) {
+      try {
+        entries.push(readEntry(context, file, locale));
+      } catch (error) {
+        if (!entryProblems(error)) throw error;
+        failed.push(error as SitegenError);
+      }
+      input.progress?.(++done, total);
+    }
+    const shown = entries.filter((e) => input.drafts || e.data.draft !== true);
+    out[context.definition.name][locale] = sortEntries(shown, context.definition);
+  }
+  // A single failing file keeps its own error (a YAML syntax error shows the lines in question).
+  if (failed.length === 1) throw failed[0];
+  if (failed.length) throw entryInvalid(failed.flatMap((error) => entryProblems(error)!));
+  return out;
+}
+
+/**
+ * The entries by their sort field, the greatest first (the newest, for a date), then by slug. A date
+ * (YYYY-MM-DD) compares as it is written; text compares by the locale's collation.
+ */
+export function sortEntries<E extends Pick<CollectionEntry, "data" | "slug">>(entries: E[], definition: CollectionDefinition): E[] {
+  const field = definition.sortBy ?? "date";
+  const dated = definition.schema[field]?.type === "date";
+  const keyed = entries.map((entry) => ({ entry, value: String(entry.data[field]) }));
+  const compare = (a: string, b: string) => (dated ? (a < b ? 1 : a > b ? -1 : 0) : b.localeCompare(a));
+  keyed.sort((a, b) => compare(a.value, b.value) || a.entry.slug.localeCompare(b.entry.slug));
+  return keyed.map((k) => k.entry);
+}
+
+function readEntry(context: EntryContext, file: string, locale: string): CollectionEntry {
+  const { input } = context;
+  const before = input.previous?.[file];
+  // sitegen serve's watcher knows which files changed; otherwise a file of the same size and time of change is
+  // taken as unchanged, as make and most generators judge it.
+  if (before && input.changed && !touches(input.changed, file)) return new Entry(context, before, undefined, locale, file);
+  const path = `${input.root}/${file}`;
+  const { size, mtimeMs } = statSync(path);
+  if (before && !input.changed && before.size === size && before.mtimeMs === mtimeMs) {
+    return new Entry(context, before, undefined, locale, file);
+  }
+  const text = readFileSync(path, "utf8");
+  const { record, body } = readRecord(context, file, locale, text, size, mtimeMs);
+  // A copy of the body: a slice would keep the file's whole text in memory for as long as the entry lives.
+  const kept = body.length <= context.budget.left ? Buffer.from(body).toString() : undefined;
+  if (kept !== undefined) context.budget.left -= kept.length;
+  return new Entry(context, record, kept, locale, file);
+}
+
+/** Whether the file, or a folder that holds it, is among the paths reported changed. */
+function touches(changed: ReadonlySet<string>, file: string): boolean {
+  for (let path = file; path.includes("/"); path = path.slice(0, path.lastIndexOf("/"))) if (changed.has(path)) return true;
+  return false;
+}
+
+/** An entry file's text parsed, checked and measured; its body apart, as it is not part of the record. */
+function readRecord(context: EntryContext, file: string, locale: string, text: string, size: number, mtimeMs: number) {
+  const { input, definition, render } = context;
+  const parsed = parseEntry(file, text, definition);
+  const dictionary = input.dictionaries[locale] ?? new Map();
+  const { body: bodyField, ...checked } = validate(parsed.front, definition.schema, (f) => fieldPlace(file, text, f), dictionary);
+  // Through JSON: the parser's strings are slices of the file's text, which they would keep in memory.
+  const json = JSON.stringify(checked);
+  const data = JSON.parse(json) as Record<string, unknown>;
+  const markdownBody = !("body" in definition.schema);
+  // The body's images, found by rendering it once: the image stage makes them before any page is rendered.
+  const env: MarkdownEnv = { images: [], firstLine: parsed.firstLine };
+  if (markdownBody && parsed.body.includes("![")) render(parsed.body, env);
+  const record: EntryRecord = {
+    hash: createHash("sha1").update(text).digest("hex"),
+    size,
+    mtimeMs,
+    data,
+    dataHash: createHash("sha1").update(json).digest("hex"),
+    readingMinutes: readingMinutes(countWords(parsed.body)),
+    firstLine: parsed.firstLine,
+    ...(env.images.length ? { bodyImages: env.images } : {}),
+  };
+  return { record, body: markdownBody ? parsed.body : String(bodyField ?? "") };
+}

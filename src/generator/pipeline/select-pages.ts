@@ -1,0 +1,83 @@
+import type { CollectionEntry, Route } from "../site-definition.ts";
+import { entryRecord, type Collections } from "./collections.ts";
+import type { PlannedPage } from "./plan-pages.ts";
+import { hash, type PageRecord } from "./state.ts";
+
+/**
+ * The digests of what pages read, for one build: a page's plan (its address, route, entry, listing), and
+ * each thing it read while rendering: `collection:<name>:<locale>` (every entry's fields, in order),
+ * `body:<file>` (an entry's text), `route:<id>` (a route's addresses), `routes` (all of them).
+ */
+export class PageInputs {
+  private readonly digests = new Map<string, string>();
+  private readonly byId: Map<string, Route>;
+
+  constructor(
+    private readonly routes: Route[],
+    private readonly collections: Collections,
+    private readonly byFile: ReadonlyMap<string, CollectionEntry>,
+  ) {
+    this.byId = new Map(routes.map((r) => [r.id, r]));
+  }
+
+  /** The hash of everything the plan says about a page. */
+  pageInput(page: PlannedPage): string {
+    const { kind, path, locale, file, label, meta, props, route, entry, listing } = page;
+    const plan = {
+      ...{ kind, path, locale, file, label, meta, props, route, component: page.component.name },
+      entry: entry && entryFields(entry),
+      listing: listing && { ...listing, group: listing.group, entries: listing.entries.map(entryFields) },
+    };
+    return hash(JSON.stringify(plan));
+  }
+
+  /** The digest of one thing a page read (ReadLog's names). */
+  digest(read: string): string {
+    // An entry's text: its file's hash, at hand.
+    if (read.startsWith("body:")) return this.byFile.get(read.slice(5))?.hash ?? "gone";
+    let digest = this.digests.get(read);
+    if (digest === undefined) {
+      digest = this.compute(read);
+      this.digests.set(read, digest);
+    }
+    return digest;
+  }
+
+  private compute(read: string): string {
+    const [kind, ...rest] = read.split(":");
+    if (kind === "routes") return hash(JSON.stringify(this.routes));
+    if (kind === "route") return hash(JSON.stringify(this.byId.get(rest.join(":")) ?? "gone"));
+    if (kind === "collection") {
+      const locale = rest.pop()!;
+      return hash(JSON.stringify((this.collections[rest.join(":")]?.[locale] ?? []).map(entryFields)));
+    }
+    return "unknown";
+  }
+}
+
+/** An entry as pages see it, without its body (whose reads are noted on their own): its fields by their hash. */
+function entryFields(e: CollectionEntry) {
+  const data = entryRecord(e)?.dataHash ?? e.data;
+  return [e.file, e.slug, e.key, data, e.readingMinutes, e.image, e.path];
+}
+
+/**
+ * Which pages the previous output can keep: those whose plan and every read are as they were, and whose file
+ * is still there (`present`, with the compressed twins the build writes). All others are rendered.
+ */
+export function selectPages(
+  pages: PlannedPage[],
+  previous: Record<string, PageRecord> | undefined,
+  inputs: PageInputs,
+  present: (file: string) => boolean,
+): { render: PlannedPage[]; keep: PlannedPage[] } {
+  if (!previous) return { render: pages, keep: [] };
+  const render: PlannedPage[] = [];
+  const keep: PlannedPage[] = [];
+  for (const page of pages) {
+    const record = previous[page.file];
+    const same = record?.input === inputs.pageInput(page) && record.reads.every(([read, d]) => inputs.digest(read) === d);
+    (same && present(page.file) ? keep : render).push(page);
+  }
+  return { render, keep };
+}
