@@ -39,12 +39,13 @@ const CASES: Partial<Record<ErrorName, Case[]>> = {
     { when: "a setting of content/site.yaml is wrong", params: { variable: "notifications.{field}" } },
     { when: "an environment variable is wrong", params: { variable: "{variable}" } },
   ],
-  SubmissionsFormatInvalid: [{ params: { valid: ["{valid format}"] } }],
-  SubmissionsTypeInvalid: [{ params: { valid: ["{valid type}"] } }],
-  SubmissionsEmailInvalid: [
-    { when: "`--email` is missing (export)", params: { command: "export", value: "" } },
-    { when: "`--email` is missing (delete)", params: { command: "delete", value: "" } },
-    { when: "`--email` is not an address", params: { command: "{command}" } },
+  OptionValueInvalid: [
+    { when: "the option has a default", params: { valid: ["{valid value}"], omitted: undefined } },
+    { when: "the option may be left out", params: { valid: ["{valid value}"] } },
+  ],
+  EmailOptionInvalid: [
+    { when: "`--email` is missing", params: { value: "" } },
+    { when: "`--email` is not an address", params: {} },
   ],
 };
 

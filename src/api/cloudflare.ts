@@ -11,6 +11,7 @@
 import type { SiteConfig } from "../generator/config.ts";
 import { D1SubmissionStore, type D1Database } from "./d1-store.ts";
 import { createEdgeApi } from "./edge.ts";
+import { D1 } from "./hosting.ts";
 import { createWorkersMailer } from "./notify/email-workers.ts";
 
 /**
@@ -80,7 +81,7 @@ export function createPagesWorker(options: PagesWorkerOptions): { fetch(request:
   return {
     async fetch(request, env, ctx) {
       const response = await api.handle(withClientAddress(request), {
-        store: storeFor(env.SUBMISSIONS ?? MISSING_BINDING),
+        store: storeFor((env[D1.binding] as D1Database | undefined) ?? MISSING_BINDING),
         env: variables(env),
         waitUntil: ctx ? (promise) => ctx.waitUntil(promise) : undefined,
       });

@@ -16,6 +16,7 @@ import type { Messages } from "./http.ts";
 import type { MailerFactory } from "./notify/mailer.ts";
 import { NotifyConfigError, type Environment } from "./notify/settings.ts";
 import type { SubmissionSink } from "./store.ts";
+import { submissionSettings, type SubmissionSettings } from "./submission-settings.ts";
 
 export interface EdgeApiOptions {
   site: SiteConfig;
@@ -57,10 +58,16 @@ const DAY_MS = 86_400_000;
  * is down: 503 with the visitor's-language failure message, or the error page without JavaScript. Nothing
  * is stored that its notifications could not follow; the language detection still answers.
  */
-function unavailable(site: SiteConfig, messages: Messages, error: NotifyConfigError): Endpoints {
+function unavailable(
+  site: SiteConfig,
+  settings: SubmissionSettings,
+  messages: Messages,
+  error: NotifyConfigError,
+): Endpoints {
   const refuse = () => Promise.reject(new Error(`the notification settings cannot work (${error.variable})`));
+  const store = { addNewsletter: refuse, addContact: refuse, close: async () => {} };
   return {
-    handlers: createHandlers({ site, messages, store: { addNewsletter: refuse, addContact: refuse, close: async () => {} } }),
+    handlers: createHandlers({ site, settings, messages, store }),
     store: undefined,
     delivers: false,
     unconfirmedDays: 0,
@@ -73,6 +80,8 @@ function unavailable(site: SiteConfig, messages: Messages, error: NotifyConfigEr
 export function createEdgeApi(options: EdgeApiOptions): EdgeApi {
   const { site } = options;
   const now = options.now ?? Date.now;
+  // As the build recorded them: SUBMISSIONS_DB and SUBMISSIONS_RATE_LIMIT are for a Node server's run.
+  const settings = submissionSettings(site, {});
   const messages = { pt: new Map(Object.entries(options.messages.pt ?? {})), en: new Map(Object.entries(options.messages.en ?? {})) };
   // One set of endpoints per instance, store and settings: the in-memory rate limit lives as long as they do.
   let current: { store: SubmissionSink; key: string; endpoints: Endpoints; purgedAt: number } | undefined;
@@ -82,12 +91,13 @@ export function createEdgeApi(options: EdgeApiOptions): EdgeApi {
     if (current?.store === store && current.key === key) return current;
     let endpoints: Endpoints;
     try {
-      endpoints = createEndpoints({ site, messages, env, now, createMailer: options.createMailer, openStore: () => store });
+      const { createMailer } = options;
+      endpoints = createEndpoints({ site, settings, messages, env, now, createMailer, openStore: () => store });
     } catch (error) {
       if (!(error instanceof NotifyConfigError)) throw error;
       // Said once per instance; the message never holds a password or a webhook's address.
       console.error(`sitegen: the form endpoints cannot run: ${error.message} (${error.variable})`);
-      endpoints = unavailable(site, messages, error);
+      endpoints = unavailable(site, settings, messages, error);
     }
     current?.endpoints.close();
     current = { store, key, endpoints, purgedAt: 0 };

@@ -2,7 +2,7 @@
  * The endpoints with everything that makes a lead reach people, wired once for every runtime: the
  * notification settings (the environment over site.yaml's defaults), the outbox kinds queued with each
  * submission, the double opt-in (its signed links and its confirm endpoint), the deliverers, and the outbox
- * worker that sends what is due. `sitegen serve` and `sitegen start` (index.ts) run that worker on a timer;
+ * worker that sends what is due. `sitegen serve` and `sitegen start` (node-api.ts) run that worker on a timer;
  * the Cloudflare Pages worker and the Netlify Function (edge.ts) run one pass of it after each request. Only
  * the mail transport differs: nodemailer where Node's sockets exist, worker-mailer in workerd.
  *
@@ -11,15 +11,18 @@
 import type { SiteConfig } from "../generator/config.ts";
 import { DeliveryWorker, type Backoff } from "./delivery.ts";
 import type { ApiHandler } from "./forms.ts";
-import { createHandlers, DEFAULT_SUBMISSIONS, localePrefixes } from "./handlers.ts";
+import { createHandlers, localePrefixes } from "./handlers.ts";
 import { localeFromField, type ApiLocale, type Messages } from "./http.ts";
 import { createDeliverers, type MailerFactory } from "./notify/deliverers.ts";
 import { notifySettings, NotifyConfigError, outboxKinds, type Environment, type NotificationsConfig } from "./notify/settings.ts";
 import { createConfirmHandler, OptInTokens } from "./opt-in.ts";
 import type { SubmissionSink, SubmissionStore } from "./store.ts";
+import type { SubmissionSettings } from "./submission-settings.ts";
 
 export interface EndpointsOptions {
   site: SiteConfig;
+  /** site.yaml's `submissions` block, read (submission-settings.ts) with the overrides of the runtime that serves. */
+  settings: SubmissionSettings;
   messages: Messages;
   /** The store, opened once the settings passed their checks (so a server that cannot run opens no database). */
   openStore: () => SubmissionSink;
@@ -75,14 +78,12 @@ function isStore(store: SubmissionSink): store is SubmissionStore {
 
 /** Throws NotifyConfigError for a setting that cannot work, before anything is stored under it. */
 export function createEndpoints(options: EndpointsOptions): Endpoints {
-  const { site, messages, env } = options;
+  const { site, settings, messages, env } = options;
   const now = options.now ?? Date.now;
-  const settings = site.submissions ?? DEFAULT_SUBMISSIONS;
-  const extra = settings as { doubleOptIn?: unknown; unconfirmedDays?: unknown; retentionDays?: unknown };
-  const retentionDays = Number(extra.retentionDays ?? 0);
-  const unconfirmedDays = Number(extra.unconfirmedDays ?? DEFAULT_UNCONFIRMED_DAYS);
+  const retentionDays = settings.retentionDays ?? 0;
+  const unconfirmedDays = settings.unconfirmedDays ?? DEFAULT_UNCONFIRMED_DAYS;
   const notify = notifySettings(site.notifications as NotificationsConfig | undefined, env);
-  const optIn = extra.doubleOptIn === true ? doubleOptIn(site, env, notify.smtpUrl, unconfirmedDays, now) : undefined;
+  const optIn = settings.doubleOptIn === true ? doubleOptIn(site, env, notify.smtpUrl, unconfirmedDays, now) : undefined;
   const store = options.openStore();
   const defaultLocale = site.locales.find((l) => l.prefix === "")?.code;
   const firmLocale: ApiLocale = localeFromField(notify.locale ?? defaultLocale) ?? "pt";
@@ -90,7 +91,7 @@ export function createEndpoints(options: EndpointsOptions): Endpoints {
   const full = isStore(store) ? store : undefined;
   const outbox = options.outbox ?? { newsletter: outboxKinds(notify, "newsletter"), contact: outboxKinds(notify, "contact") };
 
-  const handlers = createHandlers({ site, messages, store, now, outbox, optIn, onStored: options.onStored });
+  const handlers = createHandlers({ site, settings, messages, store, now, outbox, optIn, onStored: options.onStored });
   if (optIn && full) {
     handlers[optIn.path] = createConfirmHandler({
       tokens: optIn.tokens,

@@ -36,7 +36,9 @@ import type { OutboxMessage, SubmissionSink } from "./store.ts";
 
 export { MAX_BODY_BYTES };
 
-export type FormKind = "newsletter" | "contact";
+/** The forms the endpoints answer, each stored in a table of its own (src/api/store.ts). */
+export const FORM_KINDS = ["newsletter", "contact"] as const;
+export type FormKind = (typeof FORM_KINDS)[number];
 export type ApiHandler = (request: Request) => Promise<Response>;
 
 /** Why a submission failed, as the `reason` of the error page's address. */

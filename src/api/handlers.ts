@@ -1,7 +1,7 @@
 /**
  * The built-in endpoints over a given store: newsletter, contact and language detection, at the paths
  * site.yaml configures. Web-standard only (no Node API, no store of its own), so the same code is mounted by
- * `sitegen serve` and `sitegen start` (through index.ts, which opens SQLite or PostgreSQL) and bundled into
+ * `sitegen serve` and `sitegen start` (through node-api.ts, which opens SQLite or PostgreSQL) and bundled into
  * the Cloudflare Pages worker (cloudflare.ts, over D1) and the Netlify Function (netlify.ts, over Netlify
  * Blobs or PostgreSQL).
  */
@@ -13,9 +13,12 @@ import type { ApiLocale } from "./http.ts";
 import { siteOrigins } from "./origin.ts";
 import { RateLimiter } from "./rate-limit.ts";
 import type { SubmissionSink } from "./store.ts";
+import type { SubmissionSettings } from "./submission-settings.ts";
 
 export interface HandlerOptions {
   site: SiteConfig;
+  /** site.yaml's `submissions` block, read (submission-settings.ts). */
+  settings: SubmissionSettings;
   /** per locale "pt" | "en": dotted key → text, from content/<locale>/*.yaml */
   messages: Record<"pt" | "en", Map<string, string>>;
   store: SubmissionSink;
@@ -36,8 +39,6 @@ export function localePrefixes(site: SiteConfig): Record<ApiLocale, string> {
     en: site.locales.find((l) => l.code === "en")?.prefix ?? "/en",
   };
 }
-
-export const DEFAULT_SUBMISSIONS = { database: ".data/submissions.db", rateLimitPerMinute: 5, trustProxy: false, minFillSeconds: 2 };
 
 /**
  * The path an endpoint is mounted at: a path of site.yaml as it is; an absolute http(s) URL by its path, for
@@ -68,14 +69,13 @@ function remotePages(site: SiteConfig): string | undefined {
 
 /** Endpoint path (from site.endpoints) → handler, each answering CORS for the site's own origins. */
 export function createHandlers(options: HandlerOptions): Record<string, ApiHandler> {
-  const { site, messages, store } = options;
+  const { site, settings, messages, store } = options;
   const now = options.now ?? Date.now;
-  const settings = site.submissions ?? DEFAULT_SUBMISSIONS;
   // One budget per client across both forms: the limit is on submissions, whichever form sends them. Only
   // accepted ones count; refused posts have their own, larger budget (see src/api/forms.ts). A store shared
   // by several processes keeps the counts itself, so the limit holds whichever process a post reaches.
   const allowedOrigins = siteOrigins(site.siteUrl);
-  const perMinute = Number(settings.rateLimitPerMinute ?? 5);
+  const perMinute = settings.rateLimitPerMinute;
   const budget = (name: string, limit: number) => store.rateLimiter?.(name, limit, 60_000) ?? new RateLimiter({ limit, windowMs: 60_000 });
   const limiter = budget("accepted", perMinute);
   const invalidLimiter = budget("refused", perMinute * INVALID_PER_ACCEPTED);
@@ -87,8 +87,8 @@ export function createHandlers(options: HandlerOptions): Record<string, ApiHandl
     invalidLimiter,
     allowedOrigins,
     remotePages: remotePages(site),
-    minFillMs: Math.max(0, Number(settings.minFillSeconds ?? 0)) * 1000,
-    trustProxy: settings.trustProxy === true,
+    minFillMs: Math.max(0, settings.minFillSeconds) * 1000,
+    trustProxy: settings.trustProxy,
     localePrefix,
     now,
     onStored: options.onStored,

@@ -1,118 +1,44 @@
 /**
- * The built-in endpoints `sitegen serve` and `sitegen start` mount, with their notifications and double
- * opt-in (endpoints.ts, e-mail with nodemailer), over the store openStore picks for Node: PostgreSQL with
- * DATABASE_URL, else SQLite; and what runs beside them in a Node process: the outbox worker on a timer and
- * the daily retention purge. The Cloudflare Pages worker mounts the same endpoints over D1 (cloudflare.ts),
- * the Netlify Function over Netlify Blobs or PostgreSQL (netlify.ts), each delivering after its requests
- * (edge.ts).
+ * The site's endpoints module, which sitegen finds by convention and loads as its plug-in
+ * (src/generator/plugin.ts; docs/extending.md): each export below is one thing the generator asks of the
+ * site, so that it knows nothing of the forms, their store or the law they answer to.
  */
-import type { SiteConfig } from "../generator/config.ts";
-import type { ApiHandler } from "./forms.ts";
-import { DEFAULT_SUBMISSIONS } from "./handlers.ts";
-import { openStore, type Environment } from "./stores.ts";
-import type { SubmissionSink } from "./store.ts";
-import type { Backoff, DeliveryReport } from "./delivery.ts";
-import { createEndpoints } from "./endpoints.ts";
-import { createMailer } from "./notify/email.ts";
+import type { SitePlugin } from "../generator/plugin.ts";
+import { commands } from "./commands/cli.ts";
+import { describeError } from "./errors.ts";
+import { D1, routes } from "./hosting.ts";
+import { createApiHandlers } from "./node-api.ts";
+import { submissionSettings } from "./submission-settings.ts";
+
+/** The D1 database the Cloudflare Pages worker stores through (hosting.ts). */
+const d1 = D1;
+
+/** The Node server's request log trusts X-Forwarded-For when the forms do (submissions.trustProxy). */
+function serverSettings(site: Readonly<Record<string, unknown>>) {
+  return { trustProxy: submissionSettings(site, globalThis.process?.env ?? {}).trustProxy };
+}
+
+export {
+  /** The endpoints of `sitegen serve` and `sitegen start` (node-api.ts). */
+  createApiHandlers,
+  /** `sitegen submissions`, and its retry, export and delete (commands/). */
+  commands,
+  /** The addresses the Cloudflare and Netlify targets route to the endpoints (hosting.ts). */
+  routes,
+  d1,
+  serverSettings,
+  /** The failures of the endpoints, their store and their settings as catalogued errors (errors.ts). */
+  describeError,
+};
+
+// The compiler checks that every export above is what the plug-in point expects of it.
+void ({ createApiHandlers, commands, routes, d1, serverSettings, describeError } satisfies Required<SitePlugin>);
 
 export type { ApiHandler, FormKind } from "./forms.ts";
+export type { ApiInstance, ApiOptions } from "./node-api.ts";
 export { createFormHandler, MAX_BODY_BYTES } from "./forms.ts";
 export { createDetectLanguageHandler, detectLanguage } from "./detect-language.ts";
 export { RateLimiter } from "./rate-limit.ts";
 export type { SubmissionSink, SubmissionStore } from "./store.ts";
-// For `sitegen submissions`, which reads what the endpoints stored through the same store.
 export { openStore, storeKind, sqliteFile } from "./stores.ts";
 export type { DeliveryReport } from "./delivery.ts";
-
-export interface ApiOptions {
-  site: SiteConfig;
-  root: string;
-  /** per locale "pt" | "en": dotted key → text, from content/<locale>/*.yaml */
-  messages: Record<"pt" | "en", Map<string, string>>;
-  /** for tests: a clock */
-  now?: () => number;
-  /** Another store instead of the one openStore picks (PostgreSQL with DATABASE_URL, else SQLite). */
-  store?: SubmissionSink;
-  /** Where DATABASE_URL is read; process.env by default. */
-  env?: Environment;
-  /** Notifications queued in the outbox with each stored submission, per form (see FormHandlerOptions.outbox). */
-  outbox?: Partial<Record<"newsletter" | "contact", readonly string[]>>;
-  /** For tests: the retry schedule of failed notifications, and how often the background looks for due ones. */
-  backoff?: Backoff;
-  deliveryIntervalMs?: number;
-}
-
-/** How often the background work looks for notifications that are due (a shared database may get them from other processes). */
-const DELIVERY_INTERVAL_MS = 5_000;
-const DAY_MS = 86_400_000;
-
-/** What `sitegen start` and `sitegen serve` run beside the endpoints, and `sitegen submissions retry` uses. */
-export interface ApiInstance {
-  handlers: Record<string, ApiHandler>;
-  /** Opens the store and applies its migrations now rather than at the first submission, so a server can fail at start. */
-  ready(): Promise<void>;
-  /**
-   * Starts the background work: with submissions.retentionDays, the purge of older rows (at once, then
-   * daily); then the outbox worker (at once, then at every interval and after each stored submission).
-   */
-  startBackground(): void;
-  /** Stops it; deliveries in flight may finish within `graceMs`, then are cut and left due for the next start. */
-  stopBackground(graceMs: number): Promise<void>;
-  /** Sends every notification not yet delivered, due or waiting out its backoff (`sitegen submissions retry`). */
-  retry(): Promise<DeliveryReport>;
-  close(): Promise<void>;
-}
-
-/** Endpoint path (from site.endpoints) → handler, with the background work of a Node process. */
-export function createApiHandlers(options: ApiOptions): ApiInstance {
-  const { site, root, messages } = options;
-  const now = options.now ?? Date.now;
-  const env = options.env ?? globalThis.process?.env ?? {};
-  const settings = site.submissions ?? DEFAULT_SUBMISSIONS;
-  // Settings that cannot work fail here, before a server listens; the store is opened only once they pass.
-  let store: SubmissionSink | undefined;
-  const endpoints = createEndpoints({
-    site,
-    messages,
-    env,
-    now,
-    createMailer,
-    outbox: options.outbox,
-    backoff: options.backoff,
-    onStored: () => worker?.kick(),
-    openStore: () => (store = options.store ?? openStore(settings, env, root)),
-  });
-  const { handlers } = endpoints;
-  const full = endpoints.store;
-  const worker = endpoints.deliveryWorker();
-  let purgeTimer: ReturnType<typeof setInterval> | undefined;
-  const purge = () => endpoints.purge();
-
-  return {
-    handlers,
-    ready: async () => store?.ready?.(),
-    startBackground() {
-      const deliver = () => worker?.start(options.deliveryIntervalMs ?? DELIVERY_INTERVAL_MS);
-      if (!full || purgeTimer) return deliver();
-      purgeTimer = setInterval(() => void purge(), DAY_MS);
-      purgeTimer.unref?.();
-      // Purged first: nothing is sent about a submission that is past its retention period.
-      void purge().finally(deliver);
-    },
-    async stopBackground(graceMs) {
-      clearInterval(purgeTimer);
-      purgeTimer = undefined;
-      await worker?.stop(graceMs);
-    },
-    async retry() {
-      if (!worker) return { delivered: [], failed: [] };
-      return worker.retryAll();
-    },
-    async close() {
-      clearInterval(purgeTimer);
-      await worker?.stop(0);
-      endpoints.close();
-      await store?.close();
-    },
-  };
-}

@@ -189,7 +189,7 @@ export function deliveryOf(counts: { total: number; undelivered: number; attempt
   return { delivery: lastError === null ? "pending" : "failing", delivery_attempts: pendingAttempts, delivery_error: lastError };
 }
 
-/** A store's failures that a developer must act on, told apart by `code` (the CLI maps each to its catalogue entry). */
+/** A store's failures that a developer must act on, told apart by `code` (errors.ts maps each to its catalogue entry). */
 export type StoreErrorCode = "invalid-url" | "unreachable" | "unreadable";
 
 export class StoreError extends Error {

@@ -1,7 +1,7 @@
 /**
  * Which store the endpoints and `sitegen submissions` use: PostgreSQL when DATABASE_URL is set in the
  * environment (as container platforms and managed databases pass it), else the SQLite file of
- * `submissions.database` in site.yaml (or SUBMISSIONS_DB, applied by the configuration loader). Node only:
+ * `submissions.database` in site.yaml (or SUBMISSIONS_DB: submission-settings.ts). Node only:
  * an edge runtime gives createApiHandlers its own store (D1) instead.
  */
 import { resolve } from "node:path";
@@ -10,7 +10,7 @@ import { PgSubmissionStore } from "./pg-store.ts";
 import { SqliteSubmissionStore } from "./sqlite-store.ts";
 import type { SubmissionStore } from "./store.ts";
 
-export const DEFAULT_DATABASE = ".data/submissions.db";
+import { DEFAULT_DATABASE } from "./submission-settings.ts";
 
 export type Environment = Readonly<Record<string, string | undefined>>;
 

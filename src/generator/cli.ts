@@ -7,6 +7,7 @@ import { NO_PROGRESS, terminalProgress } from "./pipeline/progress.ts";
 import { buildSummary } from "./pipeline/report.ts";
 import { formatError } from "./errors.ts";
 import { findProjectRoot } from "./project.ts";
+import { addSiteCommands, wantsSiteCommands } from "./site-commands.ts";
 import { TARGET_NAMES, type TargetName } from "./targets/targets.ts";
 
 /** sitegen's own version: the nearest package.json named "sitegen" above this module (its sources, or its compiled copy). */
@@ -119,39 +120,6 @@ export function createProgram(root: string): Command {
       });
     });
 
-  const submissions = program
-    .command("submissions")
-    .description("Print the newsletter and contact submissions stored by the endpoints.")
-    .option("-t, --type <type>", "newsletter or contact (default: both)")
-    .option("-f, --format <format>", "csv or json", "csv")
-    .action(async (opts: { type?: string; format: string }) => {
-      const { printSubmissions } = await import("./submissions-command.ts");
-      await printSubmissions(root, opts);
-    });
-  submissions
-    .command("retry")
-    .description("Send every notification still in the outbox now (e-mail, webhook) and print what went out and what still fails.")
-    .action(async () => {
-      const { retryDeliveries } = await import("./retry-command.ts");
-      await retryDeliveries(root);
-    });
-  submissions
-    .command("export")
-    .description("Print everything stored about one person, as JSON (LGPD art. 18: access).")
-    .option("--email <address>", "the person's e-mail address (any case)")
-    .action(async (opts: { email?: string }) => {
-      const { exportSubject } = await import("./subject-rights-command.ts");
-      await exportSubject(root, opts.email);
-    });
-  submissions
-    .command("delete")
-    .description("Erase everything stored about one person, queued notifications included (LGPD art. 18: deletion).")
-    .option("--email <address>", "the person's e-mail address (any case)")
-    .action(async (opts: { email?: string }) => {
-      const { deleteSubject } = await import("./subject-rights-command.ts");
-      await deleteSubject(root, opts.email);
-    });
-
   return program;
 }
 
@@ -159,6 +127,8 @@ export function createProgram(root: string): Command {
 export async function main(argv: string[], root = findProjectRoot()): Promise<number> {
   const program = createProgram(root);
   try {
+    // The site's own commands (its endpoints module's `commands`), loaded only when they may be the ones asked for.
+    if (wantsSiteCommands(program, argv)) await addSiteCommands(program, root);
     await program.parseAsync(argv);
     return 0;
   } catch (error) {

@@ -8,9 +8,10 @@ import type { LocaleConfig } from "./locales.ts";
 export type { LocaleConfig } from "./locales.ts";
 
 /**
- * content/site.yaml: the facts the generator itself needs (the address, the locales, where the forms
- * post), plus whatever else the site keeps there for its pages (brand, e-mail, phone...), passed through
- * as they are: plain text values can be referred to from content as {name}.
+ * content/site.yaml: the facts the generator itself needs (the address, the locales, where the endpoints
+ * answer), plus whatever else the site keeps there, passed through as written: facts for its pages (brand,
+ * e-mail, phone...), which content refers to as {name} when they are plain text, and the settings of its
+ * endpoints, which its own code reads (src/api, through the plug-in point: plugin.ts).
  */
 export interface SiteConfig {
   siteUrl: string;
@@ -19,18 +20,6 @@ export interface SiteConfig {
   endpoints: Record<string, string>;
   /** The image a page without one of its own shows when shared (Open Graph), relative to content/site.yaml. */
   socialImage?: string;
-  submissions: {
-    database: string;
-    rateLimitPerMinute: number;
-    trustProxy: boolean;
-    minFillSeconds: number;
-    /** Contact messages older than this many days are erased on start and daily; absent: kept until deleted. */
-    retentionDays?: number;
-    /** Newsletter signups wait for the subscriber to confirm through an e-mailed link (src/api/opt-in.ts). */
-    doubleOptIn?: boolean;
-    /** Days a signup may stay unconfirmed before it is erased (default 7). */
-    unconfirmedDays?: number;
-  };
   [fact: string]: unknown;
 }
 
@@ -39,10 +28,7 @@ export interface ConfigOverrides {
   siteUrl?: string;
 }
 
-/**
- * `env` is where SITE_URL, SUBMISSIONS_DB and SUBMISSIONS_RATE_LIMIT are read; the build passes an empty one
- * to learn what site.yaml itself says, for the settings it records for `sitegen start` (server-bundle.ts).
- */
+/** `env` is where SITE_URL is read. */
 export function loadSiteConfig(root: string, overrides: ConfigOverrides = {}, env: NodeJS.ProcessEnv = process.env): SiteConfig {
   const file = PROJECT_FILES.config;
   const path = join(root, file);
@@ -64,7 +50,6 @@ export function loadSiteConfig(root: string, overrides: ConfigOverrides = {}, en
     locales: readLocales(raw.locales, file),
     endpoints: readEndpoints(raw.endpoints, file),
     socialImage: raw.socialImage === undefined ? undefined : requireText(raw, "socialImage", file),
-    submissions: submissionSettings(raw.submissions as Partial<SiteConfig["submissions"]> | undefined, env),
   };
 }
 
@@ -111,36 +96,6 @@ function readEndpoints(value: unknown, file: string): Record<string, string> {
     if (typeof target !== "string") throw sitegenError("ConfigInvalid", { file, field: `endpoints.${name}`, problem: "must be a path (/api/...) or an absolute URL." });
   }
   return value as Record<string, string>;
-}
-
-/**
- * Where submissions go and how many a client may send per minute. The environment may override both for
- * one run (SUBMISSIONS_DB, SUBMISSIONS_RATE_LIMIT), so a test or a load test needs no edited site.yaml;
- * `sitegen start` applies them over the settings the build recorded.
- */
-export function submissionSettings(value: Partial<SiteConfig["submissions"]> | undefined, env: NodeJS.ProcessEnv = process.env): SiteConfig["submissions"] {
-  const limit = Number(env.SUBMISSIONS_RATE_LIMIT ?? value?.rateLimitPerMinute ?? 5);
-  const retention = value?.retentionDays;
-  if (retention !== undefined && retention !== null && !(typeof retention === "number" && Number.isFinite(retention) && retention > 0)) {
-    // Zero would erase every submission at start: refused rather than guessed at.
-    throw sitegenError("ConfigInvalid", { file: PROJECT_FILES.config, field: "submissions.retentionDays", problem: `${JSON.stringify(retention)} is not a positive number of days (leave it out to keep submissions until they are deleted).` });
-  }
-  return {
-    database: env.SUBMISSIONS_DB ?? value?.database ?? ".data/submissions.db",
-    rateLimitPerMinute: Number.isFinite(limit) && limit > 0 ? limit : 5,
-    trustProxy: value?.trustProxy === true,
-    minFillSeconds: Number(value?.minFillSeconds ?? 2),
-    ...(typeof retention === "number" ? { retentionDays: retention } : {}),
-    ...(value?.doubleOptIn === true ? { doubleOptIn: true } : {}),
-    ...(positiveDays(value?.unconfirmedDays, "submissions.unconfirmedDays") ?? {}),
-  };
-}
-
-/** `{ [field]: days }` for a positive number of days, nothing when absent; anything else is a ConfigInvalid. */
-function positiveDays(value: unknown, field: string): { unconfirmedDays: number } | undefined {
-  if (value === undefined || value === null) return undefined;
-  if (typeof value === "number" && Number.isFinite(value) && value > 0) return { unconfirmedDays: value };
-  throw sitegenError("ConfigInvalid", { file: PROJECT_FILES.config, field, problem: `${JSON.stringify(value)} is not a positive number of days.` });
 }
 
 /** The base address without a trailing slash; a bad value fails early, naming where it came from. */

@@ -6,7 +6,7 @@ import { compileFunction } from "node:vm";
 import type { SiteConfig } from "./config.ts";
 import type { Dictionary } from "./content.ts";
 import { sitegenError } from "./errors.ts";
-import { storeFailure } from "./open-store.ts";
+import { pluginFailure, type EndpointsOptions, type SitePlugin } from "./plugin.ts";
 import { cacheFolder, PROJECT_FILES } from "./project.ts";
 
 /** esbuild, loaded when something is compiled: a build whose code is compiled already never starts it. */
@@ -18,50 +18,18 @@ export type ApiHandler = (request: Request) => Promise<Response>;
 export interface Endpoints {
   /** Endpoint path → handler, mounted before static files. */
   handlers: Record<string, ApiHandler>;
-  /** Opens the store and migrates it: `start` awaits it before listening, so a bad database fails the start. */
+  /** Opens what the endpoints store into: `start` awaits it before listening, so a bad database fails the start. */
   ready?(): Promise<void>;
-  /** The endpoints' background work (delivering notifications, purging old rows), started once the server listens. */
+  /** The endpoints' background work (sending queued notifications, erasing old data), started once listening. */
   startBackground?(): void;
   /** Stops that work; what is in flight may finish within `graceMs`. */
   stopBackground?(graceMs: number): Promise<void>;
-  /** Sends every notification not yet delivered (`sitegen submissions retry`). */
-  retry?(): Promise<DeliveryReport>;
-  /** Closes the submissions store; a PostgreSQL pool closes asynchronously. */
+  /** Closes what the endpoints opened; a database pool may close asynchronously. */
   close(): void | Promise<void>;
 }
 
-/** What a retry sent and what still fails, as the site's endpoints report it. */
-export interface DeliveryReport {
-  delivered: OutboxRowSummary[];
-  failed: { row: OutboxRowSummary; error: string; nextAttemptAt: number }[];
-}
-
-export interface OutboxRowSummary {
-  id: number;
-  kind: string;
-  submission_type: string;
-  submission_id: number;
-  attempts: number;
-}
-
-/** What the site's endpoints module exports: its handlers, and the store the commands read. */
-export interface ApiModule {
-  createApiHandlers?: (options: unknown) => Endpoints | Promise<Endpoints>;
-  openStore?: (settings: { database?: string }, env: Readonly<Record<string, string | undefined>>, root: string) => CommandStore;
-  storeKind?: (env: Readonly<Record<string, string | undefined>>) => "postgres" | "sqlite";
-  sqliteFile?: (settings: { database?: string }, root: string) => string;
-}
-
-/** The part of the site's store that `sitegen submissions` uses. */
-export interface CommandStore {
-  ready(): Promise<void>;
-  list(type: string): Promise<unknown[]>;
-  /** Everything stored about an address, per table (LGPD art. 18: access). */
-  findByEmail(email: string): Promise<Record<string, unknown[]>>;
-  /** Erases it, returning the rows removed per table (LGPD art. 18: deletion). */
-  deleteByEmail(email: string): Promise<Record<string, number>>;
-  close(): Promise<void>;
-}
+/** A site without endpoints. */
+export const NO_ENDPOINTS: Endpoints = { handlers: {}, close() {} };
 
 /**
  * The site's endpoints module (src/api/index.ts) compiled for Node as one CommonJS file, its packages left
@@ -88,19 +56,23 @@ export async function compileEndpoints(root: string, inputs?: Set<string>): Prom
  */
 export async function loadEndpoints(root: string, site: SiteConfig, messages: Record<string, Dictionary>): Promise<Endpoints> {
   const module = await loadApiModule(root);
-  if (!module) return { handlers: {}, close() {} };
-  return instantiate(module, PROJECT_FILES.api, { site, root, messages });
+  if (!module) return NO_ENDPOINTS;
+  return createEndpoints(module, PROJECT_FILES.api, { site, root, messages });
 }
 
 /** The site's endpoints module compiled from its sources and loaded (undefined when the site has none). */
-export async function loadApiModule(root: string): Promise<ApiModule | undefined> {
+export async function loadApiModule(root: string): Promise<SitePlugin | undefined> {
   const code = await compileEndpoints(root);
-  if (code === undefined) return undefined;
+  return code === undefined ? undefined : loadCompiledModule(root, code);
+}
+
+/** The endpoints module compileEndpoints made, loaded (the deploy targets ask it for their routes). */
+export function loadCompiledModule(root: string, code: string): SitePlugin {
   const dir = join(cacheFolder(root), "api");
   mkdirSync(dir, { recursive: true });
   const file = join(dir, `api-${createHash("sha1").update(code).digest("hex").slice(0, 12)}.cjs`);
   if (!existsSync(file)) writeAtomically(file, code);
-  return createRequire(join(root, "package.json"))(file) as ApiModule;
+  return createRequire(join(root, "package.json"))(file) as SitePlugin;
 }
 
 /**
@@ -110,11 +82,11 @@ export async function loadApiModule(root: string): Promise<ApiModule | undefined
  * (--out /srv/site) or a start from another folder still finds the installed production dependencies.
  */
 export function loadBuiltEndpoints(file: string, root: string, site: SiteConfig, messages: Record<string, Dictionary>): Promise<Endpoints> {
-  return instantiate(requireBuiltModule(file, root), file, { site, root, messages });
+  return createEndpoints(requireBuiltModule(file, root), file, { site, root, messages });
 }
 
-/** The endpoints module a build wrote, loaded as loadBuiltEndpoints says, not instantiated (the submissions commands use its store). */
-export function requireBuiltModule(file: string, root: string): ApiModule {
+/** The endpoints module a build wrote, loaded as loadBuiltEndpoints says, not instantiated (commands, settings). */
+export function requireBuiltModule(file: string, root: string): SitePlugin {
   const places = [createRequire(file), createRequire(join(root, "package.json")), createRequire(import.meta.url)];
   const require = Object.assign((id: string) => {
     for (const from of places) {
@@ -126,7 +98,7 @@ export function requireBuiltModule(file: string, root: string): ApiModule {
     }
     throw sitegenError("ApiDependencyMissing", { file, module: id, root });
   }, places[0]);
-  const module = { exports: {} as ApiModule };
+  const module = { exports: {} as SitePlugin };
   let run: (...args: unknown[]) => void;
   try {
     run = compileFunction(readFileSync(file, "utf8"), ["exports", "require", "module", "__filename", "__dirname"], { filename: file }) as typeof run;
@@ -137,13 +109,16 @@ export function requireBuiltModule(file: string, root: string): ApiModule {
   return module.exports;
 }
 
-async function instantiate(module: ApiModule, file: string, options: { site: SiteConfig; root: string; messages: Record<string, Dictionary> }): Promise<Endpoints> {
+/**
+ * The module's endpoints, made by its createApiHandlers; what it refuses (a setting that cannot work) fails
+ * here, before a server listens.
+ */
+export async function createEndpoints(module: SitePlugin, file: string, options: EndpointsOptions): Promise<Endpoints> {
   if (typeof module.createApiHandlers !== "function") throw sitegenError("ApiModuleInvalid", { file, problem: "it does not export a function createApiHandlers." });
   try {
     return await module.createApiHandlers(options);
   } catch (error) {
-    // A DATABASE_URL that is no PostgreSQL URL is refused here, before the server listens.
-    throw storeFailure(error);
+    throw pluginFailure(module, error);
   }
 }
 

@@ -191,7 +191,7 @@ export const ERRORS = {
   ApiModuleInvalid: entry<{ file: string; problem: string }>(
     "Invalid endpoints module",
     (p) => `${p.file}: ${p.problem}`,
-    () => "src/api/index.ts exports createApiHandlers({ site, root, messages }) returning { handlers, close } (see src/api/index.ts).",
+    () => "src/api/index.ts exports createApiHandlers({ site, root, messages }) returning { handlers, close } (see docs/extending.md).",
   ),
   ApiDependencyMissing: entry<{ file: string; module: string; root: string }>(
     "A package the endpoints need is not installed",
@@ -219,30 +219,39 @@ export const ERRORS = {
     (p) => `${p.file} exists and was not written by sitegen build --target netlify, so it is left as it is.`,
     () => "Move your settings elsewhere or delete the file, then build again: sitegen writes netlify.toml on each Netlify build, with the build command, the publish folder and the functions folder.",
   ),
-  SubmissionsFormatInvalid: entry<{ value: string; valid: readonly string[] }>(
-    "Unknown output format",
-    (p) => `--format ${p.value}: "${p.value}" is not an output format.`,
-    (p) => `Use --format ${p.valid.join(" or --format ")}.`,
+  OptionValueInvalid: entry<{ option: string; value: string; valid: readonly string[]; meaning: string; omitted?: string }>(
+    "Unknown option value",
+    (p) => `--${p.option} ${p.value}: "${p.value}" is not ${p.meaning}.`,
+    (p) => {
+      const uses = p.valid.map((v) => `--${p.option} ${v}`).join(" or ");
+      return `Use ${uses}${p.omitted ? `, or leave it out ${p.omitted}` : ""}.`;
+    },
   ),
-  SubmissionsTypeInvalid: entry<{ value: string; valid: readonly string[] }>(
-    "Unknown submission type",
-    (p) => `--type ${p.value}: "${p.value}" is not a submission type.`,
-    (p) => `Use --type ${p.valid.join(" or --type ")}, or leave it out for both.`,
+  EmailOptionInvalid: entry<{ command: string; value: string; action: string }>(
+    "Missing or invalid --email",
+    (p) =>
+      p.value === ""
+        ? `sitegen ${p.command} needs the address of the person whose data it ${p.action}: --email was not given.`
+        : `--email ${p.value}: "${p.value}" is not an e-mail address.`,
+    (p) =>
+      `Give the address as the person wrote it in the form (any case): sitegen ${p.command} --email ana@example.com`,
   ),
-  SubmissionsUnreadable: entry<{ file: string; reason: string }>(
-    "Cannot read the submissions",
+  DatabaseUnreadable: entry<{ file: string; reason: string; setting: string }>(
+    "Cannot read the database",
     (p) => `Could not open ${p.file}: ${p.reason}`,
-    () => "Check the file's permissions, and that it is the SQLite database the endpoints write (submissions.database in content/site.yaml, or SUBMISSIONS_DB).",
+    (p) => `Check the file's permissions, and that it is the SQLite database the endpoints write (${p.setting}).`,
   ),
-  DatabaseUrlInvalid: entry<{ problem: string }>(
+  DatabaseUrlInvalid: entry<{ problem: string; setting: string }>(
     "Invalid DATABASE_URL",
     (p) => p.problem,
-    () =>
-      "Set DATABASE_URL to postgres://user:password@host:5432/database (add ?sslmode=require for most managed databases; percent-encode special characters in the password), or unset it to store submissions in the SQLite file of submissions.database in content/site.yaml.",
+    (p) =>
+      "Set DATABASE_URL to postgres://user:password@host:5432/database (add ?sslmode=require for most managed " +
+      "databases; percent-encode special characters in the password), " +
+      `or unset it to use the SQLite file of ${p.setting} instead.`,
   ),
   DatabaseUnreachable: entry<{ target: string; detail: string }>(
     "Cannot reach the database",
-    (p) => `${p.detail}\nThe submissions are stored in PostgreSQL because DATABASE_URL is set.`,
+    (p) => `${p.detail}\nThe data is stored in PostgreSQL because DATABASE_URL is set.`,
     () =>
       "Check that the PostgreSQL server is running and reachable from here (host, port, firewall), and that DATABASE_URL's user, password and database name are right; or unset DATABASE_URL to use the SQLite file instead.",
   ),
@@ -251,22 +260,18 @@ export const ERRORS = {
     (p) => p.problem,
     (p) =>
       p.variable.includes(".")
-        ? `Fix \`${p.variable}\` in content/site.yaml (the README's "Leads: notifications and the outbox" lists the fields).`
-        : `Set ${p.variable} in the environment as the README's "Leads: notifications and the outbox" shows (SMTP_URL=smtp://user:password@host:587, NOTIFY_EMAIL_TO=a@firm.com,b@firm.com, NOTIFY_WEBHOOK_URL=https://...), or unset it to send no such notification.`,
+        ? `Fix \`${p.variable}\` in content/site.yaml.`
+        : `Set ${p.variable} in the environment as the notifications need it ` +
+          "(SMTP_URL=smtp://user:password@host:587, NOTIFY_EMAIL_TO=a@firm.com,b@firm.com, " +
+          "NOTIFY_WEBHOOK_URL=https://...), or unset it to send no such notification.",
   ),
-  DoubleOptInSecretMissing: entry<{ problem: string }>(
+  DoubleOptInSecretMissing: entry<{ variable: string; setting: string; problem: string }>(
     "No secret for the confirmation links",
     (p) => p.problem,
-    () =>
-      "Set SUBMISSIONS_SECRET in the environment to a long random value (for example the output of: node -e \"console.log(require('crypto').randomBytes(32).toString('base64url'))\"), the same on every instance, and keep it out of the repository; or set submissions.doubleOptIn to false in content/site.yaml.",
-  ),
-  SubmissionsEmailInvalid: entry<{ command: string; value: string }>(
-    "Missing or invalid --email",
     (p) =>
-      p.value === ""
-        ? `sitegen submissions ${p.command} needs the address of the person whose data it ${p.command === "export" ? "prints" : "erases"}: --email was not given.`
-        : `--email ${p.value}: "${p.value}" is not an e-mail address.`,
-    (p) => `Give the address as the person wrote it in the form (any case): sitegen submissions ${p.command} --email ana@example.com`,
+      `Set ${p.variable} in the environment to a long random value (for example the output of: ` +
+      `node -e "console.log(require('crypto').randomBytes(32).toString('base64url'))"), the same on every ` +
+      `instance, and keep it out of the repository; or set ${p.setting} to false in content/site.yaml.`,
   ),
 } as const;
 

@@ -77,7 +77,7 @@ export function imagePlaceholder(index: number): string {
 /** Every placeholder of a rendered body, its number captured. */
 export const IMAGE_PLACEHOLDER = /<!--sitegen-image:(\d+)-->/g;
 
-/** A heading's id: lower case, accents folded, anything else a single hyphen ("Por que a LGPD já pede isso?" → "por-que-a-lgpd-ja-pede-isso"). */
+/** A heading's id: lower case, accents folded, anything else a single hyphen ("Por que a IA já muda isso?" → "por-que-a-ia-ja-muda-isso"). */
 export function slugifyHeading(text: string): string {
   return text
     .normalize("NFKD")

@@ -19,8 +19,8 @@ const MAX_PATH = 1024;
 
 /**
  * Logs every request the server answers, when its connection is done with it. Nothing of the body or the
- * headers is logged. `trustProxy` (site.yaml's submissions.trustProxy, as the endpoints use it) takes the
- * client's address from the first X-Forwarded-For entry, which only a proxy you run can be trusted to set.
+ * headers is logged. `trustProxy` (the site's setting, as its endpoints module reports it: plugin.ts) takes
+ * the client's address from the first X-Forwarded-For entry, which only a proxy you run can be trusted to set.
  */
 export function logRequests(server: Server, options: { trustProxy: boolean; write?: (line: string) => void }): void {
   const write = options.write ?? ((line: string) => process.stdout.write(`${line}\n`));

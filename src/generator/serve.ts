@@ -5,7 +5,6 @@ import { formatError } from "./errors.ts";
 import { createSiteServer, listen } from "./server.ts";
 import { loadEndpoints } from "./endpoints.ts";
 import { watchTree, type TreeWatcher } from "./watch-tree.ts";
-import { submissionSettings } from "./config.ts";
 
 export interface ServeOptions {
   root: string;
@@ -30,10 +29,9 @@ export async function startServe(options: ServeOptions): Promise<void> {
   }
   console.log(`Built ${first.pages.length} pages in ${Math.round(first.totalMs)} ms${first.missing.length ? ` (${first.missing.length} missing translations; run sitegen build for the list)` : ""}`);
   for (const warning of first.warnings) console.warn(`warning: ${formatError(warning)}`);
-  // The site's endpoints answer in the visitor's language with the text of content/<locale>/.
-  // The environment's settings for the server (SUBMISSIONS_DB, SUBMISSIONS_RATE_LIMIT) apply, as under start.
-  const served = { ...first.site, submissions: submissionSettings(first.site.submissions) };
-  const api = await loadEndpoints(options.root, served, first.dictionaries);
+  // The site's endpoints answer in the visitor's language with the text of content/<locale>/; they read
+  // their own settings, and this run's environment, themselves (plugin.ts).
+  const api = await loadEndpoints(options.root, first.site, first.dictionaries);
   const site = createSiteServer({ outDir: options.outDir, site: first.site, api: api.handlers, liveReload: options.watch });
 
   const port = await listen(site.server, options.port, options.host, "serve");

@@ -1,16 +1,16 @@
 /**
  * What `sitegen start` needs besides the pages, written by every build into the output's `_sitegen/`
  * folder, so that a production install can serve a `dist/` on its own, without content/ or src/:
- * - `_sitegen/site.json`: the site's configuration as the build used it (address, locales, endpoints, facts;
- *   the submissions settings as site.yaml has them, the environment's overrides being applied by `start`)
- *   and each locale's text, which the endpoints answer with;
+ * - `_sitegen/site.json`: the site's configuration as the build used it (address, locales, endpoints, and
+ *   every other section as site.yaml has it: the endpoints apply the environment of `start`'s run
+ *   themselves) and each locale's text, which the endpoints answer with;
  * - `_sitegen/api.cjs`: the site's endpoints module, compiled (endpoints.ts), when the site has one.
  * The folder is never served: request-path.ts hides every path with a segment starting with "_".
  * This module owns the format: it makes the files and reads them back.
  */
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { submissionSettings, type SiteConfig } from "./config.ts";
+import type { SiteConfig } from "./config.ts";
 import { plainDictionaries, type Dictionary } from "./content.ts";
 import { sitegenError } from "./errors.ts";
 
@@ -30,8 +30,6 @@ interface SiteFile {
 export interface ServerBundleInput {
   /** The configuration the pages were built with (SITE_URL or --site-url applied). */
   site: SiteConfig;
-  /** site.yaml's own submissions settings, without the environment's overrides of the building machine. */
-  submissions: SiteConfig["submissions"];
   dictionaries: Record<string, Dictionary>;
   /** The compiled endpoints module, if the site has one. */
   apiCode: string | undefined;
@@ -41,7 +39,7 @@ export interface ServerBundleInput {
 export function serverBundleFiles(input: ServerBundleInput): { file: string; data: string }[] {
   const content: SiteFile = {
     format: FORMAT,
-    site: { ...input.site, submissions: input.submissions },
+    site: input.site,
     messages: plainDictionaries(input.dictionaries),
     endpoints: input.apiCode !== undefined,
   };
@@ -51,7 +49,7 @@ export function serverBundleFiles(input: ServerBundleInput): { file: string; dat
 }
 
 export interface ServerBundle {
-  /** The build's configuration, with SUBMISSIONS_DB and SUBMISSIONS_RATE_LIMIT of this run applied. */
+  /** The build's configuration. */
   site: SiteConfig;
   messages: Record<string, Dictionary>;
   /** The compiled endpoints module, or undefined when the site has none. */
@@ -59,7 +57,7 @@ export interface ServerBundle {
 }
 
 /** Reads what the build recorded in `outDir`; a missing or foreign folder is a catalogued error naming it. */
-export function readServerBundle(outDir: string, env: NodeJS.ProcessEnv = process.env): ServerBundle {
+export function readServerBundle(outDir: string): ServerBundle {
   if (!statSync(outDir, { throwIfNoEntry: false })?.isDirectory()) throw sitegenError("DistMissing", { dir: outDir });
   const notBuilt = (problem: string) => sitegenError("DistNotSitegenBuild", { dir: outDir, problem });
   const siteFile = join(outDir, SITE_FILE);
@@ -75,7 +73,7 @@ export function readServerBundle(outDir: string, env: NodeJS.ProcessEnv = proces
   const apiFile = content.endpoints ? join(outDir, API_FILE) : undefined;
   if (apiFile && !existsSync(apiFile)) throw notBuilt(`it has no ${API_FILE}, which its ${SITE_FILE} lists.`);
   return {
-    site: { ...content.site, submissions: submissionSettings(content.site.submissions, env) },
+    site: content.site,
     messages: Object.fromEntries(Object.entries(content.messages).map(([locale, text]) => [locale, new Map(Object.entries(text))])),
     apiFile,
   };

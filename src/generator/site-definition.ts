@@ -160,7 +160,7 @@ export interface SpecialPageDefinition {
 /** An unlisted page at an address of its own in every locale (the forms' result pages). */
 export interface UnlistedPageDefinition extends SpecialPageDefinition {
   id: string;
-  /** Without the locale prefix: "/forms/contact-success". */
+  /** Without the locale prefix: "/forms/sent". */
   path: string;
 }
 

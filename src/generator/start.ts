@@ -5,16 +5,16 @@
  * reads is in dist/_sitegen/, see server-bundle.ts).
  */
 import type { SiteConfig } from "./config.ts";
-import { loadBuiltEndpoints, type Endpoints } from "./endpoints.ts";
+import { createEndpoints, NO_ENDPOINTS, requireBuiltModule, type Endpoints } from "./endpoints.ts";
 import { formatError, sitegenError } from "./errors.ts";
 import { drainServer } from "./drain.ts";
-import { storeFailure } from "./open-store.ts";
+import { pluginFailure, serverSettings } from "./plugin.ts";
 import { logRequests } from "./request-log.ts";
 import { readServerBundle } from "./server-bundle.ts";
 import { createSiteServer, listen } from "./server.ts";
 
 export interface StartOptions {
-  /** The project folder: the endpoints' SQLite file is resolved from it (submissions.database). */
+  /** The project folder: relative paths of the endpoints' settings (a database file) are resolved from it. */
   root: string;
   outDir: string;
   port: number;
@@ -56,7 +56,10 @@ function logEvent(event: string, fields: Record<string, unknown> = {}): void {
 export async function startServer(options: StartOptions): Promise<void> {
   const bundle = readServerBundle(options.outDir);
   const site: SiteConfig = bundle.site;
-  const api: Endpoints = bundle.apiFile ? await loadBuiltEndpoints(bundle.apiFile, options.root, site, bundle.messages) : { handlers: {}, close() {} };
+  const plugin = bundle.apiFile ? requireBuiltModule(bundle.apiFile, options.root) : undefined;
+  const api: Endpoints = plugin
+    ? await createEndpoints(plugin, bundle.apiFile!, { site, root: options.root, messages: bundle.messages })
+    : NO_ENDPOINTS;
   let draining = false;
   const server = createSiteServer({
     outDir: options.outDir,
@@ -65,13 +68,13 @@ export async function startServer(options: StartOptions): Promise<void> {
     headers: options.hsts ? { "Strict-Transport-Security": HSTS_VALUE } : {},
     health: { path: HEALTH_PATH, ok: () => !draining },
   });
-  logRequests(server.server, { trustProxy: site.submissions.trustProxy });
+  logRequests(server.server, serverSettings(site, plugin));
 
   let port: number;
   try {
     // The database is opened and migrated before the first visitor can post: a bad one fails the start.
     await api.ready?.().catch((error: unknown) => {
-      throw storeFailure(error);
+      throw pluginFailure(plugin, error);
     });
     port = await listen(server.server, options.port, options.host, "start");
   } catch (error) {

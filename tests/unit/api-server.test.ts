@@ -26,7 +26,7 @@ let dir: string;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "sitegen-api-server-"));
-  const site: SiteConfig = { ...SITE, submissions: { ...SITE.submissions, database: join(dir, "submissions.db"), rateLimitPerMinute: 1000 } };
+  const site: SiteConfig = { ...SITE, submissions: { ...(SITE.submissions as object), database: join(dir, "submissions.db"), rateLimitPerMinute: 1000 } };
   api = createApiHandlers({ site, root: ROOT, messages: MESSAGES });
   // No pages needed: the endpoints are mounted before the static files.
   mkdirSync(join(dir, "dist"));

@@ -6,7 +6,9 @@ import { openSqlite, pragmaValue, type SqliteDatabase } from "../../src/api/sqli
 import { loadSiteConfig, type SiteConfig } from "../../src/generator/config.ts";
 import { loadLocaleContent } from "../../src/generator/content.ts";
 import { SitegenError } from "../../src/generator/errors.ts";
-import { printSubmissions, csvField } from "../../src/generator/submissions-command.ts";
+import { commandContext } from "../../src/generator/site-commands.ts";
+import { printSubmissions as printWithContext, csvField } from "../../src/api/commands/list.ts";
+import { submissionSettings, type SubmissionSettings } from "../../src/api/submission-settings.ts";
 import { submissionsProject } from "../helpers.ts";
 import { createApiHandlers, type ApiHandler } from "../../src/api/index.ts";
 import { API_MESSAGE_KEYS, MAX_BODY_BYTES } from "../../src/api/forms.ts";
@@ -17,6 +19,8 @@ import { isValidEmail } from "../../src/api/validate.ts";
 
 const ROOT = join(import.meta.dirname, "../..");
 const SITE = loadSiteConfig(ROOT);
+/** site.yaml's submissions settings, as the endpoints read them. */
+const SETTINGS = submissionSettings(SITE, process.env);
 const MESSAGES = {
   pt: loadLocaleContent(ROOT, "pt", SITE).dictionary,
   en: loadLocaleContent(ROOT, "en", SITE).dictionary,
@@ -34,17 +38,15 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-type Submissions = SiteConfig["submissions"];
-
 /** A fresh set of handlers over a temporary database, with a clock the test moves. */
-function setup(submissions: Partial<Submissions> = {}, endpoints: Partial<SiteConfig["endpoints"]> = {}) {
+function setup(submissions: Partial<SubmissionSettings> = {}, endpoints: Partial<SiteConfig["endpoints"]> = {}) {
   const dir = mkdtempSync(join(tmpdir(), "sitegen-api-"));
   folders.push(dir);
-  const database = join(dir, "data", "submissions.db");
+  const settings = { ...SETTINGS, database: join(dir, "data", "submissions.db"), ...submissions };
   const site: SiteConfig = {
     ...SITE,
     endpoints: { ...SITE.endpoints, ...endpoints } as SiteConfig["endpoints"],
-    submissions: { ...SITE.submissions, database, ...submissions },
+    submissions: settings,
   };
   let clock = T0;
   const api = createApiHandlers({ site, root: ROOT, messages: MESSAGES, now: () => clock });
@@ -53,7 +55,7 @@ function setup(submissions: Partial<Submissions> = {}, endpoints: Partial<SiteCo
   return {
     api,
     site,
-    database: site.submissions.database,
+    database: settings.database,
     newsletter: h["/api/newsletter"],
     contact: h["/api/contact"],
     detect: h["/api/detect-language"],
@@ -64,7 +66,7 @@ function setup(submissions: Partial<Submissions> = {}, endpoints: Partial<SiteCo
     rows(table: "newsletter" | "contact"): Record<string, unknown>[] {
       let db: SqliteDatabase;
       try {
-        db = openSqlite(site.submissions.database, { readonly: true });
+        db = openSqlite(settings.database, { readonly: true });
       } catch {
         return [];
       }
@@ -723,7 +725,7 @@ describe("rate limit counts what is stored", () => {
       async addContact() {},
       async close() {},
     };
-    const site: SiteConfig = { ...SITE, submissions: { ...SITE.submissions, rateLimitPerMinute: 1 } };
+    const site: SiteConfig = { ...SITE, submissions: { ...SETTINGS, rateLimitPerMinute: 1 } };
     const api = createApiHandlers({ site, root: ROOT, messages: MESSAGES, now: () => T0, store });
     vi.spyOn(console, "error").mockImplementation(() => {});
     const newsletter = api.handlers["/api/newsletter"];
@@ -1003,6 +1005,8 @@ describe("detect-language", () => {
 
 describe("sitegen submissions", () => {
   const project = () => submissionsProject(".data/submissions.db", 100);
+  /** The command as the CLI runs it in the project folder `root`. */
+  const printSubmissions = (root: string, opts: { type?: string; format: string }) => printWithContext(commandContext(root), opts);
 
   async function capture(run: () => Promise<void>): Promise<{ out: string; err: string }> {
     const out: string[] = [];
@@ -1098,7 +1102,7 @@ describe("sitegen submissions", () => {
   it("reads and migrates a database made before the suspect mark existed", async () => {
     const root = project();
     const site = loadSiteConfig(root);
-    const file = join(root, site.submissions!.database);
+    const file = join(root, submissionSettings(site, {}).database);
     mkdirSync(dirname(file), { recursive: true });
     const old = openSqlite(file);
     old.exec("CREATE TABLE newsletter (id INTEGER PRIMARY KEY, email TEXT NOT NULL UNIQUE COLLATE NOCASE, locale TEXT NOT NULL, created_at TEXT NOT NULL);");

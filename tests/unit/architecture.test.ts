@@ -2,22 +2,79 @@ import { describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import fg from "fast-glob";
+import { FORM_KINDS } from "../../src/api/forms.ts";
+import { migrateSqlite } from "../../src/api/sqlite-migrate.ts";
+import { openSqlite } from "../../src/api/sqlite-driver.ts";
 import { ROOT } from "../helpers.ts";
 
 /** Issue 16: the generator holds no fact of this site and reaches into none of its folders. */
-const sources = fg.sync("src/generator/**/*.ts", { cwd: ROOT }).map((file) => ({ file, text: readFileSync(join(ROOT, file), "utf8") }));
+const sources = fg
+  .sync("src/generator/**/*.ts", { cwd: ROOT })
+  .map((file) => ({ file, text: readFileSync(join(ROOT, file), "utf8") }));
+
+/**
+ * The names of the site's back office, as src/api defines them: its forms, the tables of its store and
+ * their columns (those of more than one word: "id", "email" or "message" are ordinary words the generator
+ * uses in other senses), what the forms store ("submission"), and the law its data-subject commands answer
+ * to. The store's schema is read from a database its own migrations made.
+ */
+function backOfficeNames(): string[] {
+  const db = openSqlite(":memory:");
+  try {
+    migrateSqlite(db);
+    const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map(
+      (t) => t.name,
+    );
+    const columns = tables.flatMap((table) =>
+      (db.prepare(`PRAGMA table_info(${table})`).all() as { name: string }[]).map((c) => c.name),
+    );
+    const law = ["LGPD", "Lei 13.709", "art. 18", "data subject"];
+    return [
+      ...new Set([...FORM_KINDS, ...tables, ...columns.filter((c) => c.includes("_")), "submission", ...law]),
+    ].sort();
+  } finally {
+    db.close();
+  }
+}
+
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 describe("src/generator", () => {
   it("imports nothing from the site's folders (pages, components, islands, api)", () => {
     const reaches = sources.flatMap(({ file, text }) =>
-      [...text.matchAll(/(?:from|import)\s*\(?\s*["']([^"']+)["']/g)].map((m) => m[1]).filter((spec) => /(^|\/)(pages|components|islands|api)(\/|$)/.test(spec) && spec.startsWith(".")).map((spec) => `${file}: ${spec}`),
+      [...text.matchAll(/(?:from|import)\s*\(?\s*["']([^"']+)["']/g)]
+        .map((m) => m[1])
+        .filter((spec) => /(^|\/)(pages|components|islands|api)(\/|$)/.test(spec) && spec.startsWith("."))
+        .map((spec) => `${file}: ${spec}`),
     );
     expect(sources.length).toBeGreaterThan(30);
     expect(reaches).toEqual([]);
   });
 
-  it("names no locale of this site: no \"pt\", \"en\", \"pt-BR\" or \"/en\" literal", () => {
-    const literals = sources.flatMap(({ file, text }) => [...text.matchAll(/["'`](pt|en|pt-BR|pt_BR|en_US|\/en)["'`/]/g)].map((m) => `${file}: ${m[0]}`));
+  it('names no locale of this site: no "pt", "en", "pt-BR" or "/en" literal', () => {
+    const literals = sources.flatMap(({ file, text }) =>
+      [...text.matchAll(/["'`](pt|en|pt-BR|pt_BR|en_US|\/en)["'`/]/g)].map((m) => `${file}: ${m[0]}`),
+    );
     expect(literals).toEqual([]);
+  });
+
+  it("names none of the site's forms, store tables, columns or laws, in code or comments (src/api holds them)", () => {
+    const names = backOfficeNames();
+    expect(names).toEqual(
+      expect.arrayContaining(["newsletter", "contact", "outbox", "first_name", "created_at", "submission", "LGPD"]),
+    );
+    // Whole words in any case ("Newsletter", "SUBMISSIONS_DB"), a plural or a camelCase tail included ("contactForm").
+    const patterns = names.map((name) => {
+      const forms = [name, name[0].toUpperCase() + name.slice(1), name.toUpperCase()].map(escape).join("|");
+      return { name, pattern: new RegExp(`(?<![A-Za-z0-9_])(?:${forms})[sS]?(?![a-z0-9])`) };
+    });
+    const found = sources.flatMap(({ file, text }) =>
+      text
+        .split("\n")
+        .flatMap((line, i) =>
+          patterns.filter(({ pattern }) => pattern.test(line)).map(({ name }) => `${file}:${i + 1}: ${name}`),
+        ),
+    );
+    expect(found).toEqual([]);
   });
 });

@@ -3,6 +3,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { submissionSettings } from "../../src/api/submission-settings.ts";
 import { loadSiteConfig } from "../../src/generator/config.ts";
 import { loadLocaleContent } from "../../src/generator/content.ts";
 import { contentSecurityPolicy } from "../../src/generator/security-headers.ts";
@@ -124,11 +125,11 @@ describe("sitegen build --target cloudflare", () => {
 
   it("rate-limits by CF-Connecting-IP, whatever address header the client adds", async () => {
     const statuses: number[] = [];
-    for (let i = 0; i < SITE.submissions.rateLimitPerMinute + 1; i++) {
+    for (let i = 0; i < submissionSettings(SITE, {}).rateLimitPerMinute + 1; i++) {
       const response = await post("/api/newsletter", JSON.stringify({ email: `limite${i}@exemplo.com.br` }), json("203.0.113.4", { "x-sitegen-remote-address": `198.51.100.${i}` }));
       statuses.push(response.status);
     }
-    expect(statuses).toEqual([...Array(SITE.submissions.rateLimitPerMinute).fill(200), 429]);
+    expect(statuses).toEqual([...Array(submissionSettings(SITE, {}).rateLimitPerMinute).fill(200), 429]);
     expect((await post("/api/newsletter", JSON.stringify({ email: "outro@exemplo.com.br" }), json("203.0.113.5"))).status).toBe(200);
   });
 

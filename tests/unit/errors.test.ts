@@ -15,8 +15,9 @@ import { readServerBundle, serverBundleFiles } from "../../src/generator/server-
 import { startPort } from "../../src/generator/start.ts";
 import { cloudflareTarget } from "../../src/generator/targets/cloudflare.ts";
 import { netlifyTarget } from "../../src/generator/targets/netlify.ts";
-import { printSubmissions } from "../../src/generator/submissions-command.ts";
-import { deleteSubject, exportSubject } from "../../src/generator/subject-rights-command.ts";
+import { commandContext } from "../../src/generator/site-commands.ts";
+import { printSubmissions } from "../../src/api/commands/list.ts";
+import { deleteSubject, exportSubject } from "../../src/api/commands/subject-rights.ts";
 import { ROOT, fixtureCopy, projectCopy } from "../helpers.ts";
 
 /**
@@ -226,9 +227,16 @@ describe("site code", () => {
     await expectError("ApiModuleInvalid", () => loadEndpoints(project, loadSiteConfig(project), {}), "src/api/index.ts: it does not export a function createApiHandlers.");
   });
 
+  it("ConfigInvalid names a setting of the endpoints that cannot work, as the site's own code reads it", async () => {
+    const project = projectCopy();
+    edit(project, "content/site.yaml", (t) => t.replace("retentionDays: 730", "retentionDays: 0"));
+    const problem = "content/site.yaml, `submissions.retentionDays`: 0 is not a positive number of days (leave it out to keep submissions until they are deleted).";
+    await expectError("ConfigInvalid", () => loadEndpoints(project, loadSiteConfig(project), {}), problem, /^Fix `submissions\.retentionDays` in content\/site\.yaml/);
+  });
+
   it("NetlifyFunctionInvalid and NetlifyConfigExists name src/api/netlify.ts and netlify.toml", async () => {
     const project = projectCopy();
-    const target = () => netlifyTarget({ root: project, outDir: out(), site: loadSiteConfig(project), dictionaries: {} });
+    const target = () => netlifyTarget({ root: project, outDir: out(), site: loadSiteConfig(project), dictionaries: {}, apiCode: undefined });
     writeFileSync(join(project, "src", "api", "netlify.ts"), "export function createNetlifyFunction( {\n");
     await expectError("NetlifyFunctionInvalid", target, /^src\/api\/netlify\.ts: Expected/, /exports createNetlifyFunction/);
     rmSync(join(project, "src", "api", "netlify.ts"));
@@ -248,7 +256,7 @@ describe("site code", () => {
 describe("sitegen build --target cloudflare", () => {
   it("WorkerModuleMissing and WorkerBundleInvalid name src/api/cloudflare.ts, and what in it cannot run in workerd", async () => {
     const project = projectCopy();
-    const target = () => cloudflareTarget({ root: project, outDir: join(project, "dist"), site: loadSiteConfig(project), dictionaries: {} });
+    const target = () => cloudflareTarget({ root: project, outDir: join(project, "dist"), site: loadSiteConfig(project), dictionaries: {}, apiCode: undefined });
     writeFileSync(join(project, "src", "api", "cloudflare.ts"), 'import { readFileSync } from "node:fs";\nexport const createPagesWorker = () => ({ fetch: () => new Response(readFileSync("x", "utf8")) });\n');
     await expectError("WorkerBundleInvalid", target, /^src\/api\/cloudflare\.ts: src\/api\/cloudflare\.ts:1: Could not resolve "node:fs"/, /without Node/);
     rmSync(join(project, "src", "api", "cloudflare.ts"));
@@ -260,11 +268,13 @@ describe("sitegen build --target cloudflare and netlify with double opt-in", () 
   it("NotificationSettingsInvalid when the confirmation link is no path of the site, which the host could route to the endpoints", async () => {
     const project = projectCopy();
     const loaded = loadSiteConfig(project);
-    const site = { ...loaded, submissions: { ...loaded.submissions, doubleOptIn: true }, endpoints: { ...loaded.endpoints, newsletterConfirm: "https://forms.example.com/confirm" } };
+    const site = { ...loaded, submissions: { ...(loaded.submissions as object), doubleOptIn: true }, endpoints: { ...loaded.endpoints, newsletterConfirm: "https://forms.example.com/confirm" } };
     const problem = "submissions.doubleOptIn is on, but endpoints.newsletterConfirm in content/site.yaml is no path of this site (such as /api/newsletter/confirm): the confirmation link could not reach the endpoints.";
     const hint = /^Fix `endpoints\.newsletterConfirm` in content\/site\.yaml/;
-    await expectError("NotificationSettingsInvalid", () => cloudflareTarget({ root: project, outDir: join(project, "dist"), site, dictionaries: {} }), problem, hint);
-    await expectError("NotificationSettingsInvalid", () => netlifyTarget({ root: project, outDir: join(project, "dist"), site, dictionaries: {} }), problem, hint);
+    // The routes are the site's to say (src/api/index.ts exports them): the targets ask its compiled module.
+    const apiCode = await compileEndpoints(project);
+    await expectError("NotificationSettingsInvalid", () => cloudflareTarget({ root: project, outDir: join(project, "dist"), site, dictionaries: {}, apiCode }), problem, hint);
+    await expectError("NotificationSettingsInvalid", () => netlifyTarget({ root: project, outDir: join(project, "dist"), site, dictionaries: {}, apiCode }), problem, hint);
   });
 });
 
@@ -272,7 +282,7 @@ describe("sitegen build --target cloudflare and netlify with double opt-in", () 
 function startableDist(): string {
   const dist = out();
   const site = loadSiteConfig(ROOT);
-  for (const { file, data } of serverBundleFiles({ site, submissions: site.submissions, dictionaries: {}, apiCode: undefined })) {
+  for (const { file, data } of serverBundleFiles({ site, dictionaries: {}, apiCode: undefined })) {
     mkdirSync(dirname(join(dist, file)), { recursive: true });
     writeFileSync(join(dist, file), data);
   }
@@ -330,16 +340,17 @@ describe("commands", () => {
     await expectError("ApiDependencyMissing", () => loadBuiltEndpoints(file, root, loadSiteConfig(ROOT), {}), `${file} requires "sitegen-no-such-package", which is installed neither beside it nor in ${root}.`, `Install the production dependencies where sitegen start runs (npm ci --omit=dev in ${root}); "sitegen-no-such-package" must be in package.json's dependencies, not devDependencies.`);
   });
 
-  it("SubmissionsFormatInvalid, SubmissionsTypeInvalid and SubmissionsUnreadable name the option or the file", async () => {
-    await expectError("SubmissionsFormatInvalid", () => printSubmissions(ROOT, { format: "xml" }), '--format xml: "xml" is not an output format.', "Use --format csv or --format json.");
-    await expectError("SubmissionsTypeInvalid", () => printSubmissions(ROOT, { type: "orders", format: "csv" }), '--type orders: "orders" is not a submission type.', "Use --type newsletter or --type contact, or leave it out for both.");
+  it("OptionValueInvalid and DatabaseUnreadable name the option or the file", async () => {
+    const context = commandContext(ROOT);
+    await expectError("OptionValueInvalid", () => printSubmissions(context, { format: "xml" }), '--format xml: "xml" is not an output format.', "Use --format csv or --format json.");
+    await expectError("OptionValueInvalid", () => printSubmissions(context, { type: "orders", format: "csv" }), '--type orders: "orders" is not a submission type.', "Use --type newsletter or --type contact, or leave it out for both.");
     const dir = mkdtempSync(join(tmpdir(), "sitegen-db-"));
     const database = join(dir, "submissions.db");
     mkdirSync(database);
     const previous = process.env.SUBMISSIONS_DB;
     process.env.SUBMISSIONS_DB = database;
     try {
-      await expectError("SubmissionsUnreadable", () => printSubmissions(ROOT, { format: "csv" }), new RegExp(`^Could not open ${database}: `), /SUBMISSIONS_DB/);
+      await expectError("DatabaseUnreadable", () => printSubmissions(context, { format: "csv" }), new RegExp(`^Could not open ${database}: `), /SUBMISSIONS_DB/);
     } finally {
       if (previous === undefined) delete process.env.SUBMISSIONS_DB;
       else process.env.SUBMISSIONS_DB = previous;
@@ -406,7 +417,7 @@ describe("notifications and data-subject commands", () => {
       // From the CLI, before the server listens.
       const dist = out();
       const site = loadSiteConfig(project);
-      for (const { file, data } of serverBundleFiles({ site, submissions: site.submissions, dictionaries: {}, apiCode: await compileEndpoints(ROOT) })) {
+      for (const { file, data } of serverBundleFiles({ site, dictionaries: {}, apiCode: await compileEndpoints(ROOT) })) {
         mkdirSync(dirname(join(dist, file)), { recursive: true });
         writeFileSync(join(dist, file), data);
       }
@@ -426,31 +437,33 @@ describe("notifications and data-subject commands", () => {
     }
   });
 
-  it("SubmissionsEmailInvalid names the command and the value given to --email", async () => {
+  it("EmailOptionInvalid names the command and the value given to --email", async () => {
+    const context = commandContext(ROOT);
     await expectError(
-      "SubmissionsEmailInvalid",
-      () => exportSubject(ROOT, undefined),
+      "EmailOptionInvalid",
+      () => exportSubject(context, undefined),
       "sitegen submissions export needs the address of the person whose data it prints: --email was not given.",
       "Give the address as the person wrote it in the form (any case): sitegen submissions export --email ana@example.com",
     );
-    await expectError("SubmissionsEmailInvalid", () => deleteSubject(ROOT, "ana at example"), '--email ana at example: "ana at example" is not an e-mail address.', /sitegen submissions delete --email/);
+    await expectError("EmailOptionInvalid", () => deleteSubject(context, "ana at example"), '--email ana at example: "ana at example" is not an e-mail address.', /sitegen submissions delete --email/);
     const cli = spawnSync(process.execPath, [join(ROOT, "bin", "sitegen.js"), "submissions", "delete"], { cwd: ROOT, encoding: "utf8", timeout: 60_000 });
     expect(cli.status).toBe(1);
-    expect(cli.stderr).toContain(`SubmissionsEmailInvalid: ${ERRORS.SubmissionsEmailInvalid.title}\n  sitegen submissions delete needs the address of the person whose data it erases`);
+    expect(cli.stderr).toContain(`EmailOptionInvalid: ${ERRORS.EmailOptionInvalid.title}\n  sitegen submissions delete needs the address of the person whose data it erases`);
   });
 });
 
 describe("the submissions database", () => {
   it("DatabaseUrlInvalid and DatabaseUnreachable name the database, never its password", async () => {
+    const context = commandContext(ROOT);
     const mysql = { DATABASE_URL: "mysql://leads:s3cret@db.example.com/leads" };
     await expectError(
       "DatabaseUrlInvalid",
-      () => printSubmissions(ROOT, { format: "csv" }, mysql),
+      () => printSubmissions(context, { format: "csv" }, mysql),
       "DATABASE_URL is mysql://leads:***@db.example.com/leads: it must start with postgres:// or postgresql://.",
       /postgres:\/\/user:password@host:5432\/database/,
     );
-    await expectError("DatabaseUrlInvalid", () => printSubmissions(ROOT, { format: "csv" }, { DATABASE_URL: "leads:s3cret@db" }), "DATABASE_URL is leads:***@db: it must start with postgres:// or postgresql://.");
-    await expectError("DatabaseUrlInvalid", () => printSubmissions(ROOT, { format: "csv" }, { DATABASE_URL: "host=db password=s3cret" }), /^DATABASE_URL is not a URL \(it is not shown here/);
+    await expectError("DatabaseUrlInvalid", () => printSubmissions(context, { format: "csv" }, { DATABASE_URL: "leads:s3cret@db" }), "DATABASE_URL is leads:***@db: it must start with postgres:// or postgresql://.");
+    await expectError("DatabaseUrlInvalid", () => printSubmissions(context, { format: "csv" }, { DATABASE_URL: "host=db password=s3cret" }), /^DATABASE_URL is not a URL \(it is not shown here/);
     // sitegen serve refuses it before listening, with the same entry.
     const project = projectCopy();
     const previous = process.env.DATABASE_URL;
@@ -472,7 +485,7 @@ describe("the submissions database", () => {
     });
     const error = await expectError(
       "DatabaseUnreachable",
-      () => printSubmissions(ROOT, { format: "csv" }, { DATABASE_URL: `postgres://leads:s3cret@127.0.0.1:${port}/leads` }),
+      () => printSubmissions(context, { format: "csv" }, { DATABASE_URL: `postgres://leads:s3cret@127.0.0.1:${port}/leads` }),
       new RegExp(`^Could not connect to PostgreSQL at 127\\.0\\.0\\.1:${port}/leads: .*ECONNREFUSED[^]*because DATABASE_URL is set`),
       /unset DATABASE_URL/,
     );

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { submissionSettings } from "../../src/api/submission-settings.ts";
 import { loadSiteConfig } from "../../src/generator/config.ts";
 import { loadLocaleContent } from "../../src/generator/content.ts";
 import { ROOT } from "../helpers.ts";
@@ -18,7 +19,7 @@ describe("the privacy policy and the settings it describes", () => {
     ["en", "days", "Newsletter signups do not trigger it.", "JSON"],
   ])("%s: retention, notifications and the rights' address match site.yaml", (locale, days, noNewsletterNotice, format) => {
     const policy = text(locale);
-    const retentionDays = site.submissions.retentionDays;
+    const retentionDays = submissionSettings(site, {}).retentionDays;
     expect(retentionDays).toBeGreaterThan(0);
     expect(policy.get("privacy.section4.body")).toContain(`(${retentionDays} ${days})`);
     expect(notifications.newsletter).toBe(false);

@@ -7,6 +7,7 @@ import { SqliteSubmissionStore } from "../../src/api/sqlite-store.ts";
 import { buildSite } from "../../src/generator/pipeline/build.ts";
 import { loadSiteConfig, type SiteConfig } from "../../src/generator/config.ts";
 import { loadLocaleContent } from "../../src/generator/content.ts";
+import { compileEndpoints } from "../../src/generator/endpoints.ts";
 import { cloudflareTarget } from "../../src/generator/targets/cloudflare.ts";
 import { attr, parseHtml, projectCopy, ROOT } from "../helpers.ts";
 
@@ -70,16 +71,17 @@ describe("a build whose endpoints are on another origin", () => {
   });
 
   it("gives the Cloudflare worker those endpoints' paths, for the deployment at that origin", async () => {
-    const target = await cloudflareTarget({ root: project, outDir: join(project, "dist"), site: loadSiteConfig(project, {}, {}), dictionaries: {} });
+    const apiCode = await compileEndpoints(project);
+    const target = await cloudflareTarget({ root: project, outDir: join(project, "dist"), site: loadSiteConfig(project, {}, {}), dictionaries: {}, apiCode });
     const routes = JSON.parse(target.outputFiles.find((f) => f.file === "_routes.json")!.data);
     expect(routes.include).toEqual(["/api/contact", "/api/detect-language", "/api/newsletter"]);
   });
 });
 
 describe("endpoints serving pages on another origin", () => {
-  const site: SiteConfig = { ...BASE, siteUrl: PAGES, endpoints: ENDPOINTS, submissions: { ...BASE.submissions, rateLimitPerMinute: 100 } };
+  const site: SiteConfig = { ...BASE, siteUrl: PAGES, endpoints: ENDPOINTS, submissions: { ...(BASE.submissions as object), rateLimitPerMinute: 100 } };
   const root = temporary("sitegen-remote-api-");
-  const api = createApiHandlers({ site: { ...site, submissions: { ...site.submissions, database: join(root, "submissions.db") } }, root, messages: MESSAGES, env: {} });
+  const api = createApiHandlers({ site: { ...site, submissions: { ...(site.submissions as object), database: join(root, "submissions.db") } }, root, messages: MESSAGES, env: {} });
   afterAll(() => api.close());
   const call = (path: string, init: RequestInit & { headers?: Record<string, string> }) => api.handlers[path](new Request(`${API}${path}`, init));
 
@@ -137,7 +139,7 @@ describe("endpoints serving pages on another origin", () => {
 describe("endpoints beside their pages", () => {
   it("add no CORS header and redirect to a path, as before", async () => {
     const root = temporary("sitegen-local-api-");
-    const api = createApiHandlers({ site: { ...BASE, submissions: { ...BASE.submissions, database: join(root, "s.db") } }, root, messages: MESSAGES, env: {} });
+    const api = createApiHandlers({ site: { ...BASE, submissions: { ...(BASE.submissions as object), database: join(root, "s.db") } }, root, messages: MESSAGES, env: {} });
     const response = await api.handlers["/api/newsletter"](
       new Request("http://127.0.0.1:4321/api/newsletter", { method: "POST", headers: { origin: "http://127.0.0.1:4321", "content-type": "application/x-www-form-urlencoded" }, body: "email=a%40exemplo.com.br" }),
     );

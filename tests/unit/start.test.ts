@@ -349,7 +349,7 @@ describe("sitegen start and the leads' notifications", () => {
     const folder = emptyFolder();
     mkdirSync(join(folder, "submissions.db"));
     await expect(start(["--port", "0"], { SUBMISSIONS_DB: join(folder, "submissions.db"), PORT: undefined, HSTS: undefined })).rejects.toThrow(
-      /exited \(1\) before listening[^]*SubmissionsUnreadable: Cannot read the submissions/,
+      /exited \(1\) before listening[^]*DatabaseUnreadable: Cannot read the database/,
     );
   });
 

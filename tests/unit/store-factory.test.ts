@@ -9,6 +9,7 @@ import { SQLITE_MIGRATIONS } from "../../src/api/sqlite-migrations.ts";
 import { SqliteSubmissionStore } from "../../src/api/sqlite-store.ts";
 import { deliveryOf, emailKey, StoreError } from "../../src/api/store.ts";
 import { openStore, storeKind } from "../../src/api/stores.ts";
+import { submissionSettings } from "../../src/api/submission-settings.ts";
 import { loadSiteConfig } from "../../src/generator/config.ts";
 import { POSTGRES_MISSING, postgresBin } from "../pg-cluster.ts";
 
@@ -28,7 +29,7 @@ describe("choosing the store", () => {
     expect(openStore({}, { DATABASE_URL: "" }, "/srv/site")).toBeInstanceOf(SqliteSubmissionStore);
 
     process.env.SUBMISSIONS_DB = "/var/lib/sitegen/override.db";
-    const overridden = openStore(loadSiteConfig(ROOT).submissions, {}, ROOT) as SqliteSubmissionStore;
+    const overridden = openStore(submissionSettings(loadSiteConfig(ROOT), process.env), {}, ROOT) as SqliteSubmissionStore;
     expect(overridden.file).toBe("/var/lib/sitegen/override.db");
 
     // No connection is made until the store is used.

@@ -9,7 +9,9 @@ import { SQLITE_MIGRATIONS } from "../../src/api/sqlite-migrations.ts";
 import type { ContactEntry, NewsletterEntry, OutboxMessage, SubmissionStore } from "../../src/api/store.ts";
 import { loadSiteConfig, type SiteConfig } from "../../src/generator/config.ts";
 import { loadLocaleContent } from "../../src/generator/content.ts";
-import { printSubmissions } from "../../src/generator/submissions-command.ts";
+import { commandContext } from "../../src/generator/site-commands.ts";
+import { printSubmissions } from "../../src/api/commands/list.ts";
+import { submissionSettings } from "../../src/api/submission-settings.ts";
 import { SqliteSubmissionStore } from "../../src/api/sqlite-store.ts";
 import { LAST_MIGRATION_WITH_CARRY_OVER } from "../../src/api/sqlite-migrations.ts";
 import { blobsBackend, d1Backend, OLDER_ROWS, postgresBackend, SQLITE_LAYOUT_BEFORE_MIGRATIONS, sqliteBackend, type Backend, type Place } from "../store-backends.ts";
@@ -289,7 +291,7 @@ for (const [backend, migrations] of BACKENDS) {
         const out: string[] = [];
         const log = vi.spyOn(console, "log").mockImplementation((...a) => void out.push(a.join(" ")));
         try {
-          await printSubmissions(place.root, opts, place.env);
+          await printSubmissions(commandContext(place.root), opts, place.env);
         } finally {
           log.mockRestore();
         }
@@ -358,7 +360,7 @@ for (const [backend, migrations] of BACKENDS) {
     if (backend.shared) {
       it("holds the rate limit across two handler instances sharing the database", async () => {
         const place = await backend.fresh();
-        const site: SiteConfig = { ...SITE, submissions: { ...SITE.submissions, rateLimitPerMinute: 3 } };
+        const site: SiteConfig = { ...SITE, submissions: { ...submissionSettings(SITE, process.env), rateLimitPerMinute: 3 } };
         let clock = T0;
         // Opened as `sitegen start` opens it (from the environment) where it can be; D1 and Blobs, as their workers do.
         const instances = [0, 1].map(() => createApiHandlers({ site, root: ROOT, messages: MESSAGES, now: () => clock, env: place.env, store: backend.command ? undefined : open(place) }));

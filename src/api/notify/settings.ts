@@ -41,7 +41,7 @@ export interface NotifySettings {
   from?: string;
 }
 
-/** A setting that cannot work; `variable` names it (the CLI maps this to NotificationSettingsInvalid). */
+/** A setting that cannot work; `variable` names it (errors.ts maps it to a catalogued error). */
 export class NotifyConfigError extends Error {
   constructor(
     readonly variable: string,

@@ -51,7 +51,7 @@ export async function outputFiles(input: OutputFilesInput): Promise<OutputFiles>
   const definitions = bundles.pages.site.collections ?? [];
   const feeds = feedFiles({ site, definitions, collections: input.collections, routes: plan.routes, dictionaries });
   const sitemap = await sitemapXml(site, plan.routes, new Date().toISOString().slice(0, 10));
-  const target = await TARGETS[input.target]({ root, outDir: input.outDir, site, dictionaries });
+  const target = await TARGETS[input.target]({ root, outDir: input.outDir, site, dictionaries, apiCode: bundles.apiCode });
   const host = hostFiles(site);
   const output: OutputFile[] = [
     ...assets.map(({ file, code }) => ({ file, data: code })),
@@ -64,6 +64,6 @@ export async function outputFiles(input: OutputFilesInput): Promise<OutputFiles>
     ...(host.redirects && target.redirects ? [{ file: "_redirects", data: host.redirects }] : []),
     ...target.outputFiles,
   ];
-  const server = target.serverBundle ? serverBundleFiles({ site, submissions: site.submissions, dictionaries, apiCode: bundles.apiCode }) : [];
+  const server = target.serverBundle ? serverBundleFiles({ site, dictionaries, apiCode: bundles.apiCode }) : [];
   return { output, server, assets, target };
 }

@@ -18,8 +18,8 @@ import { plainDictionaries, type Dictionary } from "../content.ts";
 import { sitegenError } from "../errors.ts";
 import { PROJECT_FILES } from "../project.ts";
 import { securityHeaders } from "../security-headers.ts";
-import { confirmRoute } from "./confirm-route.ts";
-import type { TargetInput, TargetOutput } from "./targets.ts";
+import { endpointAddresses, type SitePlugin } from "../plugin.ts";
+import { targetPlugin, type TargetInput, type TargetOutput } from "./targets.ts";
 
 /** esbuild, loaded when something is compiled: a build whose code is compiled already never starts it. */
 const esbuild = () => import("esbuild");
@@ -29,18 +29,21 @@ const esbuild = () => import("esbuild");
  * wrangler (4.86.0) refuses past 2026-05-03; this date is one it accepts, and nothing here needs a later one.
  */
 export const COMPATIBILITY_DATE = "2026-04-01";
-/** The D1 binding the worker stores submissions through. */
-export const D1_BINDING = "SUBMISSIONS";
 export const WRANGLER_FILE = "wrangler.jsonc";
 
 /** What site.yaml's `cloudflare` section may set; every field has a default drawn from the site's address. */
 export interface CloudflareSettings {
   /** The Pages project's name (its *.pages.dev address). */
   project: string;
-  /** The D1 database's name, as `wrangler d1 create` was given it. */
-  database: string;
-  /** The D1 database's id, as `wrangler d1 create` printed it; only a deployment needs it. */
-  databaseId?: string;
+  /** The D1 database the worker reads through (the endpoints module's `d1`: plugin.ts), if it reads one. */
+  d1?: {
+    /** The name the worker's code reads the database by. */
+    binding: string;
+    /** The D1 database's name, as `wrangler d1 create` was given it. */
+    database: string;
+    /** The D1 database's id, as `wrangler d1 create` printed it; only a deployment needs it. */
+    databaseId?: string;
+  };
 }
 
 /** "https://www.example.com.br" → "example-com-br": a name Cloudflare accepts (lower-case letters, digits, hyphens). */
@@ -49,7 +52,7 @@ function nameFromUrl(siteUrl: string): string {
   return host.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 58) || "site";
 }
 
-export function cloudflareSettings(site: SiteConfig): CloudflareSettings {
+export function cloudflareSettings(site: SiteConfig, d1?: SitePlugin["d1"]): CloudflareSettings {
   const raw = (site.cloudflare ?? {}) as Record<string, unknown>;
   const text = (field: string, fallback: string | undefined) => {
     const value = raw[field];
@@ -60,21 +63,22 @@ export function cloudflareSettings(site: SiteConfig): CloudflareSettings {
     return value;
   };
   const project = text("project", nameFromUrl(site.siteUrl))!;
-  return { project, database: text("database", `${project}-submissions`)!, databaseId: text("databaseId", undefined) };
+  if (!d1) return { project };
+  const database = text("database", `${project}-${d1.database}`)!;
+  return { project, d1: { binding: d1.binding, database, databaseId: text("databaseId", undefined) } };
 }
 
 /**
- * The paths the worker answers: each endpoint's path, an absolute URL's included (the deployment at that
- * origin serves it, for pages served by a host with no functions), as src/api/handlers.ts mounts them; the
- * double opt-in's confirmation link only when submissions.doubleOptIn is on (src/api/endpoints.ts).
+ * The paths the worker answers: the path of each address the endpoints answer (plugin.ts, routes), an
+ * absolute URL's included (the deployment at that origin serves it, for pages served by a host with no
+ * functions).
  */
-function endpointPaths(site: SiteConfig): string[] {
-  const answered = Object.entries(site.endpoints).filter(([name]) => name !== "newsletterConfirm");
-  const paths = answered.map(([, endpoint]) => {
+function endpointPaths(site: SiteConfig, plugin: SitePlugin | undefined): string[] {
+  const paths = endpointAddresses(site, plugin).map((endpoint) => {
     if (endpoint.startsWith("/")) return endpoint.startsWith("//") ? undefined : endpoint;
     return /^https?:\/\//i.test(endpoint) ? new URL(endpoint).pathname : undefined;
   });
-  return [...new Set([...paths, confirmRoute(site)].filter((path): path is string => path !== undefined))].sort();
+  return [...new Set(paths.filter((path): path is string => path !== undefined))].sort();
 }
 
 /** The site's worker module bundled for workerd, its options inlined. */
@@ -118,16 +122,25 @@ export function wranglerConfig(settings: CloudflareSettings, outputDir: string):
     name: settings.project,
     pages_build_output_dir: `./${outputDir}`,
     compatibility_date: COMPATIBILITY_DATE,
-    d1_databases: [
-      // Without a databaseId in site.yaml the binding works locally only (wrangler keeps that database in .wrangler/).
-      { binding: D1_BINDING, database_name: settings.database, ...(settings.databaseId ? { database_id: settings.databaseId } : {}) },
-    ],
+    ...(settings.d1
+      ? {
+          d1_databases: [
+            // Without a databaseId in site.yaml the binding works locally only (wrangler keeps it in .wrangler/).
+            {
+              binding: settings.d1.binding,
+              database_name: settings.d1.database,
+              ...(settings.d1.databaseId ? { database_id: settings.d1.databaseId } : {}),
+            },
+          ],
+        }
+      : {}),
   };
   return `// Written by \`sitegen build --target cloudflare\` from content/site.yaml (its \`cloudflare\` section): edit that, not this file.\n${JSON.stringify(config, null, 2)}\n`;
 }
 
 export async function cloudflareTarget(input: TargetInput): Promise<TargetOutput> {
-  const include = endpointPaths(input.site);
+  const plugin = targetPlugin(input);
+  const include = endpointPaths(input.site, plugin);
   // A site without endpoints is static files alone: no worker to run.
   const outputFiles =
     include.length === 0
@@ -141,6 +154,8 @@ export async function cloudflareTarget(input: TargetInput): Promise<TargetOutput
     serverBundle: false,
     // Pages serves the nearest 404.html by itself, and reports a 404 rule of _redirects as invalid on every run.
     redirects: false,
-    besideOutput: [{ file: WRANGLER_FILE, data: wranglerConfig(cloudflareSettings(input.site), basename(input.outDir)) }],
+    besideOutput: [
+      { file: WRANGLER_FILE, data: wranglerConfig(cloudflareSettings(input.site, plugin?.d1), basename(input.outDir)) },
+    ],
   };
 }

@@ -22,8 +22,8 @@ import type { SiteConfig } from "../config.ts";
 import { plainDictionaries, type Dictionary } from "../content.ts";
 import { sitegenError } from "../errors.ts";
 import { PROJECT_FILES } from "../project.ts";
-import { confirmRoute } from "./confirm-route.ts";
-import type { TargetInput, TargetOutput } from "./targets.ts";
+import { endpointAddresses, type SitePlugin } from "../plugin.ts";
+import { targetPlugin, type TargetInput, type TargetOutput } from "./targets.ts";
 
 /** esbuild, loaded when something is compiled: a build whose code is compiled already never starts it. */
 const esbuild = () => import("esbuild");
@@ -31,7 +31,7 @@ const esbuild = () => import("esbuild");
 /** The generated functions, relative to the project folder. */
 export const FUNCTIONS_DIR = ".sitegen/netlify-functions";
 export const FUNCTION_NAME = "sitegen-api";
-/** The scheduled function that sends due notifications when no request comes (src/api/edge.ts). */
+/** The scheduled function: the endpoints' background work when no request comes (src/api/edge.ts). */
 export const DELIVERY_FUNCTION = "sitegen-deliver";
 /** How often it runs: a failed notification's first retry is due within a minute, later ones far apart. */
 export const DELIVERY_SCHEDULE = "*/5 * * * *";
@@ -39,17 +39,9 @@ export const NETLIFY_CONFIG = "netlify.toml";
 /** The first line of a netlify.toml sitegen wrote: any other is the developer's, never overwritten. */
 const MARKER = "# Written by `sitegen build --target netlify`";
 
-/**
- * The endpoints the function serves: the ones of site.yaml that are paths on this site; the double
- * opt-in's confirmation link only when submissions.doubleOptIn is on (src/api/endpoints.ts).
- */
-function localPaths(site: SiteConfig): string[] {
-  const paths = Object.entries(site.endpoints ?? {})
-    .filter(([name]) => name !== "newsletterConfirm")
-    .map(([, path]) => path)
-    .filter((p): p is string => typeof p === "string" && p.startsWith("/") && !p.startsWith("//"));
-  const confirm = confirmRoute(site);
-  return confirm ? [...paths, confirm] : paths;
+/** The addresses the endpoints answer (plugin.ts, routes) that are paths on this site: the function serves those. */
+function localPaths(site: SiteConfig, plugin: SitePlugin | undefined): string[] {
+  return endpointAddresses(site, plugin).filter((path) => path.startsWith("/") && !path.startsWith("//"));
 }
 
 /** A project-relative path as netlify.toml writes it, with forward slashes. */
@@ -85,8 +77,9 @@ function functionSource(paths: string[]): string {
 }
 
 /**
- * The scheduled function: one pass of the outbox (the endpoints' bundle, from the other function's folder)
- * on Netlify's timer, answering nothing a visitor could call: Netlify does not route scheduled functions.
+ * The scheduled function: one pass of the endpoints' background work (their bundle, from the other
+ * function's folder) on Netlify's timer, answering nothing a visitor could call: Netlify does not route
+ * scheduled functions.
  */
 function deliverySource(): string {
   return [
@@ -146,7 +139,7 @@ export function checkNetlifyConfig(root: string): void {
 export async function netlifyTarget(input: TargetInput): Promise<TargetOutput> {
   const { root, outDir, site, dictionaries } = input;
   checkNetlifyConfig(root);
-  const paths = localPaths(site);
+  const paths = localPaths(site, targetPlugin(input));
   const code = await bundleEndpoints(root, site, dictionaries);
   const functionDir = `${FUNCTIONS_DIR}/${FUNCTION_NAME}`;
   const deliveryDir = `${FUNCTIONS_DIR}/${DELIVERY_FUNCTION}`;

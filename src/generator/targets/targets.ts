@@ -7,6 +7,8 @@ import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { SiteConfig } from "../config.ts";
 import type { Dictionary } from "../content.ts";
+import { loadCompiledModule } from "../endpoints.ts";
+import type { SitePlugin } from "../plugin.ts";
 import { cloudflareTarget } from "./cloudflare.ts";
 import { netlifyTarget } from "./netlify.ts";
 
@@ -15,6 +17,13 @@ export interface TargetInput {
   outDir: string;
   site: SiteConfig;
   dictionaries: Record<string, Dictionary>;
+  /** The site's endpoints module compiled (endpoints.ts), undefined when it has none: asked for its routes. */
+  apiCode: string | undefined;
+}
+
+/** The build's endpoints module, loaded when a target asks what it needs (plugin.ts); undefined when there is none. */
+export function targetPlugin(input: TargetInput): SitePlugin | undefined {
+  return input.apiCode === undefined ? undefined : loadCompiledModule(input.root, input.apiCode);
 }
 
 export interface TargetOutput {

@@ -1,0 +1,42 @@
+/**
+ * The site's commands, added to sitegen's CLI through the plug-in point (index.ts exports `commands`):
+ * `sitegen submissions` and its subcommands retry, export and delete.
+ */
+import type { Command } from "commander";
+import type { CommandContext } from "../../generator/plugin.ts";
+import { printSubmissions } from "./list.ts";
+import { retryDeliveries } from "./retry.ts";
+import { deleteSubject, exportSubject } from "./subject-rights.ts";
+
+export function commands(program: Command, context: CommandContext): void {
+  const submissions = program
+    .command("submissions")
+    .description("Print the newsletter and contact submissions stored by the endpoints.")
+    .option("-t, --type <type>", "newsletter or contact (default: both)")
+    .option("-f, --format <format>", "csv or json", "csv")
+    .action(async (opts: { type?: string; format: string }) => {
+      await printSubmissions(context, opts);
+    });
+  submissions
+    .command("retry")
+    .description(
+      "Send every notification still in the outbox now (e-mail, webhook) and print what went out and what still fails.",
+    )
+    .action(async () => {
+      await retryDeliveries(context);
+    });
+  submissions
+    .command("export")
+    .description("Print everything stored about one person, as JSON (LGPD art. 18: access).")
+    .option("--email <address>", "the person's e-mail address (any case)")
+    .action(async (opts: { email?: string }) => {
+      await exportSubject(context, opts.email);
+    });
+  submissions
+    .command("delete")
+    .description("Erase everything stored about one person, queued notifications included (LGPD art. 18: deletion).")
+    .option("--email <address>", "the person's e-mail address (any case)")
+    .action(async (opts: { email?: string }) => {
+      await deleteSubject(context, opts.email);
+    });
+}
