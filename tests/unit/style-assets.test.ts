@@ -3,7 +3,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { create, type Font } from "fontkitten";
-import { bundleStyles } from "../../src/generator/pipeline/bundle-styles.ts";
+import { bundleStyles } from "../../src/generator/compile/styles.ts";
 import { ROOT } from "../helpers.ts";
 
 const INTER = join(ROOT, "node_modules", "@fontsource-variable", "inter", "files", "inter-latin-wght-normal.woff2");

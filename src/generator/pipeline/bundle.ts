@@ -1,9 +1,9 @@
 import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { compileEndpoints } from "../endpoints.ts";
-import { bundleIslands, type IslandsBundle } from "./bundle-islands.ts";
-import { bundlePages, loadPagesBundle, type PagesBundle } from "./bundle-pages.ts";
-import { bundleStyles, type Stylesheet } from "./bundle-styles.ts";
+import { bundleIslands, type IslandsBundle } from "../compile/islands.ts";
+import { bundlePages, loadPagesBundle, type PagesBundle } from "../compile/pages.ts";
+import { bundleStyles, type Stylesheet } from "../compile/styles.ts";
 import { stateKey } from "./state.ts";
 
 /** The site's code and styles, compiled (stage 2). */

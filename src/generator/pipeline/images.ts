@@ -2,7 +2,6 @@ import { existsSync, statSync } from "node:fs";
 import { dirname, isAbsolute, join, posix, relative, sep } from "node:path";
 import { sitegenError } from "../errors.ts";
 import { cacheFolder, PROJECT_FILES } from "../project.ts";
-import { filesBelow } from "../files.ts";
 import type { Collections } from "./collections.ts";
 import type { LocaleContent } from "../content.ts";
 import type { CollectionDefinition, ImageFile, ProcessedImage } from "../site-definition.ts";
@@ -153,15 +152,4 @@ function use(root: string, file: string, written: string, place: string, og: boo
   if (source.startsWith("../")) throw sitegenError("ImageNotLocal", { place, image: written, problem: `is outside the project folder (${source}).` });
   if (!existsSync(path) || !statSync(path).isFile()) throw sitegenError("ImageMissing", { place, image: written, resolved: source });
   return { path, request: { path, source, place, written, og }, apply };
-}
-
-/**
- * Every image file under content/, with its size and time of change: what an incremental build compares to
- * tell whether a page that shows an image (under a name made from its bytes) may be kept.
- */
-export function sourceImages(root: string): [string, number, number][] {
-  return filesBelow(root, PROJECT_FILES.content, ["jpg", "jpeg", "png", "webp", "avif", "gif", "tif", "tiff", "svg"]).map((file) => {
-    const { size, mtimeMs } = statSync(join(root, file));
-    return [file, size, mtimeMs];
-  });
 }

@@ -1,6 +1,6 @@
 import type { SiteConfig } from "../config.ts";
 import type { Dictionary } from "../content.ts";
-import type { CollectionDefinition, HeadData, ImageFile, PageData, ProcessedImage, Route } from "../site-definition.ts";
+import type { CollectionDefinition, HeadData, PageData, Route } from "../site-definition.ts";
 import type { ProcessedImages } from "./images.ts";
 import type { Collections } from "./collections.ts";
 import { createTranslator, type Translator } from "../i18n.ts";
@@ -10,7 +10,7 @@ import { absoluteUrl } from "../seo/urls.ts";
 import { alternatesFor } from "../seo/hreflang.ts";
 import { structuredDataJson } from "../seo/structured-data.ts";
 import { sitegenError } from "../errors.ts";
-import type { PagesBundle } from "./bundle-pages.ts";
+import type { PagesBundle } from "../compile/pages.ts";
 import type { PagePlan, PlannedPage } from "./plan-pages.ts";
 
 /** What every page links to: the stylesheet and its fonts, the islands runtime and each island's module. */
