@@ -4,12 +4,16 @@
 //   - Chromium: the browser tests drive Debian's chromium at /usr/bin/chromium, or CHROMIUM_PATH
 //     (playwright.config.ts reads the same variable; Playwright never downloads a browser here).
 //   - java: the W3C Nu HTML Checker (vnu-jar, tests/unit/gates.test.ts) is a Java program found on PATH.
+//   - PostgreSQL's server: the store tests start a throwaway cluster with Debian's initdb, which lives under
+//     /usr/lib/postgresql/<version>/bin, off PATH (a psql client alone does not count).
 // When something is missing and we run as root with apt-get, it installs Debian's packages; otherwise it
 // stops with the command to run. Plain JavaScript with no dependencies, so it runs before anything else.
 //
 // Test hook: PREREQUISITES_UID, when set, is used instead of the real user id, so the unit test can take
-// the non-root and root paths whoever runs it (tests/unit/test-prerequisites.test.ts). Nothing else reads it.
-import { accessSync, constants, statSync } from "node:fs";
+// the non-root and root paths whoever runs it (tests/unit/test-prerequisites.test.ts), and
+// PREREQUISITES_POSTGRES_DIR, when set, is where Debian's PostgreSQL versions are looked for instead of
+// /usr/lib/postgresql. Nothing else reads them.
+import { accessSync, constants, existsSync, readdirSync, statSync } from "node:fs";
 import { delimiter, join } from "node:path";
 import { spawnSync } from "node:child_process";
 
@@ -35,11 +39,20 @@ function onPath(name) {
 
 const chromiumPath = process.env.CHROMIUM_PATH ?? DEFAULT_CHROMIUM;
 
+const postgresDir = process.env.PREREQUISITES_POSTGRES_DIR ?? "/usr/lib/postgresql";
+
+/** Whether some version of Debian's PostgreSQL server is installed (its initdb). */
+function hasPostgres() {
+  const versions = existsSync(postgresDir) ? readdirSync(postgresDir) : [];
+  return versions.some((version) => isExecutableFile(join(postgresDir, version, "bin", "initdb")));
+}
+
 /** What is missing, each with the Debian package that provides it and why the tests need it. */
 function missing() {
   const wanted = [];
   if (!isExecutableFile(chromiumPath)) wanted.push({ what: chromiumPath, pkg: "chromium", why: "the browser tests" });
   if (!onPath("java")) wanted.push({ what: "java", pkg: "default-jre-headless", why: "the W3C HTML checker" });
+  if (!hasPostgres()) wanted.push({ what: "PostgreSQL's server", pkg: "postgresql", why: "the store tests" });
   return wanted;
 }
 

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { spawnSync } from "node:child_process";
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -15,7 +15,7 @@ afterAll(() => {
  * A machine made of one folder: PATH is only that folder, so the real java and apt-get are out of sight,
  * and what it holds (a java, an apt-get that records its calls) decides what the script sees.
  */
-function machine(has: { java?: boolean; aptGet?: "works" | "fails" } = {}) {
+function machine(has: { java?: boolean; aptGet?: "works" | "fails"; postgres?: boolean } = {}) {
   const bin = mkdtempSync(join(tmpdir(), "sitegen-prereq-"));
   folders.push(bin);
   const log = join(bin, "apt-get.log");
@@ -24,6 +24,12 @@ function machine(has: { java?: boolean; aptGet?: "works" | "fails" } = {}) {
     chmodSync(join(bin, name), 0o755);
   };
   if (has.java) executable("java", "#!/bin/sh\n");
+  // Debian's PostgreSQL versions, as /usr/lib/postgresql holds them: there unless the test says otherwise.
+  const postgres = join(bin, "postgresql");
+  if (has.postgres !== false) {
+    mkdirSync(join(postgres, "15", "bin"), { recursive: true });
+    executable(join("postgresql", "15", "bin", "initdb"), "#!/bin/sh\n");
+  }
   const chromium = join(bin, "chromium");
   executable("chromium", "#!/bin/sh\n");
   if (has.aptGet) {
@@ -31,12 +37,16 @@ function machine(has: { java?: boolean; aptGet?: "works" | "fails" } = {}) {
     executable(
       "apt-get",
       `#!${process.execPath}
-const { appendFileSync, writeFileSync } = require("node:fs");
+const { appendFileSync, mkdirSync, writeFileSync } = require("node:fs");
 const args = process.argv.slice(2);
 appendFileSync(${JSON.stringify(log)}, JSON.stringify({ args, frontend: process.env.DEBIAN_FRONTEND }) + "\\n");
 if (args[0] === "install") {
   if (${JSON.stringify(has.aptGet)} === "fails") process.exit(100);
   writeFileSync(${JSON.stringify(join(bin, "java"))}, "#!/bin/sh\\n", { mode: 0o755 });
+  if (args.includes("postgresql")) {
+    mkdirSync(${JSON.stringify(join(postgres, "15", "bin"))}, { recursive: true });
+    writeFileSync(${JSON.stringify(join(postgres, "15", "bin", "initdb"))}, "#!/bin/sh\\n", { mode: 0o755 });
+  }
 }
 `,
     );
@@ -47,7 +57,7 @@ if (args[0] === "install") {
     aptCalls: () => (existsSync(log) ? readFileSync(log, "utf8").trim().split("\n").map((line) => JSON.parse(line)) : []),
     /** Runs the script on this machine; an environment value of undefined leaves that variable unset. */
     run(env: Record<string, string | undefined>) {
-      const full: Record<string, string | undefined> = { PATH: bin, CHROMIUM_PATH: chromium, ...env };
+      const full: Record<string, string | undefined> = { PATH: bin, CHROMIUM_PATH: chromium, PREREQUISITES_POSTGRES_DIR: postgres, ...env };
       for (const key of Object.keys(full)) if (full[key] === undefined) delete full[key];
       const child = spawnSync(process.execPath, [SCRIPT], { encoding: "utf8", env: full });
       return { status: child.status, stdout: child.stdout, lines: child.stderr.split("\n").filter(Boolean) };
@@ -113,6 +123,17 @@ describe("the test prerequisites script (the first step of npm test)", () => {
     expect(m.aptCalls()).toEqual([
       { args: ["update", "-q"], frontend: "noninteractive" },
       { args: ["install", "-y", "-q", "default-jre-headless"], frontend: "noninteractive" },
+    ]);
+    expect(out.status).toBe(0);
+  });
+
+  it("as root, installs PostgreSQL's server when no initdb of Debian's is there, for the store tests", () => {
+    const m = machine({ java: true, aptGet: "works", postgres: false });
+    const out = m.run({ PREREQUISITES_UID: "0" });
+    expect(out.lines).toEqual(["test prerequisites: installing postgresql with apt-get, because PostgreSQL's server (for the store tests) is missing"]);
+    expect(m.aptCalls()).toEqual([
+      { args: ["update", "-q"], frontend: "noninteractive" },
+      { args: ["install", "-y", "-q", "postgresql"], frontend: "noninteractive" },
     ]);
     expect(out.status).toBe(0);
   });
