@@ -127,15 +127,18 @@ describe("failing builds", () => {
     expect(parseHtml(readFileSync(join(out, "sitemap.xml"), "utf8")).querySelectorAll("loc").map((l) => l.textContent)).toContain("https://flag.example.org/en/about");
   });
 
-  it("after a build killed with kill -9, remove the staging folder it left", () => {
+  it("after a build killed with kill -9, remove the staging folder it left, cold or incremental", () => {
     const parent = mkdtempSync(join(tmpdir(), "sitegen-out-"));
-    // A dead build's leftovers: its pid is one no process has.
-    const dead = join(parent, ".dist.building-999999");
-    mkdirSync(dead);
-    writeFileSync(join(dead, "index.html"), "half a page");
-    const built = run(["build", "--out", join(parent, "dist")]);
-    expect(built.status, built.stderr).toBe(0);
-    expect(readdirSync(parent)).toEqual(["dist"]);
+    for (const pid of ["999999", "999998"]) {
+      // A dead build's leftovers: its pid is one no process has.
+      const dead = join(parent, `.dist.building-${pid}`);
+      mkdirSync(dead);
+      writeFileSync(join(dead, "index.html"), "half a page");
+      // The first build is cold; the second keeps every page of the first.
+      const built = run(["build", "--out", join(parent, "dist")]);
+      expect(built.status, built.stderr).toBe(0);
+      expect(readdirSync(parent)).toEqual(["dist"]);
+    }
   });
 
   it("say that site.yaml is missing, with a hint, instead of a stack trace", () => {
