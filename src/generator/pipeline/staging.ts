@@ -1,5 +1,4 @@
-import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from "node:fs";
-import { writeFile } from "node:fs/promises";
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import { sitegenError } from "../errors.ts";
 
@@ -26,27 +25,17 @@ export class StagingFolder {
     });
   }
 
-  /**
-   * Writes one file under the staging folder (creating its folders), on Node's thread pool: the build goes on
-   * rendering while the disk takes the file. A failure names the file.
-   */
-  async write(file: string, data: string | Uint8Array): Promise<void> {
+  /** Writes one file under the staging folder (creating its folders). */
+  write(file: string, data: string | Uint8Array): void {
     const path = join(this.dir, file);
-    const target = join(this.target, file);
-    guard(target, () => {
+    guard(join(this.target, file), () => {
       const folder = dirname(path);
       if (!this.folders.has(folder)) {
         mkdirSync(folder, { recursive: true });
         this.folders.add(folder);
       }
+      writeFileSync(path, data);
     });
-    try {
-      await writeFile(path, data);
-    } catch (error) {
-      guard(target, () => {
-        throw error;
-      });
-    }
   }
 
   /** Replaces the output folder with the staged one (a cold build). */

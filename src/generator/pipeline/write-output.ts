@@ -63,8 +63,8 @@ export const isTextFile = (file: string) => TEXT_FILE.test(file);
 /** Brotli's quality and gzip's level: the formats' best for what is deployed, fast for sitegen serve's rebuilds. */
 const LEVELS = { best: { brotli: 11, gzip: 9 }, fast: { brotli: 5, gzip: 6 } };
 
-/** How many files are written or compressed at once, on Node's thread pool, while this thread renders the next pages. */
-const IN_FLIGHT = 16;
+/** How many files are being compressed at once, on Node's thread pool, while this thread renders the next pages. */
+const COMPRESSING = 8;
 
 const brotli = promisify(brotliCompress);
 const gzipped = promisify(gzip);
@@ -78,37 +78,33 @@ const gzipped = promisify(gzip);
 export async function writeOutput(input: WriteInput): Promise<StagedOutput> {
   const staging = new StagingFolder(input.outDir);
   const output: Record<string, number> = {};
-  const previous = input.previous;
-  const pending = new Set<Promise<void>>();
-  /** The first file that could not be written: the build fails with it once the files on their way are done. */
+  const compressing = new Set<Promise<void>>();
+  /** A compressed twin that could not be written: the build fails with it once the compressing is done. */
   let failure: unknown;
+  const previous = input.previous;
   const twinsOf = (file: string) => (input.precompress && isTextFile(file) ? TWINS.map((twin) => file + twin) : []);
 
-  /** Runs a file's work on Node's thread pool, with at most IN_FLIGHT of them on their way at once. */
-  const later = async (work: () => Promise<void>) => {
-    while (pending.size >= IN_FLIGHT) await Promise.race(pending);
-    const done = work()
-      .catch((error: unknown) => void (failure ??= error))
-      .finally(() => pending.delete(done));
-    pending.add(done);
-  };
-  const write = async (file: string, data: string | Uint8Array, twins = twinsOf(file)) => {
+  const write = async (file: string, data: string | Uint8Array) => {
     const bytes = typeof data === "string" ? Buffer.byteLength(data) : data.byteLength;
-    const same = previous?.[file] === bytes && twins.every((t) => t in previous) && sameBytes(input.outDir, file, data);
-    if (same) {
-      for (const name of [file, ...twins]) output[name] = previous![name];
+    const twins = twinsOf(file);
+    if (previous && previous[file] === bytes && twins.every((t) => t in previous) && sameBytes(input.outDir, file, data)) {
+      for (const name of [file, ...twins]) output[name] = previous[name];
       return;
     }
+    staging.write(file, data);
     output[file] = bytes;
-    await later(() => staging.write(file, data));
     if (!input.precompress || twins.length === 0) return;
-    const level = input.precompress;
-    await later(async () => {
-      const [br, gz] = await compress(data, level);
-      output[twins[0]] = br.byteLength;
-      output[twins[1]] = gz.byteLength;
-      await Promise.all([staging.write(twins[0], br), staging.write(twins[1], gz)]);
-    });
+    while (compressing.size >= COMPRESSING) await Promise.race(compressing);
+    const done = compress(data, input.precompress)
+      .then(([br, gz]) => {
+        staging.write(twins[0], br);
+        staging.write(twins[1], gz);
+        output[twins[0]] = br.byteLength;
+        output[twins[1]] = gz.byteLength;
+      })
+      .catch((error: unknown) => void (failure ??= error))
+      .finally(() => compressing.delete(done));
+    compressing.add(done);
   };
 
   try {
@@ -117,15 +113,17 @@ export async function writeOutput(input: WriteInput): Promise<StagedOutput> {
     for (const { page, html, missing, reads } of input.pages) {
       await write(page.file, html);
       pages.push({ page, missing, reads, bytes: output[page.file] });
-      if (failure) break;
     }
     for (const { file, data } of input.files) await write(file, data);
-    for (const { file, data } of input.serverFiles) await write(file, data, []);
-    await Promise.all(pending);
+    await Promise.all(compressing);
     if (failure) throw failure;
+    for (const { file, data } of input.serverFiles) {
+      staging.write(file, data);
+      output[file] = typeof data === "string" ? Buffer.byteLength(data) : data.byteLength;
+    }
     return { staging, pages, output, cold: previous === undefined };
   } catch (error) {
-    await Promise.all(pending);
+    await Promise.all(compressing);
     staging.discard();
     throw error;
   }
