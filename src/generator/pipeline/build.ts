@@ -137,7 +137,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     ...{ assets, collections, images, log },
   });
   const files = await outputFiles({ root, outDir, target: options.target ?? "node", content, bundles, images, plan, collections });
-  const staged = await writeOutput({
+  const staged = writeOutput({
     ...{ outDir, previous: kept?.output, kept: selected.keep, precompress },
     pages: counted(clock.timed("render", rendered), progress, "Rendering pages", selected.render.length),
     files: files.output,

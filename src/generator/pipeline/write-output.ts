@@ -1,7 +1,6 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { promisify } from "node:util";
-import { brotliCompress, constants, gzip } from "node:zlib";
+import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 import { StagingFolder } from "./staging.ts";
 import type { RenderedPage } from "./render-pages.ts";
 import type { PlannedPage } from "./plan-pages.ts";
@@ -63,67 +62,46 @@ export const isTextFile = (file: string) => TEXT_FILE.test(file);
 /** Brotli's quality and gzip's level: the formats' best for what is deployed, fast for sitegen serve's rebuilds. */
 const LEVELS = { best: { brotli: 11, gzip: 9 }, fast: { brotli: 5, gzip: 6 } };
 
-/** How many files are being compressed at once, on Node's thread pool, while this thread renders the next pages. */
-const COMPRESSING = 8;
-
-const brotli = promisify(brotliCompress);
-const gzipped = promisify(gzip);
-
 /**
  * Stage 6. Everything the output folder holds, written into a staging folder (staging.ts), which
  * publishOutput then moves into place: a build that fails before then leaves the previous output untouched.
  * A cold build stages every file; an incremental build stages only the files whose bytes changed, and its
  * kept pages stay where they are.
  */
-export async function writeOutput(input: WriteInput): Promise<StagedOutput> {
+export function writeOutput(input: WriteInput): StagedOutput {
   const staging = new StagingFolder(input.outDir);
   const output: Record<string, number> = {};
-  const compressing = new Set<Promise<void>>();
-  /** A compressed twin that could not be written: the build fails with it once the compressing is done. */
-  let failure: unknown;
   const previous = input.previous;
   const twinsOf = (file: string) => (input.precompress && isTextFile(file) ? TWINS.map((twin) => file + twin) : []);
-
-  const write = async (file: string, data: string | Uint8Array) => {
-    const bytes = typeof data === "string" ? Buffer.byteLength(data) : data.byteLength;
+  const put = (file: string, data: string | Uint8Array) => {
+    staging.write(file, data);
+    output[file] = typeof data === "string" ? Buffer.byteLength(data) : data.byteLength;
+  };
+  const write = (file: string, data: string | Uint8Array) => {
     const twins = twinsOf(file);
-    if (previous && previous[file] === bytes && twins.every((t) => t in previous) && sameBytes(input.outDir, file, data)) {
+    const bytes = typeof data === "string" ? Buffer.byteLength(data) : data.byteLength;
+    if (previous?.[file] === bytes && twins.every((t) => t in previous) && sameBytes(input.outDir, file, data)) {
       for (const name of [file, ...twins]) output[name] = previous[name];
       return;
     }
-    staging.write(file, data);
-    output[file] = bytes;
+    put(file, data);
     if (!input.precompress || twins.length === 0) return;
-    while (compressing.size >= COMPRESSING) await Promise.race(compressing);
-    const done = compress(data, input.precompress)
-      .then(([br, gz]) => {
-        staging.write(twins[0], br);
-        staging.write(twins[1], gz);
-        output[twins[0]] = br.byteLength;
-        output[twins[1]] = gz.byteLength;
-      })
-      .catch((error: unknown) => void (failure ??= error))
-      .finally(() => compressing.delete(done));
-    compressing.add(done);
+    const { brotli, gzip } = LEVELS[input.precompress];
+    put(twins[0], brotliCompressSync(data, { params: { [constants.BROTLI_PARAM_QUALITY]: brotli } }));
+    put(twins[1], gzipSync(data, { level: gzip }));
   };
 
   try {
     const pages: WrittenPage[] = [];
     for (const page of input.kept) for (const name of [page.file, ...twinsOf(page.file)]) output[name] = previous![name];
     for (const { page, html, missing, reads } of input.pages) {
-      await write(page.file, html);
+      write(page.file, html);
       pages.push({ page, missing, reads, bytes: output[page.file] });
     }
-    for (const { file, data } of input.files) await write(file, data);
-    await Promise.all(compressing);
-    if (failure) throw failure;
-    for (const { file, data } of input.serverFiles) {
-      staging.write(file, data);
-      output[file] = typeof data === "string" ? Buffer.byteLength(data) : data.byteLength;
-    }
+    for (const { file, data } of input.files) write(file, data);
+    for (const { file, data } of input.serverFiles) put(file, data);
     return { staging, pages, output, cold: previous === undefined };
   } catch (error) {
-    await Promise.all(compressing);
     staging.discard();
     throw error;
   }
@@ -133,12 +111,6 @@ export async function writeOutput(input: WriteInput): Promise<StagedOutput> {
 export function publishOutput(staged: StagedOutput, previous: Record<string, number> | undefined): void {
   if (staged.cold || !previous) return staged.staging.replace();
   staged.staging.update(Object.keys(previous).filter((file) => !(file in staged.output)));
-}
-
-async function compress(data: string | Uint8Array, level: "best" | "fast"): Promise<[Uint8Array, Uint8Array]> {
-  const { brotli: quality, gzip: gzipLevel } = LEVELS[level];
-  const params = { [constants.BROTLI_PARAM_QUALITY]: quality, [constants.BROTLI_PARAM_SIZE_HINT]: Buffer.byteLength(data) };
-  return Promise.all([brotli(data, { params }), gzipped(data, { level: gzipLevel })]);
 }
 
 /** Whether the output folder's file holds these bytes already. */
