@@ -42,11 +42,13 @@ export default function Newsletter({ endpoint, locale, text }: NewsletterProps) 
     event.preventDefault();
     if (status === "submitting") return;
     const form = event.currentTarget;
+    // In the footer, the toasts keep clear of the whole footer: its legal links sit under the stack's corner.
+    const origin = form.closest("footer") ?? form;
     const email = (input.current?.value ?? "").trim();
     const problem = !email ? text.emptyEmail : !LOOKS_LIKE_EMAIL.test(email) ? text.invalidEmail : "";
     setError(problem);
     if (problem) {
-      toast({ type: "error", title: text.errorTitle, description: problem, origin: form });
+      toast({ type: "error", title: text.errorTitle, description: problem, origin });
       input.current?.focus();
       return;
     }
@@ -57,11 +59,11 @@ export default function Newsletter({ endpoint, locale, text }: NewsletterProps) 
     if (result.ok) {
       form.reset();
       // The endpoint's own words when it has them: under double opt-in it asks to check the inbox.
-      toast({ type: "success", title: result.title ?? text.successTitle, description: result.message ?? text.successMessage, origin: form });
+      toast({ type: "success", title: result.title ?? text.successTitle, description: result.message ?? text.successMessage, origin });
     } else {
       const fieldError = result.errors?.email;
       if (fieldError) setError(fieldError);
-      toast({ type: "error", title: text.errorTitle, description: fieldError ?? text.failure, origin: form });
+      toast({ type: "error", title: text.errorTitle, description: fieldError ?? text.failure, origin });
     }
   }
 

@@ -49,7 +49,7 @@ export default function InsightPage() {
           </div>
         </header>
         <div className="container article-body">
-          <div className="prose article-prose" dangerouslySetInnerHTML={{ __html: article.html }} />
+          <div className="prose article-prose" dangerouslySetInnerHTML={{ __html: framedTables(article.html, t("insights.article.tableHint"), t("insights.article.tableLabel")) }} />
           <aside className="article-aside" aria-label={t("insights.article.tags")}>
             <h2 className="aside-heading">{t("insights.article.tags")}</h2>
             <TagLinks tags={tags} />
@@ -83,6 +83,21 @@ export default function InsightPage() {
       <CtaBand />
     </>
   );
+}
+
+const escapeHtml = (text: string) => text.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/**
+ * Each table of the body in a frame that scrolls sideways on a phone, says so above it, and takes keyboard
+ * focus as a named region, so that the arrow keys scroll it (the cookie policy's table does the same).
+ */
+export function framedTables(html: string, hint: string, label: string): string {
+  let n = 0;
+  return html.replace(/<table>([\s\S]*?)<\/table>/g, (table) => {
+    n += 1;
+    const name = escapeHtml(label.replace("{n}", String(n)));
+    return `<p class="table-hint">${escapeHtml(hint)}</p><div class="table-wrap" role="region" tabindex="0" aria-label="${name}">${table}</div>`;
+  });
 }
 
 /** Each article's place in its list, by key: the list is gone through once, not searched again for each article's page. */

@@ -180,6 +180,17 @@ test.describe("details a reviewer measured (issue 19)", () => {
     await expect(page.locator(".table-hint")).toBeHidden();
   });
 
+  test("on a phone an article's table scrolls in a named frame the keyboard can reach (en)", async ({ page }) => {
+    await page.setViewportSize({ width: 375, height: 800 });
+    await page.goto("/en/insights/ai-governance");
+    const region = page.getByRole("region", { name: "Table 1" });
+    await expect(page.locator(".article-prose .table-hint")).toBeVisible();
+    expect(await region.evaluate((el) => el.scrollWidth > el.clientWidth)).toBe(true);
+    await region.focus();
+    await page.keyboard.press("ArrowRight");
+    await expect.poll(() => region.evaluate((el) => el.scrollLeft)).toBeGreaterThan(0);
+  });
+
   test("the contact page gives the phone, the address and the response time of site.yaml (en)", async ({ page }) => {
     await page.goto("/en/contact");
     const details = page.locator(".details");

@@ -30,7 +30,7 @@ describe("proof: outcomes with their context, the method, independence", () => {
         expect(f.querySelector(".outcome-value")!.textContent).toMatch(/^\d+(\.\d)?%$/);
         expect(text(f.querySelector("figcaption")!).length).toBeGreaterThan(30);
       }
-      expect(text(doc.querySelector(`#${sector} .outcome-note`)!)).toMatch(/neither promises nor one client's results/);
+      expect(text(doc.querySelector(`#${sector} .outcome-note`)!)).toMatch(/neither a promise nor one client's results/);
     }
   });
 
@@ -82,7 +82,7 @@ describe("proof: outcomes with their context, the method, independence", () => {
       expect(doc.querySelectorAll("#independence .benefit-list li")).toHaveLength(3);
       expect(visibleText(doc.querySelector("main")!)).not.toMatch(/testimonial|depoimento|certifica|ISO \d|logo/i);
     }
-    expect(text(page("en.html").querySelector("#independence .section-intro")!)).toBe("Vetor AI resells no licences and takes no commission from any technology vendor. We are paid only for the work we do for you.");
+    expect(text(page("en.html").querySelector("#independence .section-intro")!)).toBe("Vetor AI resells no licenses and takes no commission from any technology vendor. We are paid only for the work we do for you.");
   });
 
   it("draws the hero visual into the dark heroes as decoration, hidden from assistive technology", () => {
