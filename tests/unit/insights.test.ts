@@ -108,7 +108,7 @@ describe("an article", () => {
     expect(h2.querySelector("a.header-anchor")!.getAttribute("href")).toBe("#onde-estamos");
     expect(body.querySelectorAll("table th").length).toBeGreaterThan(2);
     // A table sits in a frame that scrolls on a phone, takes keyboard focus and has a name, announced by a hint.
-    const frame = body.querySelector("table")!.parentNode;
+    const frame = body.querySelector("table")!.parentNode!;
     expect([frame.getAttribute("class"), frame.getAttribute("role"), frame.getAttribute("tabindex"), frame.getAttribute("aria-label")]).toEqual(["table-wrap", "region", "0", "Tabela 1"]);
     expect(frame.previousElementSibling!.classList.contains("table-hint")).toBe(true);
     const note = body.querySelector("sup.footnote-ref a")!;
