@@ -53,7 +53,7 @@ export function HeroVisual({ compact = false }: { compact?: boolean }) {
 }
 
 /** The inner pages' visuals: one motif per kind of page, in the heroes' language (points, streams, the vector). */
-export type Motif = "services" | "technologies" | "industries" | "about" | "insights" | "contact";
+export type Motif = "services" | "technologies" | "industries" | "about" | "insights" | "contact" | "results";
 
 /** The vector's arrow, rising from (x1, y1) to (x2, y2), with its head and its origin. */
 function Vector({ x1, y1, x2, y2 }: { x1: number; y1: number; x2: number; y2: number }) {
@@ -146,6 +146,17 @@ function MotifShapes({ motif }: { motif: Motif }) {
             </g>
           ))}
           <Vector x1={300} y1={330} x2={440} y2={190} />
+        </>
+      );
+    // Results: a baseline and the bars measured against it.
+    case "results":
+      return (
+        <>
+          <path className="hv-streams" d="M40 300H450" />
+          {[120, 150, 190, 240, 300].map((h, i) => (
+            <rect key={i} className={i === 4 ? "hv-tile hv-tile-on" : "hv-tile"} x={70 + i * 76} y={360 - h} width="48" height={h} rx="8" />
+          ))}
+          <Vector x1={80} y1={220} x2={440} y2={60} />
         </>
       );
     // A conversation: a question, an answer, and the next step.

@@ -1,18 +1,34 @@
 import { usePage } from "../components/page-context.tsx";
 import { CtaBand, Monogram, PageHero, Prose, Section, useNumbered } from "../components/blocks.tsx";
 import { Picture } from "../components/Picture.tsx";
+import { profileName } from "../components/firm-facts.tsx";
 
-/** A person: their photo when the text gives one (`photo:`, see imageKeys in routes.ts), else their initials. */
+/**
+ * A person: their photo when the text gives one (`photo:`, see imageKeys in routes.ts), else their initials;
+ * the companies they worked for (`previously:`) and a profile elsewhere (`profile:`, a full address) when
+ * the text gives them (docs/firm-facts.md).
+ */
 function Person({ prefix }: { prefix: string }) {
-  const { t, image } = usePage();
+  const { t, has, image } = usePage();
   const name = t(`${prefix}.name`);
   const photo = image(`${prefix}.photo`);
+  const profile = has(`${prefix}.profile`) ? t(`${prefix}.profile`) : "";
   return (
     <li className="card person">
       {photo ? <Picture image={photo} alt={name} sizes="5rem" className="portrait" /> : <Monogram name={name} />}
       <h3>{name}</h3>
       <p className="role">{t(`${prefix}.title`)}</p>
       <p>{t(`${prefix}.bio`)}</p>
+      {has(`${prefix}.previously`) && (
+        <p className="previously">
+          <strong>{t("leadership.previouslyLabel")}</strong> {t(`${prefix}.previously`)}
+        </p>
+      )}
+      {profile && (
+        <p className="profile">
+          <a href={profile}>{t("leadership.profileLink", { name, site: profileName(profile) })}</a>
+        </p>
+      )}
     </li>
   );
 }

@@ -2,6 +2,7 @@ import { usePage } from "../components/page-context.tsx";
 import { CardLink, CtaBand, PageHero, Prose, Section } from "../components/blocks.tsx";
 import { TitledItems, UseCases } from "../components/industry-blocks.tsx";
 import { SectorOutcomes } from "../components/proof.tsx";
+import { CaseCards, useCases } from "../components/cases.tsx";
 import { sectorIcons } from "../components/icons.tsx";
 import { ROUTED_SECTORS } from "./sections.ts";
 
@@ -10,6 +11,7 @@ function UnroutedSector({ sector, children }: { sector: "manufacturing" | "healt
   const { t } = usePage();
   const base = `industries.${sector}`;
   const Icon = sectorIcons[sector];
+  const cases = useCases({ sector });
   return (
     <Section id={sector} tone={sector === "manufacturing" ? "muted" : undefined} title={t(`${base}.name`)} intro={t(`${base}.summary`)}>
       <Icon className="section-icon" size={32} />
@@ -22,6 +24,12 @@ function UnroutedSector({ sector, children }: { sector: "manufacturing" | "healt
       <TitledItems prefix={base} item="solution" level={4} />
       <h3>{t("industries.useCasesHeading")}</h3>
       <UseCases prefix={base} level={4} />
+      {cases.length > 0 && (
+        <>
+          <h3>{t("results.related.heading")}</h3>
+          <CaseCards entries={cases} level={4} />
+        </>
+      )}
       {children}
     </Section>
   );

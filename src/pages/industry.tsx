@@ -1,10 +1,12 @@
 import { usePage } from "../components/page-context.tsx";
 import { CtaBand, PageHero, Prose, Section } from "../components/blocks.tsx";
 import { TitledItems, UseCases } from "../components/industry-blocks.tsx";
+import { RelatedCases } from "../components/cases.tsx";
 
 export default function IndustryPage() {
   const { t, route } = usePage();
-  const base = `industries.${route!.params!.sector}`;
+  const sector = route!.params!.sector;
+  const base = `industries.${sector}`;
   return (
     <>
       <PageHero motif="industries" eyebrow={t("nav.industries")} title={t(`${base}.name`)} lead={t(`${base}.summary`)} />
@@ -20,6 +22,7 @@ export default function IndustryPage() {
       <Section id="use-cases" tone="muted" title={t("industries.useCasesHeading")}>
         <UseCases prefix={base} />
       </Section>
+      <RelatedCases filter={{ sector }} />
       <CtaBand />
     </>
   );

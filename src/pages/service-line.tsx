@@ -1,5 +1,6 @@
 import { usePage } from "../components/page-context.tsx";
 import { CtaBand, PageHero, Prose, Section, useNumbered } from "../components/blocks.tsx";
+import { RelatedCases } from "../components/cases.tsx";
 
 function Service({ prefix, index }: { prefix: string; index: number }) {
   const { t } = usePage();
@@ -42,6 +43,7 @@ export default function ServiceLinePage() {
       <Section id="outcomes" title={t("labels.outcomes")}>
         <Prose text={t(`${base}.outcomes`)} />
       </Section>
+      <RelatedCases filter={{ service: line }} tone="muted" />
       <CtaBand />
     </>
   );
