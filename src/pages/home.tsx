@@ -54,6 +54,7 @@ export default function HomePage() {
           ))}
         </ul>
         <p className="outcome-note">{t("industries.resultsNote")}</p>
+        <ArrowLink href={href("results")}>{t("results.seeAll")}</ArrowLink>
       </Section>
 
       <Section id="services" tone="muted" title={t("home.services.heading")} intro={t("home.services.intro")}>

@@ -1,14 +1,18 @@
 import { usePage } from "../components/page-context.tsx";
-import { CardLink, CtaBand, PageHero, Prose, Section } from "../components/blocks.tsx";
+import { ArrowLink, CardLink, CtaBand, PageHero, Prose, Section } from "../components/blocks.tsx";
 import { TitledItems, UseCases } from "../components/industry-blocks.tsx";
 import { SectorOutcomes } from "../components/proof.tsx";
 import { CaseCards, useCases } from "../components/cases.tsx";
 import { sectorIcons } from "../components/icons.tsx";
-import { ROUTED_SECTORS } from "./sections.ts";
+import { FurtherReading } from "../components/reading.tsx";
+import { ROUTED_SECTORS, SECTOR_TOPICS } from "./sections.ts";
+
+/** The headline figures each unrouted sector shows here; all of them are on the results page. */
+const HEADLINE_STATS = { manufacturing: [1, 3, 5], healthcare: [1, 3] } as const;
 
 /** Manufacturing and healthcare have no page of their own (spec §2): their full text lives here. */
 function UnroutedSector({ sector, children }: { sector: "manufacturing" | "healthcare"; children?: React.ReactNode }) {
-  const { t } = usePage();
+  const { t, href } = usePage();
   const base = `industries.${sector}`;
   const Icon = sectorIcons[sector];
   const cases = useCases({ sector });
@@ -17,7 +21,8 @@ function UnroutedSector({ sector, children }: { sector: "manufacturing" | "healt
       <Icon className="section-icon" size={32} />
       <Prose text={t(`${base}.intro`)} />
       <h3>{t("industries.resultsHeading")}</h3>
-      <SectorOutcomes sector={sector} />
+      <SectorOutcomes sector={sector} only={HEADLINE_STATS[sector]} />
+      <ArrowLink href={`${href("results")}#${sector}`}>{t("results.seeAll")}</ArrowLink>
       <h3>{t("industries.challengesHeading")}</h3>
       <TitledItems prefix={base} item="challenge" level={4} />
       <h3>{t("industries.solutionsHeading")}</h3>
@@ -31,6 +36,8 @@ function UnroutedSector({ sector, children }: { sector: "manufacturing" | "healt
         </>
       )}
       {children}
+      <h3>{t("industries.readingHeading")}</h3>
+      <FurtherReading topics={SECTOR_TOPICS[sector]} level={4} />
     </Section>
   );
 }

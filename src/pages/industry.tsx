@@ -2,6 +2,8 @@ import { usePage } from "../components/page-context.tsx";
 import { CtaBand, PageHero, Prose, Section } from "../components/blocks.tsx";
 import { TitledItems, UseCases } from "../components/industry-blocks.tsx";
 import { RelatedCases } from "../components/cases.tsx";
+import { FurtherReading } from "../components/reading.tsx";
+import { SECTOR_TOPICS } from "./sections.ts";
 
 export default function IndustryPage() {
   const { t, route } = usePage();
@@ -23,6 +25,9 @@ export default function IndustryPage() {
         <UseCases prefix={base} />
       </Section>
       <RelatedCases filter={{ sector }} />
+      <Section id="reading" title={t("industries.readingHeading")}>
+        <FurtherReading topics={SECTOR_TOPICS[sector as keyof typeof SECTOR_TOPICS]} />
+      </Section>
       <CtaBand />
     </>
   );

@@ -76,6 +76,8 @@ const insights: CollectionDefinition = {
   schema: {
     title: { type: "text", required: true },
     description: { type: "text", required: true },
+    // One sentence of the body, word for word, that pages may quote beside the topics it speaks to.
+    pullQuote: { type: "text" },
     date: { type: "date", required: true },
     updated: { type: "date" },
     author: { type: "reference", to: "leadership", key: "name", required: true },

@@ -1,5 +1,7 @@
 import { usePage } from "../components/page-context.tsx";
-import { CtaBand, PageHero, Prose, Section, useNumbered } from "../components/blocks.tsx";
+import { ArrowLink, CtaBand, PageHero, Prose, Section, useNumbered } from "../components/blocks.tsx";
+import { OutcomeFigure } from "../components/proof.tsx";
+import { SERVICE_OUTCOMES, type ServiceLine } from "./sections.ts";
 import { RelatedCases } from "../components/cases.tsx";
 
 function Service({ prefix, index }: { prefix: string; index: number }) {
@@ -22,6 +24,48 @@ function Service({ prefix, index }: { prefix: string; index: number }) {
   );
 }
 
+/**
+ * What a line of service leaves the client with: its outcomes as numbered statements, then, for a line whose
+ * projects the typical results measure, those figures with what was measured and a link to all of them.
+ */
+function ServiceOutcomes({ line }: { line: ServiceLine }) {
+  const { t, href } = usePage();
+  const items = t(`services.${line}.outcomes`)
+    .split("\n")
+    .map((l) => l.trim())
+    .filter((l) => l.startsWith("- "))
+    .map((l) => l.slice(2));
+  const figures = SERVICE_OUTCOMES[line] ?? [];
+  return (
+    <>
+      <ol className="outcome-points">
+        {items.map((item, i) => (
+          <li key={i}>
+            <span className="outcome-point-number" aria-hidden="true">
+              {String(i + 1).padStart(2, "0")}
+            </span>
+            <p>{item}</p>
+          </li>
+        ))}
+      </ol>
+      {figures.length > 0 && (
+        <>
+          <h3 className="outcome-figures-heading">{t("industries.resultsHeading")}</h3>
+          <ul className="outcome-grid cols-3">
+            {figures.map(([sector, i]) => (
+              <li key={`${sector}${i}`}>
+                <OutcomeFigure base={`industries.${sector}.stat${i}`} sector={{ name: t(`industries.${sector}.name`), href: `${href("industries")}#${sector}` }} />
+              </li>
+            ))}
+          </ul>
+          <p className="outcome-note">{t("industries.resultsNote")}</p>
+          <ArrowLink href={href("results")}>{t("results.seeAll")}</ArrowLink>
+        </>
+      )}
+    </>
+  );
+}
+
 export default function ServiceLinePage() {
   const { t, route } = usePage();
   const line = route!.params!.line;
@@ -41,7 +85,7 @@ export default function ServiceLinePage() {
         </ul>
       </Section>
       <Section id="outcomes" title={t("labels.outcomes")}>
-        <Prose text={t(`${base}.outcomes`)} />
+        <ServiceOutcomes line={line as ServiceLine} />
       </Section>
       <RelatedCases filter={{ service: line }} tone="muted" />
       <CtaBand />

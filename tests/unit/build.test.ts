@@ -99,7 +99,7 @@ describe("every route in both languages", () => {
 
 describe("spec §9 marketing figures, on the page they belong to, in both languages", () => {
   const FIGURES = {
-    industries: {
+    results: {
       en: ["40% less downtime", "30% lower maintenance cost", "99.5% defect detection accuracy", "50% faster inspection", "25% less inventory", "20% higher throughput", "30% lower delivery costs", "35% fewer stockouts", "15% better diagnostic accuracy", "30% faster drug discovery", "95% imaging accuracy", "40% faster patient recruitment"],
       // Portuguese words the figures its own way; every number is there, with the decimal comma.
       pt: ["40%", "30%", "99,5%", "50%", "25%", "20%", "35%", "15%", "95%"],

@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildSite } from "../../src/generator/build/build.ts";
-import { parseHtml, projectCopy, visibleText } from "../helpers.ts";
+import { ROOT, parseHtml, projectCopy, visibleText } from "../helpers.ts";
 
 /** Spec §9's marketing figures, word for word (the English text). */
 const SPEC_FIGURES = {
@@ -21,21 +21,41 @@ beforeAll(async () => {
 });
 
 describe("proof: outcomes with their context, the method, independence", () => {
-  it("shows every figure of the spec on the industries page as a large figure with a caption saying what was measured (en)", () => {
-    const doc = page("en/industries.html");
+  it("shows every figure of the spec on the results page as a typical result: large, with the kind of project and what was measured (en)", () => {
+    const doc = page("en/results.html");
+    expect(text(doc.querySelector("#typical .section-intro")!)).toMatch(/typical result of one kind of project .* neither a promise nor one client's result/);
     for (const [sector, figures] of Object.entries(SPEC_FIGURES)) {
       const outcomes = doc.querySelectorAll(`#${sector} figure.outcome`);
       expect(outcomes.map((f) => text(f.querySelector(".outcome-figure")!))).toEqual(figures);
       for (const f of outcomes) {
         expect(f.querySelector(".outcome-value")!.textContent).toMatch(/^\d+(\.\d)?%$/);
-        expect(text(f.querySelector("figcaption")!).length).toBeGreaterThan(30);
+        expect(text(f.querySelector("figcaption")!)).toMatch(/^[A-Z][^.]+\. Measured: .{12,}\.$/);
       }
+    }
+    expect(text(doc.querySelector("#manufacturing figcaption")!)).toBe("Predictive maintenance. Measured: unplanned downtime of lines and critical equipment.");
+  });
+
+  it("puts each unrouted sector's headline figures in its section of the industries page, noted as typical results and linked to the rest", () => {
+    const doc = page("en/industries.html");
+    expect(doc.querySelectorAll("#manufacturing .outcome-figure").map(text)).toEqual([SPEC_FIGURES.manufacturing[0], SPEC_FIGURES.manufacturing[2], SPEC_FIGURES.manufacturing[4]]);
+    expect(doc.querySelectorAll("#healthcare .outcome-figure").map(text)).toEqual([SPEC_FIGURES.healthcare[0], SPEC_FIGURES.healthcare[2]]);
+    for (const sector of Object.keys(SPEC_FIGURES)) {
       expect(text(doc.querySelector(`#${sector} .outcome-note`)!)).toMatch(/neither a promise nor one client's results/);
+      expect(doc.querySelector(`#${sector} a[href="/en/results#${sector}"]`)).not.toBeNull();
     }
   });
 
+  it("shows the implementation line's typical results beside it, and none on a line whose projects they do not measure", () => {
+    const doc = page("en/services/implementation.html");
+    expect(doc.querySelectorAll("#outcomes .outcome-figure").map(text)).toEqual([SPEC_FIGURES.manufacturing[0], SPEC_FIGURES.manufacturing[2], SPEC_FIGURES.healthcare[2]]);
+    expect(doc.querySelector('#outcomes a[href="/en/results"]')).not.toBeNull();
+    expect(page("en/services/advisory.html").querySelectorAll("#outcomes figure.outcome")).toHaveLength(0);
+    // The line's outcomes are a designed block of numbered statements, not a bare list.
+    expect(page("services/advisory.html").querySelectorAll("#outcomes .outcome-points li")).toHaveLength(4);
+  });
+
   it("gives the same figures in Portuguese, with the decimal comma", () => {
-    const doc = page("industries.html");
+    const doc = page("results.html");
     const values = (sector: string) => doc.querySelectorAll(`#${sector} .outcome-value`).map((v) => v.textContent);
     expect(values("manufacturing")).toEqual(SPEC_FIGURES.manufacturing.map((f) => f.split(" ")[0].replace(".", ",")));
     expect(values("healthcare")).toEqual(SPEC_FIGURES.healthcare.map((f) => f.split(" ")[0]));
@@ -43,7 +63,7 @@ describe("proof: outcomes with their context, the method, independence", () => {
   });
 
   it("draws a chart only beside the figures it can draw without guessing, hidden from assistive technology", () => {
-    const doc = page("en/industries.html");
+    const doc = page("en/results.html");
     const charted = doc.querySelectorAll("#manufacturing figure.outcome").map((f) => (f.querySelector("svg.outcome-chart") ? f.querySelector(".outcome-value")!.textContent : null));
     // "50% faster": a bar would have to choose between time and speed.
     expect(charted).toEqual(["40%", "30%", "99.5%", null, "25%", "20%", "30%", "35%"]);
@@ -60,6 +80,27 @@ describe("proof: outcomes with their context, the method, independence", () => {
       expect(outcomes.map((f) => f.querySelector(".outcome-sector a")!.getAttribute("href"))).toEqual([`${prefix}/industries#manufacturing`, `${prefix}/industries#manufacturing`, `${prefix}/industries#healthcare`, `${prefix}/industries#healthcare`]);
     }
     expect(page("en.html").querySelectorAll("#results .outcome-figure").map(text)).toEqual([SPEC_FIGURES.manufacturing[0], SPEC_FIGURES.manufacturing[2], SPEC_FIGURES.healthcare[0], SPEC_FIGURES.healthcare[2]]);
+    expect(page("index.html").querySelector('#results a[href="/results"]')!.textContent).toBe("Ver todos os resultados e como medimos");
+  });
+
+  it("links every sector to the firm's articles on its subject, financial services first to the one on credit decisions, quoting it word for word", () => {
+    const articles = Object.fromEntries(["pt", "en"].flatMap((lang) => readdirSync(join(ROOT, "content", lang, "insights")).map((f) => [`${lang}/${f}`, readFileSync(join(ROOT, "content", lang, "insights", f), "utf8")])));
+    // Every article's quote is a sentence of its own body, word for word.
+    for (const [file, source] of Object.entries(articles)) {
+      const [, front, body] = source.split(/^---$/m);
+      const quote = JSON.parse(front.match(/^pullQuote: (.*)$/m)![1]);
+      expect(body, file).toContain(quote);
+    }
+    for (const file of ["industries/financial-services.html", "en/industries/energy.html", "industries/retail.html", "en/industries/agriculture.html", "industries/education.html", "en/industries/professional.html"]) {
+      const reading = page(file).querySelectorAll("#reading .reading-list a");
+      expect(reading.length, file).toBeGreaterThan(0);
+    }
+    for (const sector of ["manufacturing", "healthcare"]) expect(page("industries.html").querySelectorAll(`#${sector} .reading-list a`).length).toBeGreaterThan(0);
+    const fs = page("en/industries/financial-services.html");
+    expect(fs.querySelector("#reading .reading-list a")!.getAttribute("href")).toBe("/en/insights/ai-in-credit-decisions");
+    const quote = text(fs.querySelector("#reading .pull-quote blockquote")!);
+    expect(articles["en/ai-in-credit-decisions.md"].split(/^---$/m)[2]).toContain(quote);
+    expect(fs.querySelector("#reading .pull-quote cite a")!.getAttribute("href")).toBe("/en/insights/ai-in-credit-decisions");
   });
 
   it("describes how an engagement runs, stage by stage, with a timeframe and deliverables, on the home and services pages in both languages", () => {
