@@ -2,10 +2,10 @@ import type { ReactNode } from "react";
 import { ArrowRight } from "./icons.tsx";
 import { SameOnEveryPage } from "./SameOnEveryPage.tsx";
 import { usePage } from "./page-context.tsx";
-import { Divider, PageVisual, type Motif } from "./visuals.tsx";
+import { Art, QuietVisual, type HeroArt, type QuietArt } from "./illustrations/index.tsx";
 
-/** The top of every page: the one h1, an optional eyebrow and lead paragraph, actions, and its kind's visual. */
-export function PageHero({ eyebrow, title, lead, motif, children }: { eyebrow?: string; title: ReactNode; lead?: string; motif?: Motif; children?: ReactNode }) {
+/** The top of every page: the one h1, an optional eyebrow and lead paragraph, actions, and its illustration. */
+export function PageHero({ eyebrow, title, lead, art, children }: { eyebrow?: string; title: ReactNode; lead?: string; art?: HeroArt; children?: ReactNode }) {
   return (
     <div className="page-hero">
       <div className="container hero-inner">
@@ -15,7 +15,28 @@ export function PageHero({ eyebrow, title, lead, motif, children }: { eyebrow?: 
           {lead && <p className="lead">{lead}</p>}
           {children && <div className="actions">{children}</div>}
         </div>
-        <PageVisual motif={motif} />
+        {art && <Art name={art} />}
+      </div>
+    </div>
+  );
+}
+
+/**
+ * The top of a page a visitor lands on when something ended or went wrong (not found, an error, a form's
+ * result): on the light page, its quiet visual beside the one h1, the message and the ways on.
+ */
+export function QuietPage({ visual, eyebrow, title, lead, note, children }: { visual: QuietArt; eyebrow?: string; title: ReactNode; lead?: string; note?: string; children?: ReactNode }) {
+  return (
+    <div className="quiet-page">
+      <div className="container quiet-inner">
+        <QuietVisual name={visual} />
+        <div>
+          {eyebrow && <p className="eyebrow">{eyebrow}</p>}
+          <h1>{title}</h1>
+          {lead && <p className="lead">{lead}</p>}
+          {note && <p className="lead">{note}</p>}
+          {children && <div className="actions">{children}</div>}
+        </div>
       </div>
     </div>
   );
@@ -26,7 +47,6 @@ export function Section({ id, title, intro, tone, children }: { id: string; titl
   return (
     <section id={id} className={`section${tone ? ` section-${tone}` : ""}`} aria-labelledby={`${id}-title`}>
       <div className="container">
-        <Divider />
         <h2 id={`${id}-title`}>{title}</h2>
         {intro && <p className="section-intro">{intro}</p>}
         {children}

@@ -39,7 +39,7 @@ export default function AboutPage() {
   const advisors = useNumbered("advisors", "advisor");
   return (
     <>
-      <PageHero motif="about" title={t("about.heading")} lead={t("about.intro")} />
+      <PageHero art="about" title={t("about.heading")} lead={t("about.intro")} />
       <Section id="story" title={t("labels.ourStory")}>
         <Prose text={t("about.story")} />
       </Section>

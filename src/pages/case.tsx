@@ -1,4 +1,5 @@
 import { usePage } from "../components/page-context.tsx";
+import type { HeroArt } from "../components/illustrations/index.tsx";
 import { CtaBand, PageHero, Section } from "../components/blocks.tsx";
 import { caseResults } from "../components/cases.tsx";
 import { ROUTED_SECTORS } from "./sections.ts";
@@ -25,7 +26,7 @@ export default function CasePage() {
   ] as const;
   return (
     <>
-      <PageHero motif="results" eyebrow={t(`industries.${sector}.name`)} title={String(data.title)} lead={String(data.description)} />
+      <PageHero art={sector as HeroArt} eyebrow={t(`industries.${sector}.name`)} title={String(data.title)} lead={String(data.description)} />
       <div className="container case-facts">
         <dl>
           {facts.map(([key, value]) => (

@@ -14,7 +14,7 @@ export default function ContactPage() {
   const steps = useNumbered("contact.next", "step");
   return (
     <>
-      <PageHero motif="contact" title={t("contact.heading")} lead={t("contact.intro")}>
+      <PageHero art="contact" title={t("contact.heading")} lead={t("contact.intro")}>
         {site.bookingUrl && (
           <a className="btn btn-primary" href={site.bookingUrl}>
             <CalendarCheck size={18} />

@@ -4,7 +4,7 @@ import { PostGrid } from "../components/PostCard.tsx";
 import { ServiceLineHead } from "../components/ServiceLineHead.tsx";
 import { ArrowLink, CardLink, CtaBand, Prose, Section } from "../components/blocks.tsx";
 import { IndependenceBenefits, MethodSteps, OutcomeFigure } from "../components/proof.tsx";
-import { HeroVisual } from "../components/visuals.tsx";
+import { Art } from "../components/illustrations/index.tsx";
 import { sectorIcons, technologyIcons } from "../components/icons.tsx";
 import { ALL_SECTORS, ROUTED_SECTORS, SERVICE_LINES } from "./sections.ts";
 
@@ -41,7 +41,7 @@ export default function HomePage() {
             </a>
           </div>
           </div>
-          <HeroVisual />
+          <Art name="home" />
         </div>
       </div>
 

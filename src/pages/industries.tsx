@@ -46,7 +46,7 @@ export default function IndustriesPage() {
   const { t, href } = usePage();
   return (
     <>
-      <PageHero motif="industries" eyebrow={t("nav.industries")} title={t("industries.heading")} lead={t("industries.intro")} />
+      <PageHero art="industries" eyebrow={t("nav.industries")} title={t("industries.heading")} lead={t("industries.intro")} />
       <Section id="sectors" title={t("labels.sectors")}>
         <ul className="card-grid cols-3">
           {Object.entries(ROUTED_SECTORS).map(([slug, sector]) => {

@@ -1,4 +1,5 @@
 import { usePage } from "../components/page-context.tsx";
+import type { HeroArt } from "../components/illustrations/index.tsx";
 import { CtaBand, PageHero, Prose, Section } from "../components/blocks.tsx";
 import { TitledItems, UseCases } from "../components/industry-blocks.tsx";
 import { RelatedCases } from "../components/cases.tsx";
@@ -11,7 +12,7 @@ export default function IndustryPage() {
   const base = `industries.${sector}`;
   return (
     <>
-      <PageHero motif="industries" eyebrow={t("nav.industries")} title={t(`${base}.name`)} lead={t(`${base}.summary`)} />
+      <PageHero art={sector as HeroArt} eyebrow={t("nav.industries")} title={t(`${base}.name`)} lead={t(`${base}.summary`)} />
       <Section id="context" title={t("labels.overview")}>
         <Prose text={t(`${base}.intro`)} />
       </Section>

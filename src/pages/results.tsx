@@ -17,7 +17,7 @@ export default function ResultsPage() {
   const sectors = ALL_SECTORS.filter((sector) => count(`industries.${sector}`, "stat") > 0);
   return (
     <>
-      <PageHero motif="results" title={t("results.page.heading")} lead={t("results.page.intro")} />
+      <PageHero art="results" title={t("results.page.heading")} lead={t("results.page.intro")} />
       {entries.length > 0 && (
         <Section id="cases" title={t("results.page.casesHeading")} intro={t("results.page.casesIntro")}>
           <CaseCards entries={entries} />

@@ -73,7 +73,7 @@ export default function ServiceLinePage() {
   const services = useNumbered(base, "service");
   return (
     <>
-      <PageHero motif="services" eyebrow={t(`${base}.badge`)} title={t(`${base}.name`)} lead={t(`${base}.tagline`)} />
+      <PageHero art={line as ServiceLine} eyebrow={t(`${base}.badge`)} title={t(`${base}.name`)} lead={t(`${base}.tagline`)} />
       <Section id="overview" title={t("labels.overview")}>
         <Prose text={t(`${base}.intro`)} />
       </Section>

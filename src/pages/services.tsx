@@ -25,7 +25,7 @@ export default function ServicesPage() {
   const { t } = usePage();
   return (
     <>
-      <PageHero motif="services" eyebrow={t("nav.services")} title={t("services.overview.heading")} lead={t("services.overview.intro")} />
+      <PageHero art="services" eyebrow={t("nav.services")} title={t("services.overview.heading")} lead={t("services.overview.intro")} />
       <Section id="lines" title={t("labels.serviceLines")}>
         <ul className="card-grid cols-3">
           {SERVICE_LINES.map((line) => (

@@ -6,7 +6,7 @@ export default function TechnologiesPage() {
   const { t } = usePage();
   return (
     <>
-      <PageHero motif="technologies" title={t("technologies.heading")} lead={t("technologies.intro")} />
+      <PageHero art="technologies" title={t("technologies.heading")} lead={t("technologies.intro")} />
       <Section id="agnostic" tone="muted" title={t("labels.platformAgnostic")}>
         <Prose text={t("technologies.agnostic")} />
       </Section>

@@ -228,11 +228,16 @@ test.describe("details a reviewer measured (issue 19)", () => {
     await expect(page.locator("#healthcare")).toBeInViewport();
   });
 
-  test("the not-found page and the form result pages keep light space between their dark hero and the dark footer (pt, en)", async ({ page }) => {
+  test("the not-found, error and form result pages are one light band with a quiet visual beside the message, down to the footer (pt, en)", async ({ page }) => {
     for (const path of ["/no-such-page", "/en/no-such-page", "/forms/error", "/en/forms/newsletter-success"]) {
       await page.goto(path);
-      const gap = await page.evaluate(() => document.querySelector("footer")!.getBoundingClientRect().top - document.querySelector("main .page-hero")!.getBoundingClientRect().bottom);
-      expect(gap, path).toBeGreaterThanOrEqual(40);
+      const band = page.locator("main .quiet-page");
+      await expect(band.locator("svg.illustration-quiet")).toBeVisible();
+      await expect(band.locator("h1")).toBeVisible();
+      // No dark hero above it, and no empty white band between it and what follows.
+      await expect(page.locator("main .page-hero, main .hero")).toHaveCount(0);
+      const next = await band.evaluate((el) => (el.nextElementSibling ?? document.querySelector("footer"))!.getBoundingClientRect().top - el.getBoundingClientRect().bottom);
+      expect(next, path).toBeLessThanOrEqual(1);
     }
   });
 });

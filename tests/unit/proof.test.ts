@@ -126,12 +126,16 @@ describe("proof: outcomes with their context, the method, independence", () => {
     expect(text(page("en.html").querySelector("#independence .section-intro")!)).toBe("Vetor AI resells no licenses and takes no commission from any technology vendor. We are paid only for the work we do for you.");
   });
 
-  it("draws the hero visual into the dark heroes as decoration, hidden from assistive technology", () => {
-    for (const file of ["index.html", "en/about.html", "industries.html", "404.html"]) {
-      const svg = page(file).querySelector("main .hero-visual");
+  it("draws each dark hero's illustration as decoration, hidden from assistive technology, and the quiet pages' on the light band", () => {
+    for (const file of ["index.html", "en/about.html", "industries.html", "results.html"]) {
+      const svg = page(file).querySelector("main .hero svg.illustration, main .page-hero svg.illustration");
+      expect(svg, file).not.toBeNull();
+      expect([svg!.getAttribute("aria-hidden"), svg!.getAttribute("focusable")]).toEqual(["true", "false"]);
+    }
+    for (const file of ["404.html", "en/500.html", "forms/error.html"]) {
+      const svg = page(file).querySelector("main .quiet-page svg.illustration-quiet");
       expect(svg, file).not.toBeNull();
       expect(svg!.getAttribute("aria-hidden")).toBe("true");
-      expect(svg!.getAttribute("focusable")).toBe("false");
     }
   });
 });
