@@ -42,7 +42,7 @@ export function SectorOutcomes({ sector, only, note = true }: { sector: string; 
   const stats = only ? all.filter((i) => only.includes(i)) : all;
   return (
     <>
-      <ul className={`outcome-grid${stats.length % 3 === 0 ? " cols-3" : ""}`}>
+      <ul className={`outcome-grid${stats.length % 3 === 0 ? " cols-3" : stats.length === 2 ? " cols-2" : ""}`}>
         {stats.map((i) => (
           <li key={i}>
             <OutcomeFigure base={`${base}.stat${i}`} />

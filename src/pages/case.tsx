@@ -77,7 +77,7 @@ export default function CasePage() {
           <div className="prose article-prose" dangerouslySetInnerHTML={{ __html: entry!.html }} />
         </div>
       )}
-      <CtaBand />
+      <CtaBand heading={t("cta.case.heading")} body={t("cta.case.body")} />
     </>
   );
 }

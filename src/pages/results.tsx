@@ -39,7 +39,7 @@ export default function ResultsPage() {
           </Section>
         </>
       )}
-      <CtaBand />
+      <CtaBand heading={t("cta.results.heading")} body={t("cta.results.body")} />
     </>
   );
 }

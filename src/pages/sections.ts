@@ -41,3 +41,22 @@ export const SERVICE_OUTCOMES: Partial<Record<ServiceLine, readonly (readonly [s
     ["healthcare", 3],
   ],
 };
+
+/** The article topics each service line's page reads from, the first weighing most (as SECTOR_TOPICS). */
+export const SERVICE_TOPICS: Record<ServiceLine, readonly string[]> = {
+  advisory: ["strategy", "governance", "regulation"],
+  implementation: ["data-platforms", "generative-ai", "agents"],
+  managed: ["mlops", "operations"],
+};
+
+/** The line of service an article's subject belongs to: its first tag that names one (its closing band's link). */
+export const TOPIC_SERVICE: Record<string, ServiceLine> = {
+  governance: "advisory",
+  regulation: "advisory",
+  strategy: "advisory",
+  "data-platforms": "implementation",
+  "generative-ai": "implementation",
+  agents: "implementation",
+  mlops: "managed",
+  operations: "managed",
+};

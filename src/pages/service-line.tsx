@@ -1,7 +1,8 @@
 import { usePage } from "../components/page-context.tsx";
 import { ArrowLink, CtaBand, PageHero, Prose, Section, useNumbered } from "../components/blocks.tsx";
 import { OutcomeFigure } from "../components/proof.tsx";
-import { SERVICE_OUTCOMES, type ServiceLine } from "./sections.ts";
+import { SERVICE_OUTCOMES, SERVICE_TOPICS, type ServiceLine } from "./sections.ts";
+import { FurtherReading } from "../components/reading.tsx";
 import { RelatedCases } from "../components/cases.tsx";
 
 function Service({ prefix, index }: { prefix: string; index: number }) {
@@ -66,15 +67,20 @@ function ServiceOutcomes({ line }: { line: ServiceLine }) {
   );
 }
 
+/**
+ * A line of service: its overview beside its heading, the four services with what each delivers, what the line
+ * leaves the client with (and, where they measure its projects, the typical results), its cases when it has
+ * any, and the firm's articles on its subjects.
+ */
 export default function ServiceLinePage() {
   const { t, route } = usePage();
-  const line = route!.params!.line;
+  const line = route!.params!.line as ServiceLine;
   const base = `services.${line}`;
   const services = useNumbered(base, "service");
   return (
     <>
-      <PageHero art={line as ServiceLine} eyebrow={t(`${base}.badge`)} title={t(`${base}.name`)} lead={t(`${base}.tagline`)} />
-      <Section id="overview" title={t("labels.overview")}>
+      <PageHero art={line} eyebrow={t(`${base}.badge`)} title={t(`${base}.name`)} lead={t(`${base}.tagline`)} />
+      <Section id="overview" split title={t("labels.overview")}>
         <Prose text={t(`${base}.intro`)} />
       </Section>
       <Section id="services-list" tone="muted" title={t("labels.whatWeDeliver")}>
@@ -85,10 +91,13 @@ export default function ServiceLinePage() {
         </ul>
       </Section>
       <Section id="outcomes" title={t("labels.outcomes")}>
-        <ServiceOutcomes line={line as ServiceLine} />
+        <ServiceOutcomes line={line} />
       </Section>
       <RelatedCases filter={{ service: line }} tone="muted" />
-      <CtaBand />
+      <Section id="reading" title={t("labels.reading")}>
+        <FurtherReading topics={SERVICE_TOPICS[line]} />
+      </Section>
+      <CtaBand heading={t(`cta.${line}.heading`)} body={t(`cta.${line}.body`)} />
     </>
   );
 }

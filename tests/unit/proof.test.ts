@@ -103,8 +103,8 @@ describe("proof: outcomes with their context, the method, independence", () => {
     expect(fs.querySelector("#reading .pull-quote cite a")!.getAttribute("href")).toBe("/en/insights/ai-in-credit-decisions");
   });
 
-  it("describes how an engagement runs, stage by stage, with a timeframe and deliverables, on the home and services pages in both languages", () => {
-    for (const file of ["index.html", "en.html", "services.html", "en/services.html"]) {
+  it("describes how an engagement runs, stage by stage, with a timeframe and deliverables, once: on the services page, in both languages", () => {
+    for (const file of ["services.html", "en/services.html"]) {
       const steps = page(file).querySelectorAll("#method .method-step");
       expect(steps.length, file).toBe(4);
       for (const step of steps) {
@@ -113,17 +113,29 @@ describe("proof: outcomes with their context, the method, independence", () => {
         expect(step.querySelectorAll(".method-deliverables li").length).toBeGreaterThanOrEqual(2);
       }
     }
-    expect(page("en.html").querySelectorAll("#method .method-duration").map(text)).toEqual(["Timeframe: 3 to 4 weeks", "Timeframe: 6 to 10 weeks", "Timeframe: 3 to 6 months", "Timeframe: Ongoing"]);
-    expect(page("index.html").querySelectorAll("#method h3").map(text)).toEqual(["Diagnóstico", "Prova de valor", "Implementação", "Operação e evolução"]);
+    expect(page("en/services.html").querySelectorAll("#method .method-duration").map(text)).toEqual(["Timeframe: 3 to 4 weeks", "Timeframe: 6 to 10 weeks", "Timeframe: 3 to 6 months", "Timeframe: Ongoing"]);
+    expect(page("services.html").querySelectorAll("#method h3").map(text)).toEqual(["Diagnóstico", "Prova de valor", "Implementação", "Operação e evolução"]);
   });
 
-  it("states independence from vendors as what it gives the client, and shows no client, logo, testimonial or certification", () => {
-    for (const file of ["index.html", "en.html"]) {
-      const doc = page(file);
-      expect(doc.querySelectorAll("#independence .benefit-list li")).toHaveLength(3);
-      expect(visibleText(doc.querySelector("main")!)).not.toMatch(/testimonial|depoimento|certifica|ISO \d|logo/i);
+  it("states independence from vendors once, on the technologies page, as what it gives the client, and shows no client, logo, testimonial or certification", () => {
+    for (const file of ["technologies.html", "en/technologies.html"]) expect(page(file).querySelectorAll("#independence .benefit-list li")).toHaveLength(3);
+    expect(text(page("en/technologies.html").querySelector("#independence .section-intro")!)).toBe("Vetor AI resells no licenses and takes no commission from any technology vendor. We are paid only for the work we do for you.");
+    for (const file of ["index.html", "en.html", "technologies.html", "about.html"]) expect(visibleText(page(file).querySelector("main")!)).not.toMatch(/testimonial|depoimento|certifica|ISO \d|logo/i);
+  });
+
+  it("shows no section on two pages under two headings: each page's headings are its own, and its closing band speaks of it", () => {
+    const headings = (file: string) => page(file).querySelectorAll("main h2").map(text);
+    const files = ["index.html", "services.html", "technologies.html", "industries.html", "about.html", "results.html", "services/advisory.html", "industries/energy.html"];
+    const seen = new Map<string, string>();
+    for (const file of files) {
+      for (const heading of headings(file).filter((h) => !["Visão geral", "Para ler sobre o setor", "Para ler sobre o tema", "Resultados"].includes(h))) {
+        expect(seen.get(heading), `${heading}: ${file}`).toBeUndefined();
+        seen.set(heading, file);
+      }
     }
-    expect(text(page("en.html").querySelector("#independence .section-intro")!)).toBe("Vetor AI resells no licenses and takes no commission from any technology vendor. We are paid only for the work we do for you.");
+    const closing = files.map((file) => text(page(file).querySelector("#cta-title")!));
+    expect(new Set(closing).size).toBe(files.length);
+    expect(text(page("industries/energy.html").querySelector("#cta-title")!)).toBe("Vamos falar sobre IA na sua operação de energia?");
   });
 
   it("draws each dark hero's illustration as decoration, hidden from assistive technology, and the quiet pages' on the light band", () => {
