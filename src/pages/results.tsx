@@ -30,11 +30,11 @@ export default function ResultsPage() {
             {sectors.map((sector) => (
               <div key={sector} id={sector} className="results-sector">
                 <h3>{t(`industries.${sector}.name`)}</h3>
-                <SectorOutcomes sector={sector} />
+                <SectorOutcomes sector={sector} note={false} />
               </div>
             ))}
           </Section>
-          <Section id="how" title={t("results.page.howHeading")}>
+          <Section id="how" split title={t("results.page.howHeading")}>
             <Prose text={t("results.page.how")} className="prose how-we-measure" />
           </Section>
         </>
