@@ -1,9 +1,13 @@
-import { Mail, MapPin } from "./icons.tsx";
+import { CalendarCheck, ExternalLink, Mail, MapPin, Phone } from "./icons.tsx";
+import { profileName } from "./firm-facts.tsx";
 import { usePage } from "./page-context.tsx";
 import { SERVICE_LINES } from "../pages/sections.ts";
 import { NewsletterSlot } from "./NewsletterSlot.tsx";
 
-/** Four columns (brand and address, services, company, newsletter) and a legal bar. */
+/**
+ * Four columns (brand and address, services, company, newsletter) and a legal bar. The phone, the street
+ * address, the booking link, the profiles and the CNPJ show once content/site.yaml gives them.
+ */
 export function Footer() {
   const { t, href, site } = usePage();
   const year = new Date().getFullYear();
@@ -17,11 +21,26 @@ export function Footer() {
           <p>{t("footer.tagline")}</p>
           <address>
             <p>
-              <MapPin size={16} /> {t("footer.address")}
+              <MapPin size={16} /> {site.streetAddress ? `${site.streetAddress}, ${t("footer.address")}` : t("footer.address")}
             </p>
             <p>
               <Mail size={16} /> <a href={`mailto:${site.email}`}>{site.email}</a>
             </p>
+            {site.phone && (
+              <p>
+                <Phone size={16} /> <a href={`tel:${site.phone.replace(/[^\d+]/g, "")}`}>{site.phone}</a>
+              </p>
+            )}
+            {site.bookingUrl && (
+              <p>
+                <CalendarCheck size={16} /> <a href={site.bookingUrl}>{t("contact.booking")}</a>
+              </p>
+            )}
+            {(site.sameAs ?? []).map((url) => (
+              <p key={url}>
+                <ExternalLink size={16} /> <a href={url}>{profileName(url)}</a>
+              </p>
+            ))}
           </address>
         </section>
         <nav className="footer-col" aria-labelledby="footer-services">
@@ -44,6 +63,9 @@ export function Footer() {
               <a href={href("about")}>{t("nav.about")}</a>
             </li>
             <li>
+              <a href={href("results")}>{t("breadcrumbs.results")}</a>
+            </li>
+            <li>
               <a href={href("technologies")}>{t("nav.technologies")}</a>
             </li>
             <li>
@@ -64,7 +86,18 @@ export function Footer() {
         </section>
       </div>
       <div className="container footer-legal">
-        <p>{t("footer.copyright", { year, brand: site.brand })}</p>
+        <p>
+          {t("footer.copyright", { year, brand: site.brand })}
+          {site.legalName && (
+            <>
+              {" "}
+              <span className="footer-company">
+                {site.legalName}
+                {site.taxId && ` · ${t("contact.taxIdLabel")} ${site.taxId}`}
+              </span>
+            </>
+          )}
+        </p>
         <nav aria-label={t("a11y.legalNav")}>
           <ul>
             <li>

@@ -9,7 +9,7 @@ import { PostGrid } from "./PostCard.tsx";
  */
 export function PostList({ heading, children }: { heading: string; children?: ReactNode }) {
   const { t, listing } = usePage();
-  const { entries, page, pages, pagePath } = listing!;
+  const { entries, page, pages } = listing!;
   return (
     <section className="section" aria-labelledby="insights-list-title">
       <div className="container">
@@ -18,35 +18,43 @@ export function PostList({ heading, children }: { heading: string; children?: Re
         </h2>
         {/* The first cover is the largest image above the fold on every screen: fetched first, not lazily. */}
         <PostGrid entries={entries} lead />
-        {pages > 1 && (
-          <nav className="pagination" aria-label={t("pagination.label")}>
-            {page > 1 && (
-              <a href={pagePath(page - 1)} rel="prev">
-                {t("pagination.previous")}
-              </a>
-            )}
-            <ol>
-              {Array.from({ length: pages }, (_, i) => i + 1).map((n) => (
-                <li key={n}>
-                  {n === page ? (
-                    <span aria-current="page">{n}</span>
-                  ) : (
-                    <a href={pagePath(n)} aria-label={t("pagination.page", { page: n })}>
-                      {n}
-                    </a>
-                  )}
-                </li>
-              ))}
-            </ol>
-            {page < pages && (
-              <a href={pagePath(page + 1)} rel="next">
-                {t("pagination.next")}
-              </a>
-            )}
-          </nav>
-        )}
+        <Pagination />
         {children}
       </div>
     </section>
+  );
+}
+
+/** The links to a listing's other pages, when it has more than one; `label` names them (default: the articles'). */
+export function Pagination({ label }: { label?: string }) {
+  const { t, listing } = usePage();
+  if (!listing || listing.pages < 2) return null;
+  const { page, pages, pagePath } = listing;
+  return (
+    <nav className="pagination" aria-label={label ?? t("pagination.label")}>
+      {page > 1 && (
+        <a href={pagePath(page - 1)} rel="prev">
+          {t("pagination.previous")}
+        </a>
+      )}
+      <ol>
+        {Array.from({ length: pages }, (_, i) => i + 1).map((n) => (
+          <li key={n}>
+            {n === page ? (
+              <span aria-current="page">{n}</span>
+            ) : (
+              <a href={pagePath(n)} aria-label={t("pagination.page", { page: n })}>
+                {n}
+              </a>
+            )}
+          </li>
+        ))}
+      </ol>
+      {page < pages && (
+        <a href={pagePath(page + 1)} rel="next">
+          {t("pagination.next")}
+        </a>
+      )}
+    </nav>
   );
 }

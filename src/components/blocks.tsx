@@ -1,10 +1,10 @@
 import type { ReactNode } from "react";
 import { ArrowRight } from "./icons.tsx";
 import { usePage } from "./page-context.tsx";
-import { Divider, PageVisual, type Motif } from "./visuals.tsx";
+import { Art, QuietVisual, type HeroArt, type QuietArt } from "./illustrations/index.tsx";
 
-/** The top of every page: the one h1, an optional eyebrow and lead paragraph, actions, and its kind's visual. */
-export function PageHero({ eyebrow, title, lead, motif, children }: { eyebrow?: string; title: ReactNode; lead?: string; motif?: Motif; children?: ReactNode }) {
+/** The top of every page: the one h1, an optional eyebrow and lead paragraph, actions, and its illustration. */
+export function PageHero({ eyebrow, title, lead, art, children }: { eyebrow?: string; title: ReactNode; lead?: string; art?: HeroArt; children?: ReactNode }) {
   return (
     <div className="page-hero">
       <div className="container hero-inner">
@@ -14,23 +14,84 @@ export function PageHero({ eyebrow, title, lead, motif, children }: { eyebrow?: 
           {lead && <p className="lead">{lead}</p>}
           {children && <div className="actions">{children}</div>}
         </div>
-        <PageVisual motif={motif} />
+        {art && <Art name={art} />}
       </div>
     </div>
   );
 }
 
-/** A titled band of the page. The id links the heading to the section for assistive technology. */
-export function Section({ id, title, intro, tone, children }: { id: string; title: string; intro?: string; tone?: "muted" | "dark"; children: ReactNode }) {
+/**
+ * The top of a page a visitor lands on when something ended or went wrong (not found, an error, a form's
+ * result): on the light page, its quiet visual beside the one h1, the message and the ways on.
+ */
+export function QuietPage({ visual, eyebrow, title, lead, note, children }: { visual: QuietArt; eyebrow?: string; title: ReactNode; lead?: string; note?: string; children?: ReactNode }) {
   return (
-    <section id={id} className={`section${tone ? ` section-${tone}` : ""}`} aria-labelledby={`${id}-title`}>
-      <div className="container">
-        <Divider />
+    <div className="quiet-page">
+      <div className="container quiet-inner">
+        <QuietVisual name={visual} />
+        <div>
+          {eyebrow && <p className="eyebrow">{eyebrow}</p>}
+          <h1>{title}</h1>
+          {lead && <p className="lead">{lead}</p>}
+          {note && <p className="lead">{note}</p>}
+          {children && <div className="actions">{children}</div>}
+        </div>
+      </div>
+    </div>
+  );
+}
+
+/**
+ * A titled band of the page. The id links the heading to the section for assistive technology. `split`: an
+ * editorial split, the heading and intro in a sticky left column beside the content from 64rem.
+ */
+export function Section({ id, title, intro, tone, split = false, contained = true, className, children }: { id: string; title: string; intro?: string; tone?: "muted" | "dark"; split?: boolean; contained?: boolean; className?: string; children: ReactNode }) {
+  const classes = ["section", tone && `section-${tone}`, split && "section-split", className].filter(Boolean).join(" ");
+  const inner = (
+    <>
+      <div className={`section-head${intro ? " has-intro" : ""}`}>
         <h2 id={`${id}-title`}>{title}</h2>
         {intro && <p className="section-intro">{intro}</p>}
-        {children}
       </div>
+      {split ? <div className="section-body">{children}</div> : children}
+    </>
+  );
+  // `contained={false}`: a section inside a column of its own (the industries page's indexed layout).
+  return (
+    <section id={id} className={classes} aria-labelledby={`${id}-title`}>
+      {contained ? <div className="container">{inner}</div> : inner}
     </section>
+  );
+}
+
+/**
+ * A long page's index: its sections (and their parts) as links. On a phone a list at the top; from 64rem a
+ * column beside the text that stays in view while the page scrolls (layout.css).
+ */
+export function PageIndex({ items }: { items: { href: string; label: string; children?: { href: string; label: string }[] }[] }) {
+  const { t } = usePage();
+  return (
+    <nav className="page-index" aria-labelledby="page-index-title">
+      <p id="page-index-title" className="page-index-title">
+        {t("a11y.pageIndex")}
+      </p>
+      <ol>
+        {items.map((item) => (
+          <li key={item.href}>
+            <a href={item.href}>{item.label}</a>
+            {item.children && (
+              <ol>
+                {item.children.map((child) => (
+                  <li key={child.href}>
+                    <a href={child.href}>{child.label}</a>
+                  </li>
+                ))}
+              </ol>
+            )}
+          </li>
+        ))}
+      </ol>
+    </nav>
   );
 }
 
@@ -110,20 +171,27 @@ export function CardLink({ href, children }: { href: string; children: ReactNode
   );
 }
 
-/** The closing call to action to discuss an AI transformation, on most pages. */
-export function CtaBand() {
+/**
+ * The closing call to action, in the words of its page: `heading` and `body` say what to talk about after
+ * reading it (the sector, the line of service, the article's subject); the button always reads as the
+ * navigation's contact link. `children` may add a second action before it.
+ */
+export function CtaBand({ heading, body, children }: { heading: string; body: string; children?: ReactNode }) {
   const { t, href } = usePage();
   return (
     <section className="cta-band" aria-labelledby="cta-title">
       <div className="container cta-inner">
         <div>
-          <h2 id="cta-title">{t("cta.heading")}</h2>
-          <p>{t("cta.body")}</p>
+          <h2 id="cta-title">{heading}</h2>
+          <p>{body}</p>
         </div>
-        <a className="btn btn-primary" href={href("contact")}>
-          {t("cta.button")}
-          <ArrowRight size={18} />
-        </a>
+        <div className="cta-actions">
+          {children}
+          <a className="btn btn-primary" href={href("contact")}>
+            {t("cta.button")}
+            <ArrowRight size={18} />
+          </a>
+        </div>
       </div>
     </section>
   );

@@ -29,6 +29,9 @@ import LucideMenu from "lucide-react/icons/menu";
 import LucideArrowRight from "lucide-react/icons/arrow-right";
 import LucideClock from "lucide-react/icons/clock";
 import LucidePhone from "lucide-react/icons/phone";
+import LucideBuilding from "lucide-react/icons/building-2";
+import LucideCalendarCheck from "lucide-react/icons/calendar-check";
+import LucideExternalLink from "lucide-react/icons/external-link";
 
 export interface IconProps {
   /** Width and height in pixels (lucide's default: 24). */
@@ -78,9 +81,12 @@ const Menu = icon("Menu", LucideMenu as LucideComponent);
 const ArrowRight = icon("ArrowRight", LucideArrowRight as LucideComponent);
 const Clock = icon("Clock", LucideClock as LucideComponent);
 const Phone = icon("Phone", LucidePhone as LucideComponent);
+const Building = icon("Building", LucideBuilding as LucideComponent);
+const CalendarCheck = icon("CalendarCheck", LucideCalendarCheck as LucideComponent);
+const ExternalLink = icon("ExternalLink", LucideExternalLink as LucideComponent);
 
 /** The icons used by components and pages, by their lucide name. */
-export { Mail, MapPin, Globe, Menu, ArrowRight, Clock, Phone };
+export { Mail, MapPin, Globe, Menu, ArrowRight, Clock, Phone, Building, CalendarCheck, ExternalLink };
 
 export const technologyIcons: Record<string, Icon> = {
   agentFrameworks: Bot,

@@ -8,11 +8,17 @@ export interface SiteFacts {
   legalName: string;
   email: string;
   privacyEmail: string;
-  phone: string;
   city: string;
   region: string;
   countryCode: string;
   foundingYear: string;
+  /** The facts only the firm can give (docs/firm-facts.md): each shown only when set, "" (or []) until then. */
+  phone: string;
+  streetAddress: string;
+  postalCode: string;
+  taxId: string;
+  bookingUrl: string;
+  sameAs: string[];
   endpoints: { newsletter: string; contact: string; detectLanguage: string };
   consent: { revision: number; lifetimeDays: number };
 }

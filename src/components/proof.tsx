@@ -6,8 +6,9 @@ import { OutcomeChart } from "./visuals.tsx";
 const numberOf = (value: string) => Number.parseFloat(value.replace(",", "."));
 
 /**
- * One outcome: the figure large, what it is, and what was measured (its context); a small chart where it
- * helps. `sector` names the industry above the figure when outcomes of several sectors sit together.
+ * One outcome: the figure large, what it is, a small chart where it helps, then in plain words the kind of
+ * project it comes from and what was measured. `sector` names the industry above the figure when outcomes of
+ * several sectors sit together.
  */
 export function OutcomeFigure({ base, sector }: { base: string; sector?: { name: string; href: string } }) {
   const { t, has } = usePage();
@@ -23,26 +24,32 @@ export function OutcomeFigure({ base, sector }: { base: string; sector?: { name:
         <span className="outcome-value">{value}</span> <span className="outcome-label">{t(`${base}.label`)}</span>
       </p>
       {has(`${base}.chart`) && <OutcomeChart kind={t(`${base}.chart`)} value={numberOf(value)} before={t("results.before")} after={t("results.after")} />}
-      <figcaption>{t(`${base}.context`)}</figcaption>
+      <figcaption>
+        <span className="outcome-project">{t(`${base}.project`)}.</span> {t("results.measured")} {t(`${base}.measure`)}.
+      </figcaption>
     </figure>
   );
 }
 
-/** Every outcome figure of a sector (`industries.<sector>.stat1..N`), with the note on what they are. */
-export function SectorOutcomes({ sector }: { sector: string }) {
+/**
+ * Outcome figures of a sector (`industries.<sector>.stat1..N`, all or the numbers given), with the note on
+ * what they are unless the page says it once for all of them.
+ */
+export function SectorOutcomes({ sector, only, note = true }: { sector: string; only?: readonly number[]; note?: boolean }) {
   const { t } = usePage();
   const base = `industries.${sector}`;
-  const stats = useNumbered(base, "stat");
+  const all = useNumbered(base, "stat");
+  const stats = only ? all.filter((i) => only.includes(i)) : all;
   return (
     <>
-      <ul className={`outcome-grid${stats.length % 3 === 0 ? " cols-3" : ""}`}>
+      <ul className={`outcome-grid${stats.length % 3 === 0 ? " cols-3" : stats.length === 2 ? " cols-2" : ""}`}>
         {stats.map((i) => (
           <li key={i}>
             <OutcomeFigure base={`${base}.stat${i}`} />
           </li>
         ))}
       </ul>
-      <p className="outcome-note">{t("industries.resultsNote")}</p>
+      {note && <p className="outcome-note">{t("industries.resultsNote")}</p>}
     </>
   );
 }

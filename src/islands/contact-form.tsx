@@ -111,7 +111,7 @@ export default function ContactForm({ endpoint, locale, text }: ContactFormProps
 
   return (
     <form ref={formRef} className="contact-form" method="post" action={endpoint} noValidate onSubmit={onSubmit} onFocusCapture={() => touched.current.mark()} aria-busy={busy}>
-      <HiddenFormFields form="contact" locale={locale} />
+      <HiddenFormFields locale={locale} />
       {listed.length > 0 && (
         <div className="error-summary" role="alert" tabIndex={-1} ref={summaryRef} aria-labelledby="contact-summary-title">
           <h3 id="contact-summary-title">{text.summaryHeading}</h3>

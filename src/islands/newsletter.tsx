@@ -7,6 +7,8 @@ import { toast } from "./runtime/toast.ts";
 export interface NewsletterProps {
   endpoint: string;
   locale: string;
+  /** What the form's element ids start with: a page may show the form twice (an article's end, the footer). */
+  id: string;
   text: {
     emailLabel: string;
     placeholder: string;
@@ -32,7 +34,7 @@ type Status = "idle" | "submitting";
  * `noValidate` from the first byte: the browser's own bubble would speak the browser's language, not the
  * page's, and the endpoint validates a form posted before this script runs (its localised error page).
  */
-export default function Newsletter({ endpoint, locale, text }: NewsletterProps) {
+export default function Newsletter({ endpoint, locale, text, id }: NewsletterProps) {
   const [status, setStatus] = useState<Status>("idle");
   const [error, setError] = useState("");
   const input = useRef<HTMLInputElement>(null);
@@ -68,19 +70,19 @@ export default function Newsletter({ endpoint, locale, text }: NewsletterProps) 
   const busy = status === "submitting";
   return (
     <form className="newsletter-form" method="post" action={endpoint} noValidate onSubmit={onSubmit} onFocusCapture={() => touched.current.mark()} aria-busy={busy}>
-      <HiddenFormFields form="newsletter" locale={locale} />
-      <label htmlFor="newsletter-email">{text.emailLabel}</label>
+      <HiddenFormFields locale={locale} />
+      <label htmlFor={`${id}-email`}>{text.emailLabel}</label>
       <div className="inline-field">
         <input
           ref={input}
-          id="newsletter-email"
+          id={`${id}-email`}
           name="email"
           type="email"
           autoComplete="email"
           required
           placeholder={text.placeholder}
           aria-invalid={error ? true : undefined}
-          aria-describedby={error ? "newsletter-error" : undefined}
+          aria-describedby={error ? `${id}-error` : undefined}
           onInput={() => error && setError("")}
         />
         <button type="submit" className="btn btn-primary" disabled={busy}>
@@ -88,7 +90,7 @@ export default function Newsletter({ endpoint, locale, text }: NewsletterProps) 
         </button>
       </div>
       {error && (
-        <p id="newsletter-error" className="visually-hidden">
+        <p id={`${id}-error`} className="visually-hidden">
           {error}
         </p>
       )}

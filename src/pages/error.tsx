@@ -1,5 +1,5 @@
 import { usePage } from "../components/page-context.tsx";
-import { PageHero } from "../components/blocks.tsx";
+import { QuietPage } from "../components/blocks.tsx";
 
 /**
  * The route error fallback (spec §2): titled 'Unexpected Application Error!' with a status or a message.
@@ -9,7 +9,7 @@ import { PageHero } from "../components/blocks.tsx";
 export default function ErrorPage({ status, message, detailSlot }: { status?: number; message?: string; detailSlot?: boolean }) {
   const { t, href } = usePage();
   return (
-    <PageHero title={t("error.title")} lead={t("error.body")}>
+    <QuietPage visual="serverError" title={t("error.title")} lead={t("error.body")}>
       {status !== undefined && (
         <p className="error-detail">
           {t("error.status")}: {status}
@@ -20,6 +20,6 @@ export default function ErrorPage({ status, message, detailSlot }: { status?: nu
       <a className="btn btn-primary" href={href("home")}>
         {t("error.home")}
       </a>
-    </PageHero>
+    </QuietPage>
   );
 }

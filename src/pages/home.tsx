@@ -3,9 +3,10 @@ import { usePage } from "../components/page-context.tsx";
 import { PostGrid } from "../components/PostCard.tsx";
 import { ServiceLineHead } from "../components/ServiceLineHead.tsx";
 import { ArrowLink, CardLink, CtaBand, Prose, Section } from "../components/blocks.tsx";
-import { IndependenceBenefits, MethodSteps, OutcomeFigure } from "../components/proof.tsx";
-import { HeroVisual } from "../components/visuals.tsx";
-import { sectorIcons, technologyIcons } from "../components/icons.tsx";
+import { OutcomeFigure } from "../components/proof.tsx";
+import { PullQuote } from "../components/reading.tsx";
+import { Art } from "../components/illustrations/index.tsx";
+import { sectorIcons } from "../components/icons.tsx";
 import { ALL_SECTORS, ROUTED_SECTORS, SERVICE_LINES } from "./sections.ts";
 
 /** The outcomes the home page shows: two of manufacturing's figures and two of healthcare's (spec §9). */
@@ -20,7 +21,10 @@ const sectorSlug: Record<string, string> = Object.fromEntries(Object.entries(ROU
 
 export default function HomePage() {
   const { t, href, collection } = usePage();
-  const latest = collection("insights").slice(0, 3);
+  const articles = collection("insights");
+  const latest = articles.slice(0, 3);
+  // The newest article that offers a sentence to quote: the firm's own words between its figures and its sectors.
+  const quoted = articles.find((entry) => entry.data.pullQuote);
   return (
     <>
       <div className="hero">
@@ -41,7 +45,7 @@ export default function HomePage() {
             </a>
           </div>
           </div>
-          <HeroVisual />
+          <Art name="home" />
         </div>
       </div>
 
@@ -54,6 +58,7 @@ export default function HomePage() {
           ))}
         </ul>
         <p className="outcome-note">{t("industries.resultsNote")}</p>
+        <ArrowLink href={href("results")}>{t("results.seeAll")}</ArrowLink>
       </Section>
 
       <Section id="services" tone="muted" title={t("home.services.heading")} intro={t("home.services.intro")}>
@@ -65,27 +70,16 @@ export default function HomePage() {
             </li>
           ))}
         </ul>
-      </Section>
-
-      <Section id="method" title={t("method.heading")} intro={t("method.intro")}>
-        <MethodSteps />
-      </Section>
-
-      <Section id="technologies" tone="muted" title={t("home.technologies.heading")} intro={t("home.technologies.intro")}>
-        <ul className="chip-grid">
-          {Object.entries(technologyIcons).map(([key, Icon]) => (
-            <li key={key} className="chip">
-              <Icon size={20} />
-              <span>{t(`technologies.${key}.name`)}</span>
-            </li>
-          ))}
-        </ul>
         <ArrowLink href={href("technologies")}>{t("labels.seeTechnologies")}</ArrowLink>
       </Section>
 
-      <Section id="independence" tone="dark" title={t("independence.heading")} intro={t("independence.intro")}>
-        <IndependenceBenefits />
-      </Section>
+      {quoted && (
+        <section className="quote-band" aria-label={t("home.quoteLabel")}>
+          <div className="container">
+            <PullQuote entry={quoted} />
+          </div>
+        </section>
+      )}
 
       <Section id="industries" title={t("home.industries.heading")} intro={t("home.industries.intro")}>
         <ul className="card-grid cols-4">
@@ -107,7 +101,7 @@ export default function HomePage() {
         <ArrowLink href={href("industries")}>{t("labels.seeIndustries")}</ArrowLink>
       </Section>
 
-      <Section id="about-teaser" tone="dark" title={t("home.about.heading")}>
+      <Section id="about-teaser" tone="dark" split title={t("home.about.heading")}>
         <Prose text={t("home.about.body")} className="about-body" />
         <ArrowLink href={href("about")}>{t("home.about.cta")}</ArrowLink>
       </Section>
@@ -116,7 +110,7 @@ export default function HomePage() {
         <PostGrid entries={latest} />
         <ArrowLink href={href("insights")}>{t("insights.readMore")}</ArrowLink>
       </Section>
-      <CtaBand />
+      <CtaBand heading={t("cta.home.heading")} body={t("cta.home.body")} />
     </>
   );
 }

@@ -8,7 +8,7 @@ export default function InsightsTagPage() {
   const { label } = listing!.group!;
   return (
     <>
-      <PageHero motif="insights" eyebrow={t("insights.tags.heading")} title={label} lead={t("insights.tag.lead")} />
+      <PageHero art="insights" eyebrow={t("insights.tags.heading")} title={label} lead={t("insights.tag.lead")} />
       <PostList heading={label}>
         <p className="feed-link">
           <a href={href("insights.tags")}>{t("insights.tag.allTags")}</a>

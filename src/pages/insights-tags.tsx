@@ -8,7 +8,7 @@ export default function InsightsTagsPage() {
   const tags = tagCounts(collection("insights"), (id) => t(`tags.${id}`), lang);
   return (
     <>
-      <PageHero motif="insights" title={t("insights.tags.heading")} lead={t("insights.tags.intro")} />
+      <PageHero art="insights" title={t("insights.tags.heading")} lead={t("insights.tags.intro")} />
       <div className="section">
         <div className="container">
           <ul className="topic-list">

@@ -10,7 +10,7 @@ export default function InsightsPage() {
   const tags = tagCounts(collection("insights"), (id) => t(`tags.${id}`), lang);
   return (
     <>
-      <PageHero motif="insights" title={t("insights.listing.heading")} lead={t("insights.intro")} />
+      <PageHero art="insights" title={t("insights.listing.heading")} lead={t("insights.intro")} />
       <PostList heading={t("insights.listing.heading")}>
         {tags.length > 0 && (
           <nav className="listing-tags" aria-labelledby="listing-tags-title">

@@ -1,5 +1,5 @@
 import { usePage } from "../components/page-context.tsx";
-import { CardLink, PageHero, Section } from "../components/blocks.tsx";
+import { CardLink, QuietPage, Section } from "../components/blocks.tsx";
 import { unprefixedPath } from "../generator/locales.ts";
 
 /**
@@ -21,7 +21,7 @@ function PathBreadcrumbs() {
   );
 }
 
-/** The main sections, each described by its own page's description, on a light band under the dark hero. */
+/** The main sections, each described by its own page's description. */
 const SUGGESTIONS = ["services", "industries", "technologies", "about"] as const;
 
 export default function NotFoundPage() {
@@ -29,14 +29,14 @@ export default function NotFoundPage() {
   return (
     <>
       <PathBreadcrumbs />
-      <PageHero eyebrow="404" title={t("notFound.title")} lead={t("notFound.body")}>
+      <QuietPage visual="notFound" eyebrow="404" title={t("notFound.title")} lead={t("notFound.body")}>
         <a className="btn btn-primary" href={href("home")}>
           {t("notFound.home")}
         </a>
         <a className="btn btn-ghost" href={href("contact")}>
           {t("nav.contact")}
         </a>
-      </PageHero>
+      </QuietPage>
       <Section id="suggestions" title={t("notFound.suggestionsHeading")}>
         <ul className="card-grid cols-4">
           {SUGGESTIONS.map((id) => (

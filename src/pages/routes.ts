@@ -23,6 +23,8 @@ import InsightsPage from "./insights.tsx";
 import InsightPage from "./insight.tsx";
 import InsightsTagsPage from "./insights-tags.tsx";
 import InsightsTagPage from "./insights-tag.tsx";
+import ResultsPage from "./results.tsx";
+import CasePage from "./case.tsx";
 
 type Page = RouteDefinition["page"];
 const page = (component: unknown) => component as Page;
@@ -40,6 +42,9 @@ export const routes: RouteDefinition[] = [
   // Every tag with its count, and one listing per tag in the languages that have articles with it.
   { id: "insights.tags", path: "/insights/tags", page: page(InsightsTagsPage), schemaType: "CollectionPage" },
   { id: "insights.tag", path: "/insights/tags/:group", page: page(InsightsTagPage), schemaType: "CollectionPage", list: { collection: "insights", pageSize: 12, groupBy: "tags", indexRoute: "insights.tags" } },
+  // The typical results and the firm's cases: a page of results even before the first case is published.
+  { id: "results", path: "/results", page: page(ResultsPage), schemaType: "CollectionPage", list: { collection: "cases", pageSize: 12 } },
+  { id: "results.case", path: "/results/:slug", page: page(CasePage), entries: { collection: "cases", listRoute: "results" } },
   { id: "contact", path: "/contact", page: page(ContactPage), schemaType: "ContactPage" },
   { id: "privacy-policy", path: "/privacy-policy", page: page(LegalPage), params: { doc: "privacy" } },
   { id: "terms-of-service", path: "/terms-of-service", page: page(LegalPage), params: { doc: "terms" } },
@@ -71,6 +76,8 @@ const insights: CollectionDefinition = {
   schema: {
     title: { type: "text", required: true },
     description: { type: "text", required: true },
+    // One sentence of the body, word for word, that pages may quote beside the topics it speaks to.
+    pullQuote: { type: "text" },
     date: { type: "date", required: true },
     updated: { type: "date" },
     author: { type: "reference", to: "leadership", key: "name", required: true },
@@ -86,10 +93,36 @@ const insights: CollectionDefinition = {
   author: { name: "leadership.{id}.name", jobTitle: "leadership.{id}.title", url: "about" },
 };
 
+/**
+ * The cases: content/<locale>/cases/*.md, one project each, written by the firm with its client's permission
+ * (docs/firm-facts.md). The client is described, never named; `sector` and `service` are the ids of
+ * industries.yaml and services.yaml; each result is a figure, what it is and what was measured. None is
+ * committed: the firm supplies them, and a sector or a service line shows its cases only when it has any.
+ */
+const text = (required = true) => ({ type: "text" as const, required });
+const cases: CollectionDefinition = {
+  name: "cases",
+  schema: {
+    title: text(),
+    description: text(),
+    date: { type: "date", required: true },
+    sector: { type: "reference", to: "industries", key: "name", required: true },
+    service: { type: "reference", to: "services", key: "name", required: true },
+    client: text(),
+    challenge: text(),
+    approach: text(),
+    team: text(),
+    duration: text(),
+    ...Object.fromEntries([1, 2, 3, 4].flatMap((i) => [`Value`, `Label`, `Context`].map((part) => [`result${i}${part}`, text(i === 1)]))),
+    draft: { type: "boolean" },
+    translationKey: text(false),
+  },
+};
+
 export default defineSite({
   document: Document,
   routes,
-  collections: [insights],
+  collections: [insights, cases],
   // A person of the about page may have a photo (`photo:` beside `name:`, relative to the YAML file);
   // without one the page shows their initials.
   imageKeys: ["leadership.*.photo", "advisors.*.photo"],

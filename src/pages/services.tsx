@@ -1,46 +1,52 @@
 import { usePage } from "../components/page-context.tsx";
 import { CtaBand, PageHero, Section, useNumbered } from "../components/blocks.tsx";
-import { IndependenceBenefits, MethodSteps } from "../components/proof.tsx";
+import { MethodSteps } from "../components/proof.tsx";
 import { ServiceLineHead } from "../components/ServiceLineHead.tsx";
 import { SERVICE_LINES } from "./sections.ts";
 
-function LineCard({ line }: { line: string }) {
+/** A service line as a row: its name, promise and summary on the left, its four services on the right. */
+function LineRow({ line }: { line: string }) {
   const { t } = usePage();
   const services = useNumbered(`services.${line}`, "service");
   return (
-    <li className="card">
-      <ServiceLineHead line={line} />
-      <p className="tagline">{t(`services.${line}.tagline`)}</p>
-      <p>{t(`services.${line}.summary`)}</p>
-      <ul className="check-list">
+    <li className="line-row">
+      <div className="line-row-head">
+        <ServiceLineHead line={line} />
+        <p className="tagline">{t(`services.${line}.tagline`)}</p>
+        <p>{t(`services.${line}.summary`)}</p>
+      </div>
+      <ol className="line-row-services">
         {services.map((i) => (
-          <li key={i}>{t(`services.${line}.service${i}.title`)}</li>
+          <li key={i}>
+            <h4>{t(`services.${line}.service${i}.title`)}</h4>
+            <p>{t(`services.${line}.service${i}.description`)}</p>
+          </li>
         ))}
-      </ul>
+      </ol>
     </li>
   );
 }
 
+/**
+ * The three lines of service as editorial rows, then how an engagement runs. Independence from vendors is told
+ * once, on the technologies page, where it is the subject.
+ */
 export default function ServicesPage() {
   const { t } = usePage();
   return (
     <>
-      <PageHero motif="services" title={t("services.overview.heading")} lead={t("services.overview.intro")} />
+      <PageHero art="services" eyebrow={t("nav.services")} title={t("services.overview.heading")} lead={t("services.overview.intro")} />
       <Section id="lines" title={t("labels.serviceLines")}>
-        <ul className="card-grid cols-3">
+        <ol className="line-rows">
           {SERVICE_LINES.map((line) => (
-            <LineCard key={line} line={line} />
+            <LineRow key={line} line={line} />
           ))}
-        </ul>
+        </ol>
       </Section>
-      {/* Independence as the buyer's benefit, then how an engagement runs: the lines above are not restated. */}
-      <Section id="independence" tone="dark" title={t("independence.heading")} intro={t("independence.intro")}>
-        <IndependenceBenefits />
-      </Section>
-      <Section id="method" title={t("method.heading")} intro={t("method.intro")}>
+      <Section id="method" tone="muted" title={t("method.heading")} intro={t("method.intro")}>
         <MethodSteps />
       </Section>
-      <CtaBand />
+      <CtaBand heading={t("cta.services.heading")} body={t("cta.services.body")} />
     </>
   );
 }

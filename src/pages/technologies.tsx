@@ -1,30 +1,38 @@
 import { usePage } from "../components/page-context.tsx";
 import { CtaBand, PageHero, Prose, Section } from "../components/blocks.tsx";
+import { IndependenceBenefits } from "../components/proof.tsx";
 import { technologyIcons } from "../components/icons.tsx";
 
+/**
+ * The firm's independence from vendors, told here once (what it gives the client, how it chooses), then the
+ * ten technology categories as a two-column reference list, each with representative products.
+ */
 export default function TechnologiesPage() {
   const { t } = usePage();
   return (
     <>
-      <PageHero motif="technologies" title={t("technologies.heading")} lead={t("technologies.intro")} />
-      <Section id="agnostic" tone="muted" title={t("labels.platformAgnostic")}>
+      <PageHero art="technologies" title={t("technologies.heading")} lead={t("technologies.intro")} />
+      <Section id="independence" tone="muted" split title={t("independence.heading")} intro={t("independence.intro")}>
         <Prose text={t("technologies.agnostic")} />
+        <IndependenceBenefits />
       </Section>
       <Section id="categories" title={t("labels.categories")}>
-        <ul className="card-grid cols-2">
+        <ul className="tech-list">
           {Object.entries(technologyIcons).map(([key, Icon]) => (
-            <li key={key} className="card">
-              <Icon className="card-icon" size={28} />
-              <h3>{t(`technologies.${key}.name`)}</h3>
-              <p>{t(`technologies.${key}.description`)}</p>
-              <p className="tools">
-                <strong>{t("technologies.toolsLabel")}</strong> {t(`technologies.${key}.tools`)}
-              </p>
+            <li key={key}>
+              <Icon className="card-icon" size={24} />
+              <div>
+                <h3>{t(`technologies.${key}.name`)}</h3>
+                <p>{t(`technologies.${key}.description`)}</p>
+                <p className="tools">
+                  <strong>{t("technologies.toolsLabel")}</strong> {t(`technologies.${key}.tools`)}
+                </p>
+              </div>
             </li>
           ))}
         </ul>
       </Section>
-      <CtaBand />
+      <CtaBand heading={t("cta.technologies.heading")} body={t("cta.technologies.body")} />
     </>
   );
 }

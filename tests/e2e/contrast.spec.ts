@@ -12,7 +12,7 @@ const TEXT = 4.5;
 const FOCUS = 3;
 
 const { routes, articles, locales } = await sitePlan();
-const KEY_PAGES = ["home", "about", "services", "services.advisory", "technologies", "industries", "industries.energy", "contact", "cookie-policy", "insights.tags"];
+const KEY_PAGES = ["home", "about", "services", "services.advisory", "technologies", "industries", "industries.energy", "results", "contact", "cookie-policy", "insights.tags"];
 // A tag's page and an article, whose tags are links (both languages have articles on governance).
 const ENTRY_PAGES = ["insights.tag:governance", "insights.article:ai-governance"];
 const pages = locales.flatMap((locale) => [
@@ -106,11 +106,11 @@ test("on a phone: the menu's links, the hero's buttons and the footer keep their
 for (const locale of ["pt", "en"] as const) {
   const prefix = locale === "pt" ? "" : "/en";
 
-  test(`the proof sections: figures, charts' labels, method and the navy bands keep text and focus legible, also hovered (${locale})`, async ({ page }) => {
+  test(`the proof sections: figures, charts' labels, the quote and the navy band keep text and focus legible, also hovered (${locale})`, async ({ page }) => {
     await prepare(page);
     await page.goto(prefix || "/");
     const problems: ContrastProblem[] = [];
-    const links = page.locator("#results .outcome-sector a, #independence a, #about-teaser a");
+    const links = page.locator("#results a, .quote-band a, #about-teaser a");
     expect(await links.count()).toBeGreaterThanOrEqual(5);
     for (const link of await links.all()) {
       await link.focus();
@@ -119,8 +119,8 @@ for (const locale of ["pt", "en"] as const) {
       problems.push(...(await link.evaluate((el, min) => window.contrast.text(el, min), TEXT)));
     }
     await page.mouse.move(0, 0);
-    problems.push(...(await textIn(page, "#results, #method, #independence, #about-teaser")));
-    // The charts' labels are SVG text, which the text check above does not see: they take the muted text colour, legible on the white card.
+    problems.push(...(await textIn(page, "#results, .quote-band, #about-teaser")));
+    // The charts' labels are SVG text, which the text check above does not see: they take the muted text colour, legible on white.
     const labels = await page.evaluate(() => [...document.querySelectorAll("#results .outcome-chart text")].map((t) => getComputedStyle(t).fill));
     expect(labels.length).toBeGreaterThan(0);
     expect(new Set(labels)).toEqual(new Set(["rgb(74, 90, 107)"]));

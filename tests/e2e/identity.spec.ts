@@ -60,7 +60,7 @@ for (const [width, shown] of [
     await page.setViewportSize({ width, height: 900 });
     for (const path of ["/", "/en/industries"]) {
       await page.goto(path);
-      const visual = page.locator("main .hero-visual").first();
+      const visual = page.locator("main svg.illustration").first();
       if (!shown) {
         await expect(visual).toBeHidden();
         continue;

@@ -180,12 +180,24 @@ test.describe("details a reviewer measured (issue 19)", () => {
     await expect(page.locator(".table-hint")).toBeHidden();
   });
 
-  test("the contact page gives the phone, the address and the response time of site.yaml (en)", async ({ page }) => {
+  test("on a phone an article's table scrolls in a named frame the keyboard can reach (en)", async ({ page }) => {
+    await page.setViewportSize({ width: 375, height: 800 });
+    await page.goto("/en/insights/ai-governance");
+    const region = page.getByRole("region", { name: "Table 1" });
+    await expect(page.locator(".article-prose .table-hint")).toBeVisible();
+    expect(await region.evaluate((el) => el.scrollWidth > el.clientWidth)).toBe(true);
+    await region.focus();
+    await page.keyboard.press("ArrowRight");
+    await expect.poll(() => region.evaluate((el) => el.scrollLeft)).toBeGreaterThan(0);
+  });
+
+  test("the contact page gives the address and the response time of site.yaml, and no phone while it has none (en)", async ({ page }) => {
     await page.goto("/en/contact");
     const details = page.locator(".details");
-    await expect(details.getByRole("link", { name: "+55 11 4040-2026" })).toHaveAttribute("href", "tel:+551140402026");
     await expect(details.locator("address")).toHaveText("São Paulo, SP, Brazil");
     await expect(details).toContainText("We answer every message within one business day.");
+    await expect(page.locator('a[href^="tel:"]')).toHaveCount(0);
+    await expect(page.locator(".privacy-note").getByRole("link", { name: "Privacy Policy" })).toHaveAttribute("href", "/en/privacy-policy");
   });
 
   test("every sector is a link, on the home page and in the navigation's menu: manufacturing and healthcare to their sections (pt)", async ({ page }) => {
@@ -216,11 +228,135 @@ test.describe("details a reviewer measured (issue 19)", () => {
     await expect(page.locator("#healthcare")).toBeInViewport();
   });
 
-  test("the not-found page and the form result pages keep light space between their dark hero and the dark footer (pt, en)", async ({ page }) => {
+  test("at 1440 px no band leaves its right half empty, and no text is smaller than the intro above it (pt, en)", async ({ page }) => {
+    test.setTimeout(90_000);
+    await page.setViewportSize({ width: 1440, height: 900 });
+    const pages = ["/", "/services", "/services/advisory", "/technologies", "/industries", "/industries/financial-services", "/about", "/results", "/en", "/en/industries/energy"];
+    const problems: string[] = [];
+    for (const path of pages) {
+      await page.goto(path);
+      problems.push(
+        ...(await page.evaluate((where) => {
+          const found: string[] = [];
+          for (const band of document.querySelectorAll<HTMLElement>("main > section, main > div > section, .indexed-content > section")) {
+            const container = band.querySelector<HTMLElement>(":scope > .container") ?? band;
+            const box = container.getBoundingClientRect();
+            const inner = box.width - parseFloat(getComputedStyle(container).paddingRight) - parseFloat(getComputedStyle(container).paddingLeft);
+            const right = Math.max(...[...container.querySelectorAll<HTMLElement>("p, li, h2, h3, a, figure, svg, details, blockquote")].map((el) => el.getBoundingClientRect().right));
+            const used = right - box.left - parseFloat(getComputedStyle(container).paddingLeft);
+            if (used < inner * 0.75) found.push(`${where} #${band.id || band.className}: text reaches ${Math.round((100 * used) / inner)}% of the width`);
+            const intro = band.querySelector<HTMLElement>(".section-intro");
+            if (!intro) continue;
+            const introSize = parseFloat(getComputedStyle(intro).fontSize);
+            // Body text, not a card's badge or an article card's date line.
+            const body = [...band.querySelectorAll<HTMLElement>(".prose p, .card p:not(.badge):not(.meta), .numbered-cols p, .ruled-list p, details p, .line-row-services p, .tech-list p:not(.tools), .benefit-list p")];
+            for (const p of body) {
+              const size = parseFloat(getComputedStyle(p).fontSize);
+              if (size < introSize - 0.5) found.push(`${where} #${band.id}: ${size}px text under a ${introSize}px intro`);
+            }
+          }
+          return found;
+        }, path)),
+      );
+    }
+    expect(problems).toEqual([]);
+  });
+
+  test("an article reads in one column of 18 to 20 px type, about 70 characters a line, the author at its top and the newsletter and a call at its end (pt)", async ({ page }) => {
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.goto("/insights/ia-em-decisoes-de-credito");
+    const prose = page.locator(".article-prose");
+    // Characters per line: the first paragraph's full lines (its last, shorter one left out).
+    const { size, charsPerLine } = await prose.locator("p").first().evaluate((p) => {
+      const text = p.firstChild!;
+      const length = text.textContent!.length;
+      const topOf = (i: number) => {
+        const r = document.createRange();
+        r.setStart(text, i);
+        r.setEnd(text, i + 1);
+        return Math.round(r.getBoundingClientRect().top);
+      };
+      const last = topOf(length - 1);
+      let lines = 1;
+      let full = 0;
+      for (let i = 0, top = topOf(0); i < length; i++) {
+        const at = topOf(i);
+        if (at === last) break;
+        if (at !== top) (lines += 1), (top = at);
+        full++;
+      }
+      return { size: parseFloat(getComputedStyle(p).fontSize), charsPerLine: full / lines };
+    });
+    expect(size).toBeGreaterThanOrEqual(18);
+    expect(size).toBeLessThanOrEqual(20);
+    expect(charsPerLine).toBeGreaterThan(60);
+    expect(charsPerLine).toBeLessThan(80);
+    const byline = (await page.locator("article header .byline").boundingBox())!;
+    const text = (await prose.boundingBox())!;
+    expect(byline.y).toBeLessThan(text.y);
+    const newsletter = (await page.locator(".article-newsletter form").boundingBox())!;
+    const band = (await page.locator(".cta-band").boundingBox())!;
+    expect(newsletter.y).toBeGreaterThan(text.y + text.height - 1);
+    expect(band.y).toBeGreaterThan(newsletter.y);
+    await expect(page.locator(".cta-band").getByRole("link", { name: "Consultoria em IA" })).toHaveAttribute("href", "/services/advisory");
+  });
+
+  test("the industries page keeps its index in view beside the sections on a wide screen, and lists it at the top on a phone (pt)", async ({ page }) => {
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.goto("/industries");
+    const index = page.getByRole("navigation", { name: "Nesta página" });
+    await page.locator("#healthcare").scrollIntoViewIfNeeded();
+    await expect(index).toBeInViewport();
+    await index.getByRole("link", { name: "Casos de uso" }).last().click();
+    await expect(page.locator("#healthcare-use-cases")).toBeInViewport();
+    await page.setViewportSize({ width: 375, height: 800 });
+    await page.goto("/industries");
+    const hero = (await page.locator(".page-hero").boundingBox())!;
+    const top = (await index.boundingBox())!;
+    expect(top.y).toBeLessThan(hero.y + hero.height + 100);
+  });
+
+  test("a sector's ten use cases are accordions the keyboard opens, the first one open (en)", async ({ page }) => {
+    await page.goto("/en/industries/financial-services");
+    const items = page.locator("#use-cases details");
+    await expect(items).toHaveCount(10);
+    await expect(items.first()).toHaveAttribute("open", "");
+    const second = items.nth(1);
+    await expect(second.locator("p").first()).toBeHidden();
+    await second.locator("summary").focus();
+    await page.keyboard.press("Enter");
+    await expect(second.locator("p").first()).toBeVisible();
+  });
+
+  test("at 1440 px the newsletter's error toast leaves every link of the footer's legal line uncovered (pt)", async ({ page }) => {
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.goto("/about");
+    const island = page.locator('footer [data-island="newsletter"]');
+    await island.scrollIntoViewIfNeeded();
+    await expect(island).toHaveAttribute("data-hydrated", "true");
+    await page.locator("footer").getByRole("button", { name: "Inscrever-se" }).click();
+    const toast = page.locator(".toaster .toast").first();
+    await expect(toast).toBeVisible();
+    const box = (await toast.boundingBox())!;
+    const links = await page.locator(".footer-legal a").all();
+    expect(links.length).toBe(4);
+    for (const link of links) {
+      const r = (await link.boundingBox())!;
+      const overlaps = r.x < box.x + box.width && box.x < r.x + r.width && r.y < box.y + box.height && box.y < r.y + r.height;
+      expect(overlaps, await link.innerText()).toBe(false);
+    }
+  });
+
+  test("the not-found, error and form result pages are one light band with a quiet visual beside the message, down to the footer (pt, en)", async ({ page }) => {
     for (const path of ["/no-such-page", "/en/no-such-page", "/forms/error", "/en/forms/newsletter-success"]) {
       await page.goto(path);
-      const gap = await page.evaluate(() => document.querySelector("footer")!.getBoundingClientRect().top - document.querySelector("main .page-hero")!.getBoundingClientRect().bottom);
-      expect(gap, path).toBeGreaterThanOrEqual(40);
+      const band = page.locator("main .quiet-page");
+      await expect(band.locator("svg.illustration-quiet")).toBeVisible();
+      await expect(band.locator("h1")).toBeVisible();
+      // No dark hero above it, and no empty white band between it and what follows.
+      await expect(page.locator("main .page-hero, main .hero")).toHaveCount(0);
+      const next = await band.evaluate((el) => (el.nextElementSibling ?? document.querySelector("footer"))!.getBoundingClientRect().top - el.getBoundingClientRect().bottom);
+      expect(next, path).toBeLessThanOrEqual(1);
     }
   });
 });

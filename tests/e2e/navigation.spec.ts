@@ -135,7 +135,7 @@ test.describe("links swap the page in place", () => {
   test("a link to a spot on another page lands on it", async ({ page }) => {
     await seed(page, "en");
     await page.goto("/en/insights/ai-governance");
-    await page.locator('.author-box a[href="/en/about#leadership"]').click();
+    await page.locator('.byline a[href="/en/about#leadership"]').click();
     await expect(page).toHaveURL(/\/en\/about#leadership$/);
     await expect(page.locator("#leadership")).toBeInViewport();
   });

@@ -99,7 +99,7 @@ describe("every route in both languages", () => {
 
 describe("spec §9 marketing figures, on the page they belong to, in both languages", () => {
   const FIGURES = {
-    industries: {
+    results: {
       en: ["40% less downtime", "30% lower maintenance cost", "99.5% defect detection accuracy", "50% faster inspection", "25% less inventory", "20% higher throughput", "30% lower delivery costs", "35% fewer stockouts", "15% better diagnostic accuracy", "30% faster drug discovery", "95% imaging accuracy", "40% faster patient recruitment"],
       // Portuguese words the figures its own way; every number is there, with the decimal comma.
       pt: ["40%", "30%", "99,5%", "50%", "25%", "20%", "35%", "15%", "95%"],
@@ -261,18 +261,28 @@ describe("the legal pages", () => {
   );
 });
 
-describe("the inner pages' hero visuals", () => {
-  it("differ by kind of page, so that no two kinds wear the same picture, and stay out of assistive technology", () => {
-    const visual = (file: string) => {
-      const svg = page(file).querySelector(".page-hero svg.hero-visual")!;
-      expect(svg.getAttribute("aria-hidden")).toBe("true");
-      return svg.toString();
-    };
-    const kinds = ["services.html", "technologies.html", "industries.html", "about.html", "insights.html", "contact.html"].map(visual);
-    expect(new Set(kinds).size).toBe(kinds.length);
-    // A kind's pages share its picture: a service line draws the services' layers, a sector the sectors' tiles.
-    expect(visual("services/advisory.html")).toBe(visual("services.html"));
-    expect(visual("industries/energy.html")).toBe(visual("industries.html"));
-    expect(visual("en/about.html")).toBe(visual("about.html"));
+describe("the illustrations (issue 40: art with a purpose per kind of page)", () => {
+  const art = (file: string) => page(file).querySelector("main svg.illustration");
+  it("gives each sector and each service line a drawing of its own subject, and each other kind of page its own", () => {
+    const sectors = ["financial-services", "energy", "retail", "agriculture", "education", "professional"].map((s) => art(`industries/${s}.html`)!.toString());
+    const lines = ["advisory", "implementation", "managed"].map((l) => art(`services/${l}.html`)!.toString());
+    const kinds = ["index.html", "services.html", "technologies.html", "industries.html", "about.html", "insights.html", "results.html", "contact.html"].map((f) => art(f)!.toString());
+    const all = [...sectors, ...lines, ...kinds];
+    expect(new Set(all).size).toBe(all.length);
+    for (const svg of all) expect(svg).toMatch(/aria-hidden="true"/);
+    // The same drawing in both languages: it carries no words.
+    expect(art("en/industries/energy.html")!.toString()).toBe(sectors[1]);
+  });
+
+  it("leaves the old single motif behind: no dot grid, no arrow mark over every heading", () => {
+    for (const p of result.pages) {
+      const html = read(p.file);
+      expect(html, p.file).not.toMatch(/class="(hv-grid|hv-vector|divider)"/);
+    }
+  });
+
+  it("draws the not-found, error and form result pages' quiet visuals, each for what happened", () => {
+    const quiet = (file: string) => page(file).querySelector("main svg.illustration-quiet")!.getAttribute("data-art");
+    expect(["404.html", "500.html", "forms/contact-success.html", "forms/newsletter-pending.html", "forms/error.html"].map(quiet)).toEqual(["notFound", "serverError", "sent", "waiting", "failed"]);
   });
 });

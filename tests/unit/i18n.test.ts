@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { mkdtempSync, mkdirSync, writeFileSync } from "node:fs";
+import { mkdtempSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createTranslator } from "../../src/generator/i18n.ts";
@@ -7,6 +7,7 @@ import { compareLocales, loadLocaleContent } from "../../src/generator/content.t
 import { loadSiteConfig } from "../../src/generator/config.ts";
 import { parseYaml } from "../../src/generator/yaml.ts";
 import type { SitegenError } from "../../src/generator/errors.ts";
+import { ROUTED_SECTORS } from "../../src/pages/sections.ts";
 
 const root = join(import.meta.dirname, "../..");
 const site = loadSiteConfig(root);
@@ -57,6 +58,28 @@ describe("content of this site", () => {
     for (const c of [pt, en]) expect(text(c)).not.toMatch(/\b(fase|phase) 2\b|\bagn[oó]stic/i);
     expect(text(pt)).not.toMatch(/\btimes?\b/i);
     expect(text(pt)).not.toMatch(/assertiv/i);
+  });
+
+  it("uses the terms a Brazilian business reader and an English one expect, not the ones the copy review flagged (issue 40)", () => {
+    const articles = (dir: string) => readdirSync(join(root, dir)).map((f) => readFileSync(join(root, dir, f), "utf8")).join("\n");
+    const ptText = [...pt.dictionary.values()].join("\n") + articles("content/pt/insights");
+    const enText = [...en.dictionary.values()].join("\n") + articles("content/en/insights");
+    for (const flagged of [/ordens? de grandeza/i, /\bpilha\b/i, /passagens claras/i, /sistemas de registro/i, /modelos de fundação/i, /\bMediriam|Serviriam|Lembrariam\b/]) {
+      expect(ptText).not.toMatch(flagged);
+    }
+    for (const flagged of [/orders? of magnitude/i, /\blicences?\b/i, /consumer units/i, /bill copies/i, /put to use/i, /stop, adjust or go on/i, /\bWould (measure|remember)\b/]) {
+      expect(enText).not.toMatch(flagged);
+    }
+    // One label per page: the trail, the navigation and the heading name the contact page alike, and a sector's
+    // crumb is its name.
+    for (const c of [pt, en]) {
+      expect(c.dictionary.get("breadcrumbs.contact")).toBe(c.dictionary.get("nav.contact"));
+      expect(c.dictionary.get("contact.heading")).toBe(c.dictionary.get("nav.contact"));
+      for (const [slug, key] of Object.entries(ROUTED_SECTORS)) expect(c.dictionary.get(`breadcrumbs.${slug}`)).toBe(c.dictionary.get(`industries.${key}.name`));
+    }
+    // A figure never breaks from its currency or its unit at the end of a line.
+    expect(pt.dictionary.get("advisors.advisor2.bio")).toContain("US$\u00a036\u00a0milhões");
+    expect(pt.dictionary.get("leadership.ceo.bio")).toContain("US$\u00a025\u00a0milhões");
   });
 
   it("carries the spec's exact messages (§8) in both languages", () => {

@@ -77,8 +77,8 @@ describe("article covers", () => {
     "%s shows its cover above the fold: fetched first, never lazy, AVIF and WebP at several widths",
     async (file) => {
       const doc = page(file);
-      const cover = doc.querySelector("header picture")!;
-      expect(cover).not.toBeNull();
+      const cover = doc.querySelector("header img.article-cover")!.parentNode as unknown as HTMLElement;
+      expect(cover.tagName).toBe("PICTURE");
       const { img, widths } = await checkPicture(cover);
       expect(widths).toEqual([400, 800, 1200, 1600]);
       expect(img.getAttribute("fetchpriority")).toBe("high");
@@ -197,6 +197,13 @@ describe("leadership portraits", () => {
     expect(ceo.querySelector(".monogram")).toBeNull();
     expect(people[1].querySelector("picture")).toBeNull();
     expect(people[1].querySelector(".monogram")!.textContent).toMatch(/^\p{Lu}{1,2}$/u);
+  });
+
+  it("puts the author's portrait in an article's byline when there is one, the initials otherwise", () => {
+    expect(page("insights/governanca-de-ia.html").querySelector("article header .byline img.portrait")!.getAttribute("alt")).toBe("");
+    const cto = page("en/insights/ai-ready-data.html").querySelector("article header .byline")!;
+    expect(cto.querySelector("picture")).toBeNull();
+    expect(cto.querySelector(".monogram")!.textContent).toBe("RL");
   });
 });
 

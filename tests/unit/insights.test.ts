@@ -51,15 +51,26 @@ describe("an article", () => {
   const pt = () => page("insights/governanca-de-ia.html");
   const en = () => page("en/insights/ai-governance.html");
 
-  it("has breadcrumbs Home › Insights › title, its date in the page's language, reading time and author", () => {
+  it("has breadcrumbs Home › Insights › title, the author at the top, its date in the page's language and reading time", () => {
     const doc = pt();
     expect(doc.querySelectorAll("nav.breadcrumbs li").map((li) => li.textContent)).toEqual(["Início", "Insights", "PL 2338 e LGPD: uma só estrutura de governança de IA para atender às duas"]);
-    expect(doc.querySelector(".article-meta")!.textContent).toMatch(/^Por Carolina Mendes Vasconcelos · 22 de novembro de 2026 · \d+ min de leitura$/);
-    expect(en().querySelector(".article-meta")!.textContent).toMatch(/^By Carolina Mendes Vasconcelos · November 22, 2026 · \d+ min read$/);
-    const box = doc.querySelector(".author-box")!;
-    expect(box.querySelector(".author-name")!.textContent).toBe("Carolina Mendes Vasconcelos");
-    expect(box.querySelector(".role")!.textContent).toBe("Cofundadora e CEO");
-    expect(box.querySelector("a")!.getAttribute("href")).toBe("/about#leadership");
+    expect(doc.querySelector(".article-meta")!.textContent).toMatch(/^22 de novembro de 2026 · \d+ min de leitura$/);
+    expect(en().querySelector(".article-meta")!.textContent).toMatch(/^November 22, 2026 · \d+ min read$/);
+    // The byline sits in the article's header, before the text: name (linked to the leadership) and role.
+    const byline = doc.querySelector("article header .byline")!;
+    expect(byline.querySelector(".byline-name")!.textContent).toBe("Por Carolina Mendes Vasconcelos");
+    expect(byline.querySelector(".byline-role")!.textContent).toBe("Cofundadora e CEO");
+    expect(byline.querySelector("a")!.getAttribute("href")).toBe("/about#leadership");
+  });
+
+  it("ends with the newsletter, and a closing call naming the line of service its subject belongs to", () => {
+    const doc = en();
+    const form = doc.querySelector(".article-newsletter form")!;
+    expect(form.querySelector("input[type=email]")!.getAttribute("id")).toBe("article-newsletter-email");
+    expect(doc.querySelector(".site-footer input[type=email]")!.getAttribute("id")).toBe("newsletter-email");
+    const band = doc.querySelector(".cta-band")!;
+    expect(band.querySelector("p")!.textContent).toContain("This topic is part of our AI Advisory work.");
+    expect(band.querySelector('a[href="/en/services/advisory"]')!.textContent).toBe("AI Advisory");
   });
 
   it("links related articles (shared tags) and the previous and next ones", () => {
@@ -107,6 +118,10 @@ describe("an article", () => {
     expect(h2.id).toBe("onde-estamos");
     expect(h2.querySelector("a.header-anchor")!.getAttribute("href")).toBe("#onde-estamos");
     expect(body.querySelectorAll("table th").length).toBeGreaterThan(2);
+    // A table sits in a frame that scrolls on a phone, takes keyboard focus and has a name, announced by a hint.
+    const frame = body.querySelector("table")!.parentNode!;
+    expect([frame.getAttribute("class"), frame.getAttribute("role"), frame.getAttribute("tabindex"), frame.getAttribute("aria-label")]).toEqual(["table-wrap", "region", "0", "Tabela 1"]);
+    expect(frame.previousElementSibling!.classList.contains("table-hint")).toBe(true);
     const note = body.querySelector("sup.footnote-ref a")!;
     expect(body.querySelector(note.getAttribute("href")!)).not.toBeNull();
     const external = body.querySelectorAll("a").filter((a) => a.getAttribute("href")!.startsWith("https://"));
@@ -197,9 +212,9 @@ describe("collections, as an author meets them", () => {
   it.each([
     // A field that is there is named by its line; a missing one by the file alone.
     ["a missing title", (t: string) => t.replace(/^title: .*\n/m, ""), ", `title`: is required and missing."],
-    ["a bad date", (t: string) => t.replace(/^date: .*$/m, "date: 2026-13-40"), ':4:1, `date`: must be a date written YYYY-MM-DD, not "2026-13-40".'],
-    ["an unknown author", (t: string) => t.replace(/^author: .*$/m, "author: ghost"), ':5:1, `author`: "ghost" is not one of ceo, cto.'],
-    ["an unknown tag", (t: string) => t.replace(/^tags: .*$/m, "tags: [governance, blockchain]"), ':6:1, `tags`: "blockchain" is not one of governance, regulation, generative-ai, agents, operations, data-platforms, strategy, mlops, financial-services.'],
+    ["a bad date", (t: string) => t.replace(/^date: .*$/m, "date: 2026-13-40"), ':5:1, `date`: must be a date written YYYY-MM-DD, not "2026-13-40".'],
+    ["an unknown author", (t: string) => t.replace(/^author: .*$/m, "author: ghost"), ':6:1, `author`: "ghost" is not one of ceo, cto.'],
+    ["an unknown tag", (t: string) => t.replace(/^tags: .*$/m, "tags: [governance, blockchain]"), ':7:1, `tags`: "blockchain" is not one of governance, regulation, generative-ai, agents, operations, data-platforms, strategy, mlops, financial-services.'],
   ])("fail on %s, naming the file, the line and the field", async (_what, change, message) => {
     const project = projectCopy();
     const file = join(project, "content", "en", "insights", "ai-ready-data.md");

@@ -19,8 +19,8 @@ const SPEC_PATHS = [
 ];
 
 describe("the site's page plan", () => {
-  it("has the 18 screens of spec §2, the Insights listing and its tags, each under /en too, and one route per article", () => {
-    expect(fixed(plan.routes).map((r) => r.paths.pt).sort()).toEqual([...SPEC_PATHS, "/insights", "/insights/tags"].sort());
+  it("has the 18 screens of spec §2, the Insights listing and its tags, the results page, each under /en too, and one route per article", () => {
+    expect(fixed(plan.routes).map((r) => r.paths.pt).sort()).toEqual([...SPEC_PATHS, "/insights", "/insights/tags", "/results"].sort());
     for (const r of fixed(plan.routes)) expect(r.paths.en).toBe(r.paths.pt === "/" ? "/en" : `/en${r.paths.pt}`);
     const articles = plan.routes.filter((r) => r.id.startsWith("insights.article:"));
     expect(articles.find((r) => r.id === "insights.article:ai-governance")!.paths).toEqual({ pt: "/insights/governanca-de-ia", en: "/en/insights/ai-governance" });

@@ -43,6 +43,27 @@ describe("hreflang alternates", () => {
   });
 });
 
+describe("the Organization in JSON-LD", () => {
+  const organization = (facts: Record<string, unknown>) => {
+    const site = { ...loadSiteConfig(ROOT, {}, {}), ...facts };
+    const graph = structuredData({ site, route: undefined, lang: "pt-BR", path: "/", title: "Início", description: "", crumbs: [] })["@graph"] as Record<string, unknown>[];
+    return graph.find((n) => n["@type"] === "Organization")!;
+  };
+
+  it("carries the street address, postal code, tax id and profiles site.yaml gives", () => {
+    const org = organization({ streetAddress: "Av. Exemplo, 100", postalCode: "01000-000", taxId: "00.000.000/0001-00", sameAs: ["https://www.linkedin.com/company/exemplo"] });
+    expect(org.taxID).toBe("00.000.000/0001-00");
+    expect(org.sameAs).toEqual(["https://www.linkedin.com/company/exemplo"]);
+    expect(org.address).toMatchObject({ "@type": "PostalAddress", streetAddress: "Av. Exemplo, 100", postalCode: "01000-000", addressLocality: "São Paulo", addressCountry: "BR" });
+  });
+
+  it("leaves out each fact site.yaml leaves empty: no phone, street address, tax id or profiles to invent", () => {
+    const org = JSON.parse(JSON.stringify(organization({ phone: "", streetAddress: "", postalCode: "", taxId: "", sameAs: [] })));
+    for (const field of ["telephone", "taxID", "sameAs"]) expect(org).not.toHaveProperty(field);
+    expect(Object.keys(org.address).sort()).toEqual(["@type", "addressCountry", "addressLocality", "addressRegion"]);
+  });
+});
+
 describe("JSON-LD serialisation", () => {
   it("cannot close the script element, and stays valid JSON", () => {
     const hostile = { name: "</script><script>alert(1)</script>", note: "<!-- & \u2028 -->" };

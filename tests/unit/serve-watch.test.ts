@@ -75,7 +75,7 @@ describe("sitegen serve, watching", () => {
     writeFileSync(edited, readFileSync(edited, "utf8").replace(/^title: ".*"$/m, 'title: "MLOps and LLMOps, retitled while another file was broken"'));
     writeFileSync(broken, brokenText.replace(/^date: .*$/m, "date: someday"));
     await waitFor(() => (stderr.match(/Rebuild failed/g) ?? []).length > failures, "the rebuild that fails on ai-governance.md");
-    expect(stderr).toMatch(/ai-governance\.md:4:1, `date`: must be a date/);
+    expect(stderr).toMatch(/ai-governance\.md:5:1, `date`: must be a date/);
     writeFileSync(broken, brokenText);
     let article = "";
     const polling = setInterval(() => void fetchText(`${base}/en/insights/mlops-llmops`).then((p) => (article = p.text), () => {}), 200);

@@ -106,7 +106,7 @@ describe("the tags' page", () => {
 describe("links to the tags", () => {
   it.each(Object.keys(LOCALES) as Locale[])("from every article in %s: each of its tags, by label, to that tag's page in the same language", (locale) => {
     for (const article of articles(locale)) {
-      const links = page(article.path).querySelectorAll(".article-aside .tag-list a");
+      const links = page(article.path).querySelectorAll(".article-tags .tag-list a");
       expect(links.map((a) => a.getAttribute("href"))).toEqual(article.tags.map((id) => `${LOCALES[locale]}/insights/tags/${id}`));
       expect(links.map((a) => a.textContent)).toEqual(article.tags.map((id) => labels(locale)[id]));
       for (const a of links) expect(exists(out, a.getAttribute("href")!), a.getAttribute("href")!).toBe(true);

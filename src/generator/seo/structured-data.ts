@@ -31,9 +31,16 @@ export interface StructuredDataInput {
 
 const text = (value: unknown) => (typeof value === "string" && value ? value : undefined);
 
+/** The addresses of a list of texts (site.yaml's sameAs: the firm's profiles elsewhere), when it has any. */
+const texts = (value: unknown) => {
+  const list = Array.isArray(value) ? value.filter((v): v is string => typeof v === "string" && v !== "") : [];
+  return list.length ? list : undefined;
+};
+
 /**
  * The JSON-LD @graph of a page: the Organization and the WebSite (from site.yaml's brand, legalName,
- * email, phone, city, region, countryCode and foundingYear, each optional), the page's own node, a
+ * taxId, email, phone, streetAddress, postalCode, city, region, countryCode, foundingYear and sameAs, each
+ * optional, an empty one left out), the page's own node, a
  * Service node for routes of that type, and the BreadcrumbList.
  */
 export function structuredData(input: StructuredDataInput): Record<string, unknown> {
@@ -67,9 +74,22 @@ function siteNodes(site: SiteConfig): { nodes: Record<string, unknown>[]; json: 
       legalName: text(site.legalName),
       url: home,
       email: text(site.email),
+      taxID: text(site.taxId),
       telephone: text(site.phone),
       foundingDate: text(site.foundingYear),
-      ...(text(site.city) || country ? { address: { "@type": "PostalAddress", addressLocality: text(site.city), addressRegion: text(site.region), addressCountry: country } } : {}),
+      ...(text(site.city) || country
+        ? {
+            address: {
+              "@type": "PostalAddress",
+              streetAddress: text(site.streetAddress),
+              postalCode: text(site.postalCode),
+              addressLocality: text(site.city),
+              addressRegion: text(site.region),
+              addressCountry: country,
+            },
+          }
+        : {}),
+      sameAs: texts(site.sameAs),
       ...(country ? { areaServed: { "@type": "Country", name: country } } : {}),
     },
     {
