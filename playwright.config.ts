@@ -26,7 +26,8 @@ export default defineConfig({
     url: `http://127.0.0.1:${PORT}/`,
     reuseExistingServer: false,
     timeout: 120_000,
-    // A throwaway database, and a rate limit high enough for every test's submissions from one address.
+    // A throwaway database (tests/e2e/submissions.ts reads it), and a rate limit high enough for every
+    // test's submissions from one address.
     env: { SUBMISSIONS_DB: "node_modules/.cache/sitegen/e2e-submissions.db", SUBMISSIONS_RATE_LIMIT: "1000" },
     stdout: "ignore",
     stderr: "pipe",
