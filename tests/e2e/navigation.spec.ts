@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import AxeBuilder from "@axe-core/playwright";
+import { axeViolations } from "./axe.ts";
 import { clockBehindByFillTime, fillTimeTaken, suspectMarks } from "./submissions.ts";
 
 /**
@@ -25,7 +25,6 @@ async function seed(page: Page, language: "pt" | "en", consent = true) {
   );
 }
 
-const violations = async (page: Page) => (await new AxeBuilder({ page }).analyze()).violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
 
 /** Every uncaught error in the page: none is allowed on any path. */
 function watchErrors(page: Page): string[] {
@@ -185,7 +184,7 @@ test.describe("while the next page loads", () => {
     await expect(skeleton).toContainText("Carregando a página…");
     // The old content has finished fading out under the skeleton (axe judges contrast mid-fade otherwise).
     await expect(page.locator("main")).toHaveCSS("opacity", "0");
-    expect(await violations(page)).toEqual([]);
+    expect(await axeViolations(page)).toEqual([]);
     release();
     await expect(page).toHaveURL(/\/technologies$/);
     await expect(skeleton).toHaveCount(0);
@@ -274,7 +273,7 @@ test.describe("failures", () => {
     // Nothing left in the head that describes the previous page as if it were this address.
     expect(await head(page)).toMatchObject({ canonical: undefined, hreflang: [], jsonLd: 0, description: undefined });
     await expect(page.locator("main")).toHaveCSS("opacity", "1"); // fully faded in: contrast is judged with opacity
-    expect(await violations(page)).toEqual([]);
+    expect(await axeViolations(page)).toEqual([]);
     await page.unroute("**/about");
     await page.locator("header nav").getByRole("link", { name: "Serviços", exact: true }).click();
     await expect(page).toHaveURL(/\/services$/);
