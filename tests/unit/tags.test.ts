@@ -111,18 +111,21 @@ describe("the tags' page", () => {
 
 describe("links to the tags", () => {
   it.each(Object.keys(LOCALES) as Locale[])("from every article in %s: each of its tags, by label, to that tag's page in the same language", (locale) => {
+    const targets: string[] = [];
     for (const article of articles(locale)) {
       const links = page(article.path).querySelectorAll(".article-aside .tag-list a");
       expect(links.map((a) => a.getAttribute("href"))).toEqual(article.tags.map((id) => `${LOCALES[locale]}/insights/tags/${id}`));
       expect(links.map((a) => a.textContent)).toEqual(article.tags.map((id) => labels(locale)[id]));
-      for (const a of links) expect(exists(out, a.getAttribute("href")!), a.getAttribute("href")!).toBe(true);
+      targets.push(...links.map((a) => a.getAttribute("href")!));
     }
+    expect(targets.length).toBeGreaterThan(0);
+    expect(targets.filter((href) => !exists(out, href))).toEqual([]);
   });
 
   it("from the listing: a row of every tag, each to a page that exists", () => {
     const links = page("/en/insights").querySelectorAll("main .listing-tags a");
     expect(links.map((a) => a.textContent).sort()).toEqual(TAG_IDS.map((id) => labels("en")[id]).sort());
-    for (const a of links) expect(exists(out, a.getAttribute("href")!)).toBe(true);
+    expect(links.map((a) => a.getAttribute("href")!).filter((href) => !exists(out, href))).toEqual([]);
   });
 });
 
