@@ -6,7 +6,9 @@ const PORT = Number(process.env.E2E_PORT ?? 4329);
 export default defineConfig({
   testDir: "tests/e2e",
   fullyParallel: true,
-  workers: 2,
+  // Two browsers per core: most of a browser test's time is spent waiting for frames, loads and answers,
+  // with the core idle, so one browser per core leaves it idle most of the time.
+  workers: "200%",
   // On CI one retry, so a rare timing hiccup on a loaded shared machine does not sink a run; the list
   // reporter still names any test that needed it as "flaky", and a test that fails twice fails the run.
   retries: process.env.CI ? 1 : 0,
@@ -26,7 +28,8 @@ export default defineConfig({
     url: `http://127.0.0.1:${PORT}/`,
     reuseExistingServer: false,
     timeout: 120_000,
-    // A throwaway database, and a rate limit high enough for every test's submissions from one address.
+    // A throwaway database (tests/e2e/submissions.ts reads it), and a rate limit high enough for every
+    // test's submissions from one address.
     env: { SUBMISSIONS_DB: "node_modules/.cache/sitegen/e2e-submissions.db", SUBMISSIONS_RATE_LIMIT: "1000" },
     stdout: "ignore",
     stderr: "pipe",

@@ -4,9 +4,10 @@
  * the network (no metrics, no error reports, no update check, no request for Cloudflare's `cf` object),
  * and stopped with its whole process tree, workerd included.
  */
-import { execFile, spawn, type ChildProcess } from "node:child_process";
-import { promisify } from "node:util";
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
+import { openSqlite } from "../src/api/sqlite-driver.ts";
 import { ROOT } from "./helpers.ts";
 import { freePort } from "./start-process.ts";
 
@@ -89,13 +90,24 @@ export async function startPagesDev(folder: string, readyMs = 90_000): Promise<P
   throw new Error(`wrangler pages dev did not answer on ${url} within ${readyMs} ms\n${output}`);
 }
 
-/** Rows through `wrangler d1 execute --local`: the local D1 database that `pages dev` in `folder` stores into. */
+/**
+ * Rows of the local D1 database that `pages dev` in `folder` stores into: the SQLite file Miniflare keeps
+ * under .wrangler/state, opened directly, as `wrangler d1 execute --local` opens it (a second process on the
+ * same file; SQLite's write-ahead log shows each side the other's commits). A statement that changes rows
+ * returns none. Waits up to 5 s for a write lock the worker holds.
+ */
 export async function d1Query(folder: string, sql: string): Promise<Record<string, unknown>[]> {
-  const { stdout } = await promisify(execFile)(process.execPath, [WRANGLER, "d1", "execute", "SUBMISSIONS", "--local", "--json", "--command", sql], {
-    cwd: folder,
-    env: wranglerEnv(folder),
-    encoding: "utf8",
-    timeout: 60_000,
-  });
-  return (JSON.parse(stdout) as { results: Record<string, unknown>[] }[])[0].results;
+  const dir = join(folder, ".wrangler", "state", "v3", "d1", "miniflare-D1DatabaseObject");
+  const files = existsSync(dir) ? readdirSync(dir).filter((name) => name.endsWith(".sqlite") && name !== "metadata.sqlite") : [];
+  if (files.length !== 1) throw new Error(`expected one local D1 database in ${dir}, found ${JSON.stringify(files)}`);
+  const db = openSqlite(join(dir, files[0]));
+  try {
+    db.exec("PRAGMA busy_timeout = 5000");
+    const statement = db.prepare(sql);
+    if (/^\s*(select|with|pragma)\b/i.test(sql)) return statement.all() as Record<string, unknown>[];
+    statement.run();
+    return [];
+  } finally {
+    db.close();
+  }
 }

@@ -65,13 +65,45 @@ async function tabThrough(page: Page, limit = 200): Promise<{ visited: number; p
   return { visited, problems };
 }
 
-/** Hovers each visible control and link and checks its text in that state. */
+type Targets = { hoverTargets: Element[] };
+
+/**
+ * Hovers each visible control and link and checks its text in that state. The pointer goes straight to the
+ * middle of the element, brought into view, when nothing else lies on top there; otherwise (a sticky layer,
+ * a link broken over two lines) Playwright's hover finds a spot. Either way the text is measured only once
+ * the element is under the pointer (:hover).
+ */
 async function hoverChecks(page: Page, selector: string): Promise<ContrastProblem[]> {
   const problems: ContrastProblem[] = [];
-  for (const handle of await page.$$(selector)) {
-    if (!(await handle.isVisible())) continue;
-    await handle.hover();
-    problems.push(...(await handle.evaluate((el, min) => window.contrast.text(el, min), TEXT)));
+  const count = await page.evaluate((s) => ((window as unknown as Targets).hoverTargets = [...document.querySelectorAll(s)]).length, selector);
+  const hovered = (i: number) =>
+    page.evaluate(async ([i, min]) => {
+      const el = (window as unknown as Targets).hoverTargets[i];
+      return el.matches(":hover") ? window.contrast.text(el, min) : null;
+    }, [i, TEXT] as const);
+  for (let i = 0; i < count; i++) {
+    // Shown as Playwright's isVisible() has it: a box, and not visibility: hidden.
+    const spot = await page.evaluate((i) => {
+      const el = (window as unknown as Targets).hoverTargets[i];
+      let box = el.getBoundingClientRect();
+      if (box.width === 0 || box.height === 0 || getComputedStyle(el).visibility === "hidden") return "hidden";
+      if (box.top < 0 || box.left < 0 || box.bottom > innerHeight || box.right > innerWidth) {
+        el.scrollIntoView({ block: "center", inline: "center" });
+        box = el.getBoundingClientRect();
+      }
+      const [x, y] = [box.left + box.width / 2, box.top + box.height / 2];
+      const top = document.elementFromPoint(x, y);
+      return top && el.contains(top) ? { x, y } : "covered";
+    }, i);
+    if (spot === "hidden") continue;
+    if (spot !== "covered") await page.mouse.move(spot.x, spot.y);
+    let found = spot === "covered" ? null : await hovered(i);
+    if (!found) {
+      await (await page.evaluateHandle((i) => (window as unknown as Targets).hoverTargets[i], i)).asElement()!.hover();
+      found = await hovered(i);
+    }
+    expect(found, `hovering ${selector} number ${i + 1}`).not.toBeNull();
+    problems.push(...found!);
   }
   await page.mouse.move(0, 0);
   return problems;

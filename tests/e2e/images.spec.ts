@@ -15,12 +15,17 @@ for (const viewport of [{ width: 375, height: 740 }, { width: 1440, height: 900 
     const cover = page.locator("header picture img");
     await expect(cover).toBeVisible();
     await expect.poll(() => cover.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
-    const { currentSrc, box } = await cover.evaluate((img: HTMLImageElement) => ({ currentSrc: img.currentSrc, box: img.getBoundingClientRect().toJSON() as DOMRect }));
+    const { currentSrc, box, offered, density } = await cover.evaluate((img: HTMLImageElement) => ({
+      currentSrc: img.currentSrc,
+      box: img.getBoundingClientRect().toJSON() as DOMRect,
+      offered: img.parentElement!.querySelector<HTMLSourceElement>("source[type='image/avif']")!.srcset.split(",").map((c) => Number(/(\d+)w\s*$/.exec(c)![1])),
+      density: devicePixelRatio,
+    }));
     expect(currentSrc).toMatch(/\/assets\/img\/ai-governance-\d+\.[0-9a-f]{10}\.avif$/);
-    // The file chosen is wide enough for the slot on this screen, and not the largest when the slot is small.
+    // The file chosen is the narrowest offered that fills the slot on this screen (the widest if none does).
     const chosen = Number(/-(\d+)\.[0-9a-f]{10}\.avif$/.exec(currentSrc)![1]);
-    expect(chosen).toBeGreaterThanOrEqual(Math.min(box.width, 1600));
-    if (viewport.width < 500) expect(chosen).toBeLessThan(1600);
+    const wideEnough = offered.filter((w) => w >= box.width * density);
+    expect(chosen).toBe(wideEnough.length > 0 ? Math.min(...wideEnough) : Math.max(...offered));
     // Wide and low (2:1), and its top edge within the first screen.
     expect(Math.abs(box.width / box.height - 2)).toBeLessThan(0.02);
     expect(box.top).toBeLessThan(viewport.height);

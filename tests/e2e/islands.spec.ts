@@ -1,4 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
+import { clockBehindByFillTime, fillTimeTaken, suspectMarks } from "./submissions.ts";
 
 const DAY = 86_400_000;
 const decided = (consent: boolean, ageMs = 0) => ({
@@ -213,17 +214,30 @@ test.describe("newsletter", () => {
     });
   }
 
-  test("success shows the spec's toast and clears the field", async ({ page }) => {
+  test("success shows the spec's toast and clears the field; sent after the minimum fill time, it is not suspect", async ({ page }) => {
+    await clockBehindByFillTime(page);
     await page.goto("/en/technologies");
     await hydrated(page, "newsletter");
     const input = form(page).locator("input[type=email]");
-    await input.fill(`reader-${Date.now()}@example.com.br`);
-    await page.waitForTimeout(2100); // the minimum fill time
+    const email = `reader-${Date.now()}@example.com.br`;
+    await input.fill(email);
+    await fillTimeTaken(page);
     await form(page).getByRole("button", { name: "Subscribe" }).click();
     const toast = page.locator("[data-toaster] li").last();
     await expect(toast).toContainText("Success!");
     await expect(toast).toContainText("Thank you for subscribing to our newsletter!");
     await expect(input).toHaveValue("");
+    expect(suspectMarks("newsletter", email)).toEqual([0]);
+  });
+
+  test("sent sooner than the minimum fill time, a subscription is thanked all the same and stored marked suspect", async ({ page }) => {
+    await page.goto("/en/technologies");
+    await hydrated(page, "newsletter");
+    const email = `quick-${Date.now()}@example.com.br`;
+    await form(page).locator("input[type=email]").fill(email);
+    await form(page).getByRole("button", { name: "Subscribe" }).click();
+    await expect(page.locator("[data-toaster] li").last()).toContainText("Thank you for subscribing to our newsletter!");
+    expect(suspectMarks("newsletter", email)).toEqual([1]);
   });
 
   test("with the endpoint down the address stays and an error toast explains (pt)", async ({ page }) => {
@@ -345,12 +359,15 @@ test.describe("toasts", () => {
 test.describe("contact form", () => {
   test.beforeEach(async ({ page }) => seed(page, decided(false)));
 
+  /** Fills every field; returns the address used. */
   async function fill(page: Page, lang: "pt" | "en") {
+    const email = `mariana-${lang}-${Date.now()}@banco.com.br`;
     await page.locator("#contact-firstName").fill("Mariana");
     await page.locator("#contact-lastName").fill("Albuquerque");
-    await page.locator("#contact-email").fill(`mariana-${lang}-${Date.now()}@banco.com.br`);
+    await page.locator("#contact-email").fill(email);
     await page.locator("#contact-company").fill("Banco Exemplo S.A.");
     await page.locator("#contact-message").fill("Queremos avaliar casos de uso de IA generativa no atendimento.");
+    return email;
   }
 
   test("invalid fields show a summary linking to each field and a message beside it", async ({ page }) => {
@@ -385,36 +402,44 @@ test.describe("contact form", () => {
     await expect(page.locator("[data-toaster] li")).toHaveCount(0);
   });
 
-  test("success shows 'Mensagem Enviada!' in Portuguese", async ({ page }) => {
+  test("success shows 'Mensagem Enviada!' in Portuguese; sent after the minimum fill time, it is not suspect", async ({ page }) => {
+    await clockBehindByFillTime(page);
     await page.goto("/contact");
     await hydrated(page, "contact-form");
-    await fill(page, "pt");
-    await page.waitForTimeout(2100);
+    const email = await fill(page, "pt");
+    await fillTimeTaken(page);
     await page.locator("form.contact-form button[type=submit]").click();
     const toast = page.locator("[data-toaster] li").last();
     await expect(toast).toContainText("Mensagem Enviada!");
     await expect(toast).toContainText("Entraremos em contato em breve.");
     await expect(page.locator("#contact-message")).toHaveValue("");
+    expect(suspectMarks("contact", email)).toEqual([0]);
   });
 
   test("a slow endpoint: 'Enviando...' and no second send while it waits, then success (pt)", async ({ page }) => {
     let calls = 0;
+    // The endpoint is reached only once the checks below are done, however slow the machine.
+    let release!: () => void;
+    const released = new Promise<void>((r) => (release = r));
     await page.route("**/api/contact", async (route) => {
       calls++;
-      await new Promise((r) => setTimeout(r, 3000));
+      await released;
       await route.continue();
     });
+    await clockBehindByFillTime(page);
     await page.goto("/contact");
     await hydrated(page, "contact-form");
-    await fill(page, "pt");
-    await page.waitForTimeout(2100);
+    const email = await fill(page, "pt");
+    await fillTimeTaken(page);
     const button = page.locator("form.contact-form button[type=submit]");
     await button.click();
     await expect(button).toHaveText("Enviando...");
     await expect(button).toBeDisabled();
     await page.locator("#contact-company").press("Enter");
-    await expect(page.locator("[data-toaster] li").last()).toContainText("Mensagem Enviada!", { timeout: 10_000 });
+    release();
+    await expect(page.locator("[data-toaster] li").last()).toContainText("Mensagem Enviada!");
     expect(calls).toBe(1);
+    expect(suspectMarks("contact", email)).toEqual([0]);
   });
 
   test("results go to the second toast system: one toast at a time, closed after 5 s, F8 moves focus to it (pt)", async ({ page }) => {
@@ -547,8 +572,11 @@ test.describe("language", () => {
       return route.fulfill({ status: 200, contentType: "application/json", body: '{"language":"en"}' });
     });
     await seed(page, { language: "pt" });
+    // The runtime, a module script, has run once the page has loaded: with a language stored it leaves the
+    // detector unmounted, so nothing will ask later either (mounting marks the island at once).
     await page.goto("/");
-    await page.waitForTimeout(500);
+    await expect(page.locator("[data-island='language-detection']")).toHaveCount(1);
+    await expect(page.locator("[data-island='language-detection'][data-mounted]")).toHaveCount(0);
     await expect(page).toHaveURL(/\/$/);
     expect(asked).toBe(false);
   });

@@ -1,5 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
-import AxeBuilder from "@axe-core/playwright";
+import { axeViolations } from "./axe.ts";
+import { clockBehindByFillTime, fillTimeTaken, suspectMarks } from "./submissions.ts";
 
 /**
  * The navigation island (issue 5): links swap the page in place, with the skeleton, the fade, the route
@@ -24,7 +25,6 @@ async function seed(page: Page, language: "pt" | "en", consent = true) {
   );
 }
 
-const violations = async (page: Page) => (await new AxeBuilder({ page }).analyze()).violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
 
 /** Every uncaught error in the page: none is allowed on any path. */
 function watchErrors(page: Page): string[] {
@@ -184,7 +184,7 @@ test.describe("while the next page loads", () => {
     await expect(skeleton).toContainText("Carregando a página…");
     // The old content has finished fading out under the skeleton (axe judges contrast mid-fade otherwise).
     await expect(page.locator("main")).toHaveCSS("opacity", "0");
-    expect(await violations(page)).toEqual([]);
+    expect(await axeViolations(page)).toEqual([]);
     release();
     await expect(page).toHaveURL(/\/technologies$/);
     await expect(skeleton).toHaveCount(0);
@@ -273,7 +273,7 @@ test.describe("failures", () => {
     // Nothing left in the head that describes the previous page as if it were this address.
     expect(await head(page)).toMatchObject({ canonical: undefined, hreflang: [], jsonLd: 0, description: undefined });
     await expect(page.locator("main")).toHaveCSS("opacity", "1"); // fully faded in: contrast is judged with opacity
-    expect(await violations(page)).toEqual([]);
+    expect(await axeViolations(page)).toEqual([]);
     await page.unroute("**/about");
     await page.locator("header nav").getByRole("link", { name: "Serviços", exact: true }).click();
     await expect(page).toHaveURL(/\/services$/);
@@ -334,16 +334,19 @@ test.describe("islands and scripts after a navigation", () => {
   test("the newsletter form still submits, and the contact form on a swapped-in page hydrates and validates (en)", async ({ page }) => {
     const errors = watchErrors(page);
     await seed(page, "en");
+    await clockBehindByFillTime(page);
     await page.goto("/en");
     await page.locator("header nav").getByRole("link", { name: "About", exact: true }).click();
     await expect(page).toHaveURL(/\/en\/about$/);
     const form = page.locator("form.newsletter-form");
     await form.scrollIntoViewIfNeeded();
     await expect(page.locator('[data-island="newsletter"]')).toHaveAttribute("data-hydrated", "true");
-    await form.locator("input[type=email]").fill(`after-nav-${Date.now()}@example.com`);
-    await page.waitForTimeout(2100); // the minimum fill time
+    const email = `after-nav-${Date.now()}@example.com`;
+    await form.locator("input[type=email]").fill(email);
+    await fillTimeTaken(page);
     await form.getByRole("button", { name: "Subscribe" }).click();
     await expect(page.locator("[data-toaster] li").last()).toContainText("Thank you for subscribing to our newsletter!");
+    expect(suspectMarks("newsletter", email)).toEqual([0]);
     expect(await page.evaluate(() => location.pathname)).toBe("/en/about");
 
     await page.locator("header").getByRole("link", { name: "Contact Us" }).click();

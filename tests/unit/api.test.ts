@@ -331,7 +331,7 @@ describe("body limits and formats", () => {
         expect(r.status, method).toBe(405);
         expect(r.headers.get("allow")).toBe("POST");
         expect(r.headers.get("cache-control")).toBe("no-store");
-        if (method !== "HEAD") expect(r.json?.message ?? r.text.trim()).toBe(t("en", "api.method"));
+        expect(r.json?.message ?? r.text.trim()).toBe(t("en", "api.method"));
       }
       const d = await call(s.detect, undefined, { method: method === "GET" || method === "HEAD" ? "POST" : method });
       expect(d.status).toBe(405);

@@ -413,7 +413,8 @@ for (const [backend, migrations] of BACKENDS) {
 describe("SQLite migrations", () => {
   it("after the D1 store arrived, are SQL statements alone: D1 runs no carry-over step", () => {
     const later = SQLITE_MIGRATIONS.filter((m) => m.version > LAST_MIGRATION_WITH_CARRY_OVER);
-    for (const migration of later) expect(migration.steps.every((step) => typeof step === "string"), `migration ${migration.version}`).toBe(true);
+    expect(later.length).toBeGreaterThan(0);
+    expect(later.filter((m) => m.steps.some((step) => typeof step !== "string")).map((m) => m.version)).toEqual([]);
     expect(SQLITE_MIGRATIONS.filter((m) => m.version <= LAST_MIGRATION_WITH_CARRY_OVER).some((m) => m.steps.some((s) => typeof s !== "string"))).toBe(true);
   });
 });

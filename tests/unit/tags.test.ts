@@ -37,12 +37,17 @@ beforeAll(async () => {
 
 describe("a tag's page", () => {
   it.each(Object.keys(LOCALES) as Locale[])("exists in %s for every tag its articles carry, listing exactly those articles, newest first", (locale) => {
-    for (const id of TAG_IDS) {
+    // Each tag's listing, or "no page" where no article of this language carries the tag.
+    const expected = TAG_IDS.map((id) => {
       const tagged = articles(locale).filter((a) => a.tags.includes(id)).sort((a, b) => b.date.localeCompare(a.date));
+      return [id, tagged.length > 0 ? tagged.map((a) => a.path) : "no page"];
+    });
+    const built = TAG_IDS.map((id) => {
       const path = `${LOCALES[locale]}/insights/tags/${id}`;
-      expect(exists(out, path), path).toBe(tagged.length > 0);
-      if (tagged.length) expect(cards(page(path)), path).toEqual(tagged.map((a) => a.path));
-    }
+      return [id, exists(out, path) ? cards(page(path)) : "no page"];
+    });
+    expect(built).toEqual(expected);
+    expect(expected.filter(([, listing]) => listing !== "no page").length).toBeGreaterThan(1);
   });
 
   it("is titled, described and headed by the tag's label in its language", () => {
@@ -61,7 +66,8 @@ describe("a tag's page", () => {
   it("has the trail Home › Insights › Topics › tag, every crumb link a page of the site", () => {
     expect(crumbs(page("/insights/tags/governance"))).toEqual([["Início", "/"], ["Insights", "/insights"], ["Temas", "/insights/tags"], ["Governança de IA", undefined]]);
     expect(crumbs(page("/en/insights/tags/governance"))).toEqual([["Home", "/en"], ["Insights", "/en/insights"], ["Topics", "/en/insights/tags"], ["AI governance", undefined]]);
-    for (const [, href] of crumbs(page("/en/insights/tags/governance"))) if (href) expect(exists(out, href), href).toBe(true);
+    const links = crumbs(page("/en/insights/tags/governance")).flatMap(([, href]) => (href ? [href] : []));
+    expect(links.map((href) => [href, exists(out, href)])).toEqual(links.map((href) => [href, true]));
   });
 
   it("pairs the two languages in hreflang and the switcher, and says it is a CollectionPage", () => {
@@ -105,18 +111,21 @@ describe("the tags' page", () => {
 
 describe("links to the tags", () => {
   it.each(Object.keys(LOCALES) as Locale[])("from every article in %s: each of its tags, by label, to that tag's page in the same language", (locale) => {
+    const targets: string[] = [];
     for (const article of articles(locale)) {
       const links = page(article.path).querySelectorAll(".article-tags .tag-list a");
       expect(links.map((a) => a.getAttribute("href"))).toEqual(article.tags.map((id) => `${LOCALES[locale]}/insights/tags/${id}`));
       expect(links.map((a) => a.textContent)).toEqual(article.tags.map((id) => labels(locale)[id]));
-      for (const a of links) expect(exists(out, a.getAttribute("href")!), a.getAttribute("href")!).toBe(true);
+      targets.push(...links.map((a) => a.getAttribute("href")!));
     }
+    expect(targets.length).toBeGreaterThan(0);
+    expect(targets.filter((href) => !exists(out, href))).toEqual([]);
   });
 
   it("from the listing: a row of every tag, each to a page that exists", () => {
     const links = page("/en/insights").querySelectorAll("main .listing-tags a");
     expect(links.map((a) => a.textContent).sort()).toEqual(TAG_IDS.map((id) => labels("en")[id]).sort());
-    for (const a of links) expect(exists(out, a.getAttribute("href")!)).toBe(true);
+    expect(links.map((a) => a.getAttribute("href")!).filter((href) => !exists(out, href))).toEqual([]);
   });
 });
 
