@@ -1,5 +1,16 @@
 import { spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseYaml } from "../src/generator/yaml.ts";
@@ -23,14 +34,18 @@ interface Figures {
 export function runArticlesBench(root: string, entries: number, runs: number): number {
   const bench = join(root, "..", "shared", "bench");
   if (!existsSync(join(bench, "gen-content.mjs"))) {
-    console.error(`npm run bench -- --articles: ${bench} is missing (the peer benchmark lives in ../shared/bench beside the project).`);
+    console.error(
+      `npm run bench -- --articles: ${bench} is missing (the peer benchmark lives in ../shared/bench beside the project).`,
+    );
     return 1;
   }
   const work = mkdtempSync(join(tmpdir(), "sitegen-articles-"));
   const links: string[] = [];
   try {
     const generated = join(work, "generated");
-    const made = spawnSync(process.execPath, [join(bench, "gen-content.mjs"), String(entries), generated], { encoding: "utf8" });
+    const made = spawnSync(process.execPath, [join(bench, "gen-content.mjs"), String(entries), generated], {
+      encoding: "utf8",
+    });
     if (made.status !== 0) throw new Error(`gen-content.mjs failed:\n${made.stderr}`);
     const site = join(work, "site");
     copyProject(root, site);
@@ -49,7 +64,10 @@ export function runArticlesBench(root: string, entries: number, runs: number): n
       // otherwise each build pays for the one before it (docs/performance.md).
       spawnSync("sync");
       const started = performance.now();
-      const child = spawnSync(process.execPath, [cli, "build", "--no-cache", "--out", out, "--json"], { cwd, encoding: "utf8" });
+      const child = spawnSync(process.execPath, [cli, "build", "--no-cache", "--out", out, "--json"], {
+        cwd,
+        encoding: "utf8",
+      });
       const wallMs = performance.now() - started;
       // Moved aside, not removed: on ext4 the next build would pay for the thousands of files removed just before
       // it (../shared/bench's README, "Disk"). The work folder, and so what is moved aside, goes at the end.
@@ -63,14 +81,24 @@ export function runArticlesBench(root: string, entries: number, runs: number): n
     for (let i = 0; i < runs; i++) {
       real.push(build(site, join(work, "out-site")));
       benchSite.push(build(join(root, "bench", "site"), join(work, "out-bench")));
-      process.stdout.write(`  run ${i + 1}/${runs}: site ${real[i].wallMs.toFixed(0)} ms, bench site ${benchSite[i].wallMs.toFixed(0)} ms\n`);
+      process.stdout.write(
+        `  run ${i + 1}/${runs}: site ${real[i].wallMs.toFixed(0)} ms, bench site ${benchSite[i].wallMs.toFixed(0)} ms\n`,
+      );
     }
     const line = (name: string, figures: Figures[]) =>
-      `  ${name}: ${figures[0].pages} pages, median wall ${median(figures.map((f) => f.wallMs)).toFixed(0)} ms, CPU ${median(figures.map((f) => f.cpuMs)).toFixed(0)} ms, peak ${Math.max(...figures.map((f) => f.maxRssMb)).toFixed(0)} MB; per stage ${Object.keys(figures[0].timings).map((s) => `${s} ${median(figures.map((f) => f.timings[s])).toFixed(0)} ms`).join(", ")}`;
-    console.log(`\nnpm run bench -- --articles ${entries}: the site with ${count} generated articles added, against bench/site with the same entries (${runs} cold builds each, in turns)`);
+      `  ${name}: ${figures[0].pages} pages, median wall ${median(figures.map((f) => f.wallMs)).toFixed(0)} ms, CPU ${median(figures.map((f) => f.cpuMs)).toFixed(0)} ms, peak ${Math.max(...figures.map((f) => f.maxRssMb)).toFixed(0)} MB; per stage ${Object.keys(
+        figures[0].timings,
+      )
+        .map((s) => `${s} ${median(figures.map((f) => f.timings[s])).toFixed(0)} ms`)
+        .join(", ")}`;
+    console.log(
+      `\nnpm run bench -- --articles ${entries}: the site with ${count} generated articles added, against bench/site with the same entries (${runs} cold builds each, in turns)`,
+    );
     console.log(line("site + articles", real));
     console.log(line("bench site     ", benchSite));
-    console.log(`  ratio (site / bench site, median wall): ${(median(real.map((f) => f.wallMs)) / median(benchSite.map((f) => f.wallMs))).toFixed(2)}`);
+    console.log(
+      `  ratio (site / bench site, median wall): ${(median(real.map((f) => f.wallMs)) / median(benchSite.map((f) => f.wallMs))).toFixed(2)}`,
+    );
     return 0;
   } finally {
     // The links into the generated entries would point nowhere once they are removed.
@@ -81,10 +109,13 @@ export function runArticlesBench(root: string, entries: number, runs: number): n
 
 /** The project's content, code and public files, with its packages linked (each one: the copy keeps its own cache). */
 export function copyProject(root: string, to: string): void {
-  for (const folder of [PROJECT_FILES.content, "src", "public"]) if (existsSync(join(root, folder))) cpSync(join(root, folder), join(to, folder), { recursive: true });
+  for (const folder of [PROJECT_FILES.content, "src", "public"])
+    if (existsSync(join(root, folder))) cpSync(join(root, folder), join(to, folder), { recursive: true });
   mkdirSync(join(to, "node_modules"));
-  for (const name of readdirSync(join(root, "node_modules"))) if (name !== ".cache") symlinkSync(join(root, "node_modules", name), join(to, "node_modules", name), "dir");
-  for (const file of ["package.json", "package-lock.json"]) if (existsSync(join(root, file))) symlinkSync(join(root, file), join(to, file));
+  for (const name of readdirSync(join(root, "node_modules")))
+    if (name !== ".cache") symlinkSync(join(root, "node_modules", name), join(to, "node_modules", name), "dir");
+  for (const file of ["package.json", "package-lock.json"])
+    if (existsSync(join(root, file))) symlinkSync(join(root, file), join(to, file));
 }
 
 /**
@@ -95,7 +126,9 @@ export function addArticles(site: string, generated: string): number {
   let count = 0;
   for (const locale of readdirSync(generated)) {
     const dir = join(site, PROJECT_FILES.content, locale, "insights");
-    const existing = readdirSync(dir).filter((f) => f.endsWith(".md")).map((f) => frontMatter(join(dir, f)));
+    const existing = readdirSync(dir)
+      .filter((f) => f.endsWith(".md"))
+      .map((f) => frontMatter(join(dir, f)));
     const authors = [...new Set(existing.map((f) => String(f.author)))];
     const tags = [...new Set(existing.flatMap((f) => (Array.isArray(f.tags) ? (f.tags as string[]) : [])))];
     readdirSync(join(generated, locale)).forEach((file, i) => {

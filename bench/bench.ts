@@ -33,15 +33,23 @@ export async function runBench(root: string, runs: number): Promise<void> {
   const nodeAlone: number[] = [];
   try {
     // One run first, as a developer's first `npx sitegen` compiles the CLI.
-    spawnSync(process.execPath, [cli, "build", "--out", join(work, "warmup"), "--json"], { cwd: root, encoding: "utf8" });
+    spawnSync(process.execPath, [cli, "build", "--out", join(work, "warmup"), "--json"], {
+      cwd: root,
+      encoding: "utf8",
+    });
     for (let i = 0; i < runs; i++) {
       const started = performance.now();
-      const child = spawnSync(process.execPath, [cli, "build", "--out", join(work, `run-${i}`), "--json"], { cwd: root, encoding: "utf8" });
+      const child = spawnSync(process.execPath, [cli, "build", "--out", join(work, `run-${i}`), "--json"], {
+        cwd: root,
+        encoding: "utf8",
+      });
       const wallMs = performance.now() - started;
       if (child.status !== 0) throw new Error(`Bench run ${i + 1} failed:\n${child.stderr || child.stdout}`);
       const figures = JSON.parse(child.stdout.trim().split("\n").pop()!) as Omit<RunFigures, "wallMs">;
       results.push({ ...figures, wallMs });
-      process.stdout.write(`  run ${i + 1}/${runs}: ${wallMs.toFixed(0)} ms wall, ${figures.cpuMs.toFixed(0)} ms CPU, ${figures.buildMs.toFixed(0)} ms build\n`);
+      process.stdout.write(
+        `  run ${i + 1}/${runs}: ${wallMs.toFixed(0)} ms wall, ${figures.cpuMs.toFixed(0)} ms CPU, ${figures.buildMs.toFixed(0)} ms build\n`,
+      );
       const nodeStarted = performance.now();
       spawnSync(process.execPath, ["-e", "0"]);
       nodeAlone.push(performance.now() - nodeStarted);
@@ -53,13 +61,25 @@ export async function runBench(root: string, runs: number): Promise<void> {
   const walls = results.map((r) => r.wallMs);
   const wall = median(walls);
   const build = median(results.map((r) => r.buildMs));
-  console.log(`\nnpm run bench: ${runs} builds of ${pages} pages, each in a fresh Node process (Node ${process.versions.node}), on ${availableParallelism()} cores`);
-  console.log(`  median wall time (process start to exit): ${wall.toFixed(0)} ms (spread ${Math.min(...walls).toFixed(0)}-${Math.max(...walls).toFixed(0)} ms)`);
-  console.log(`  median build time (inside the process):   ${build.toFixed(0)} ms; ${(build / pages).toFixed(2)} ms a page`);
+  console.log(
+    `\nnpm run bench: ${runs} builds of ${pages} pages, each in a fresh Node process (Node ${process.versions.node}), on ${availableParallelism()} cores`,
+  );
+  console.log(
+    `  median wall time (process start to exit): ${wall.toFixed(0)} ms (spread ${Math.min(...walls).toFixed(0)}-${Math.max(...walls).toFixed(0)} ms)`,
+  );
+  console.log(
+    `  median build time (inside the process):   ${build.toFixed(0)} ms; ${(build / pages).toFixed(2)} ms a page`,
+  );
   console.log(`  median CPU time (user + system):          ${median(results.map((r) => r.cpuMs)).toFixed(0)} ms`);
-  console.log(`  per stage (median): ${Object.keys(results[0].timings).map((s) => `${s} ${median(results.map((r) => r.timings[s] ?? 0)).toFixed(1)} ms`).join(", ")}`);
+  console.log(
+    `  per stage (median): ${Object.keys(results[0].timings)
+      .map((s) => `${s} ${median(results.map((r) => r.timings[s] ?? 0)).toFixed(1)} ms`)
+      .join(", ")}`,
+  );
   console.log(`  peak memory (max RSS): ${Math.max(...results.map((r) => r.maxRssMb)).toFixed(0)} MB`);
-  console.log(`  Node alone (node -e 0), between the runs: median ${median(nodeAlone).toFixed(0)} ms; every wall time above includes it.`);
+  console.log(
+    `  Node alone (node -e 0), between the runs: median ${median(nodeAlone).toFixed(0)} ms; every wall time above includes it.`,
+  );
 }
 
 /**
@@ -70,7 +90,9 @@ export async function runBench(root: string, runs: number): Promise<void> {
 export function runScaleBench(root: string, entries: number, peers: string): number {
   const bench = join(root, "..", "shared", "bench");
   if (!existsSync(join(bench, "run-peers.sh"))) {
-    console.error(`npm run bench -- --scale: ${bench} is missing (the peer benchmark lives in ../shared/bench beside the project).`);
+    console.error(
+      `npm run bench -- --scale: ${bench} is missing (the peer benchmark lives in ../shared/bench beside the project).`,
+    );
     return 1;
   }
   for (const tool of ["hyperfine", "/usr/bin/time", ...(peers.includes("hugo") ? ["hugo"] : [])]) {

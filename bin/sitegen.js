@@ -50,7 +50,9 @@ async function compile() {
     metafile: true,
     logLevel: "error",
   });
-  const inputs = Object.keys(result.metafile.inputs).map((file) => resolve(root, file)).concat(join(root, "package-lock.json"), __filename);
+  const inputs = Object.keys(result.metafile.inputs)
+    .map((file) => resolve(root, file))
+    .concat(join(root, "package-lock.json"), __filename);
   writeFileSync(inputsFile, JSON.stringify(inputs));
 }
 

@@ -17,6 +17,8 @@ const bundle = await build({
   platform: "node",
   logLevel: "error",
 });
-const { errorsDoc } = await import(`data:text/javascript;base64,${Buffer.from(bundle.outputFiles[0].text).toString("base64")}`);
+const { errorsDoc } = await import(
+  `data:text/javascript;base64,${Buffer.from(bundle.outputFiles[0].text).toString("base64")}`
+);
 writeFileSync(out, errorsDoc());
 console.log(`Wrote ${relative(process.cwd(), out) || out}`);

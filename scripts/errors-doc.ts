@@ -23,7 +23,10 @@ const CASES: Partial<Record<ErrorName, Case[]>> = {
   EntryInvalid: [
     { when: "one entry has one problem", params: { others: [] } },
     { when: "the file has no front matter", params: { field: "(front matter)", line: undefined, others: [] } },
-    { when: "there are several problems, in one entry or many", params: { others: ["{file}:{line}:{column}, `{field}`: {problem}"], syntax: false } },
+    {
+      when: "there are several problems, in one entry or many",
+      params: { others: ["{file}:{line}:{column}, `{field}`: {problem}"], syntax: false },
+    },
     {
       when: "there are several problems and a file's YAML cannot be read",
       params: { others: ["{file}:{line}:{column}, `(YAML)`: cannot be read as YAML: {reason}."], syntax: true },
@@ -107,7 +110,8 @@ function section(name: ErrorName): string {
   } else if (oneMessage) {
     lines.push("Hint:", "", ...all.map((v) => `- ${v.when ? `${prose(v.when)}: ` : ""}${prose(v.hint)}`));
   } else {
-    for (const v of all) lines.push(`When ${prose(v.when ?? "")}:`, "", block(v.message), "", `Hint: ${prose(v.hint)}`, "");
+    for (const v of all)
+      lines.push(`When ${prose(v.when ?? "")}:`, "", block(v.message), "", `Hint: ${prose(v.hint)}`, "");
     lines.pop();
   }
   return lines.join("\n");
@@ -117,7 +121,8 @@ function section(name: ErrorName): string {
 export function errorsDoc(): string {
   const names = Object.keys(ERRORS) as ErrorName[];
   const unknown = Object.keys(CASES).filter((name) => !(name in ERRORS));
-  if (unknown.length) throw new Error(`scripts/errors-doc.ts has cases for errors the catalogue lacks: ${unknown.join(", ")}`);
+  if (unknown.length)
+    throw new Error(`scripts/errors-doc.ts has cases for errors the catalogue lacks: ${unknown.join(", ")}`);
   return [
     "# Errors",
     "",
@@ -127,7 +132,9 @@ export function errorsDoc(): string {
     "what happened and where (a file with its line and column, a page and its route, or an option), then a hint,",
     "and exits with code 1:",
     "",
-    block("YamlSyntaxError: YAML syntax error\n  content/en/home.yaml:3:9: unexpected end of the stream within a flow collection\n  ...\n  hint: Fix the YAML at that line and column: ..."),
+    block(
+      "YamlSyntaxError: YAML syntax error\n  content/en/home.yaml:3:9: unexpected end of the stream within a flow collection\n  ...\n  hint: Fix the YAML at that line and column: ...",
+    ),
     "",
     "Below, a word in braces such as {file} stands for what the error names when it happens. Two of them are",
     "warnings unless `sitegen build --strict` is given: [NoPages](#nopages) and [MissingTranslations](#missingtranslations).",

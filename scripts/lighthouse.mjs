@@ -56,17 +56,25 @@ function onePerKind(addresses) {
 }
 
 function build() {
-  const result = spawnSync(process.execPath, [join(ROOT, "bin", "sitegen.js"), "build", "--precompress", "--out", DIST], { cwd: ROOT, stdio: ["ignore", "ignore", "inherit"] });
+  const result = spawnSync(
+    process.execPath,
+    [join(ROOT, "bin", "sitegen.js"), "build", "--precompress", "--out", DIST],
+    { cwd: ROOT, stdio: ["ignore", "ignore", "inherit"] },
+  );
   if (result.status !== 0) throw new Error(`sitegen build failed (exit ${result.status})`);
 }
 
 /** `sitegen start` on a port the system picks; resolves with its address once it logs "listening". */
 function startServer() {
-  const child = spawn(process.execPath, [join(ROOT, "bin", "sitegen.js"), "start", "--host", "127.0.0.1", "--port", "0", "--out", DIST], {
-    cwd: ROOT,
-    env: { ...process.env, SUBMISSIONS_DB: join(CACHE, "lighthouse.db") },
-    stdio: ["ignore", "pipe", "inherit"],
-  });
+  const child = spawn(
+    process.execPath,
+    [join(ROOT, "bin", "sitegen.js"), "start", "--host", "127.0.0.1", "--port", "0", "--out", DIST],
+    {
+      cwd: ROOT,
+      env: { ...process.env, SUBMISSIONS_DB: join(CACHE, "lighthouse.db") },
+      stdio: ["ignore", "pipe", "inherit"],
+    },
+  );
   return new Promise((resolve, reject) => {
     let output = "";
     child.stdout.setEncoding("utf8").on("data", (chunk) => {
@@ -96,8 +104,16 @@ function lighthouse(url, lang, reportFile) {
   return new Promise((resolve, reject) => {
     const child = spawn(
       process.execPath,
-      [LIGHTHOUSE, url, `--chrome-path=${chromePath}`, "--chrome-flags=--headless=new --no-sandbox --disable-gpu", "--output=json", `--output-path=${reportFile}`, "--quiet",
-        `--extra-headers=${JSON.stringify({ "Accept-Language": lang })}`],
+      [
+        LIGHTHOUSE,
+        url,
+        `--chrome-path=${chromePath}`,
+        "--chrome-flags=--headless=new --no-sandbox --disable-gpu",
+        "--output=json",
+        `--output-path=${reportFile}`,
+        "--quiet",
+        `--extra-headers=${JSON.stringify({ "Accept-Language": lang })}`,
+      ],
       { stdio: ["ignore", "ignore", "pipe"] },
     );
     running = child;
@@ -114,7 +130,9 @@ function lighthouse(url, lang, reportFile) {
 }
 
 build();
-const files = fg.sync("**/*.html", { cwd: DIST, ignore: ["_sitegen/**", "**/forms/**", "**/404.html", "**/500.html"] }).sort();
+const files = fg
+  .sync("**/*.html", { cwd: DIST, ignore: ["_sitegen/**", "**/forms/**", "**/404.html", "**/500.html"] })
+  .sort();
 const addresses = files.map(addressOf);
 const asked = option("pages");
 const OUT = option("reports") ?? join(ROOT, "lighthouse");
@@ -137,11 +155,17 @@ for (const [i, address] of pages.entries()) {
   const report = await lighthouse(`${url}${address}`, localeOf(address).lang, join(OUT, `${name}.json`));
   if (report.runtimeError) throw new Error(`Lighthouse could not test ${address}: ${report.runtimeError.message}`);
   const scores = Object.fromEntries(Object.keys(TARGETS).map((id) => [id, report.categories[id]?.score ?? null]));
-  const failing = Object.entries(TARGETS).filter(([id, min]) => scores[id] === null || scores[id] < min).map(([id]) => id);
+  const failing = Object.entries(TARGETS)
+    .filter(([id, min]) => scores[id] === null || scores[id] < min)
+    .map(([id]) => id);
   if (failing.length) belowTarget = true;
   summary.push({ address, scores, failing });
-  const shown = Object.values(scores).map((s) => String(Math.round((s ?? 0) * 100)).padStart(4)).join("");
-  console.log(`${String(i + 1).padStart(3)}/${pages.length} ${shown}  ${address}${failing.length ? `  below target: ${failing.join(", ")}` : ""}`);
+  const shown = Object.values(scores)
+    .map((s) => String(Math.round((s ?? 0) * 100)).padStart(4))
+    .join("");
+  console.log(
+    `${String(i + 1).padStart(3)}/${pages.length} ${shown}  ${address}${failing.length ? `  below target: ${failing.join(", ")}` : ""}`,
+  );
 }
 writeFileSync(join(OUT, "summary.json"), `${JSON.stringify(summary, null, 2)}\n`);
 console.log(`\nperformance, accessibility, best practices, SEO per page; reports in ${OUT}`);

@@ -30,11 +30,15 @@ const only = option("only", "");
 
 /** Starts `sitegen serve` on a port the system picks; resolves with its address once it listens. */
 function startServer() {
-  const child = spawn(process.execPath, [join(ROOT, "bin", "sitegen.js"), "serve", "--no-watch", "--host", "127.0.0.1", "--port", "0", "--out", DIST], {
-    cwd: ROOT,
-    env: { ...process.env, SUBMISSIONS_DB: join(ROOT, "node_modules", ".cache", "sitegen", "screenshots.db") },
-    stdio: ["ignore", "pipe", "inherit"],
-  });
+  const child = spawn(
+    process.execPath,
+    [join(ROOT, "bin", "sitegen.js"), "serve", "--no-watch", "--host", "127.0.0.1", "--port", "0", "--out", DIST],
+    {
+      cwd: ROOT,
+      env: { ...process.env, SUBMISSIONS_DB: join(ROOT, "node_modules", ".cache", "sitegen", "screenshots.db") },
+      stdio: ["ignore", "pipe", "inherit"],
+    },
+  );
   return new Promise((resolve, reject) => {
     let output = "";
     child.stdout.on("data", (chunk) => {
@@ -66,21 +70,34 @@ const { child, url } = await startServer();
 process.on("exit", () => child.kill("SIGTERM"));
 let failed = false;
 try {
-  const prefixes = fg.sync("*.html", { cwd: DIST }).map((f) => `/${f.replace(/\.html$/, "")}`).filter((p) => /^\/[a-z]{2}$/.test(p));
+  const prefixes = fg
+    .sync("*.html", { cwd: DIST })
+    .map((f) => `/${f.replace(/\.html$/, "")}`)
+    .filter((p) => /^\/[a-z]{2}$/.test(p));
   const files = fg.sync("**/*.html", { cwd: DIST }).sort();
   const pages = files.map((file) => ({ file, address: addressOf(file) })).filter((p) => p.address.includes(only));
   rmSync(OUT, { recursive: true, force: true });
   mkdirSync(OUT, { recursive: true });
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run",
+    ],
   });
   for (const width of widths) {
     const context = await browser.newContext({ viewport: { width, height: 900 }, reducedMotion: "reduce" });
     // Consent decided and the language stored: no banner over the page, no redirect of the home page.
     await context.addInitScript((prefixList) => {
       localStorage.setItem("cookie-consent", JSON.stringify({ consent: false, timestamp: Date.now(), revision: 1 }));
-      localStorage.setItem("cookie-preferences", JSON.stringify({ essential: true, analytics: false, marketing: false, functional: false }));
+      localStorage.setItem(
+        "cookie-preferences",
+        JSON.stringify({ essential: true, analytics: false, marketing: false, functional: false }),
+      );
       const prefix = prefixList.find((p) => location.pathname === p || location.pathname.startsWith(`${p}/`));
       localStorage.setItem("language", prefix ? prefix.slice(1) : "pt");
     }, prefixes);
@@ -89,7 +106,9 @@ try {
       const response = await page.goto(url + address, { waitUntil: "load" });
       if (response?.status() === 404 && !address.endsWith("/this-page-does-not-exist")) {
         // A page the server keeps for its own use (the error page): shown from its file, at its address.
-        await page.route(url + address, (route) => route.fulfill({ path: join(DIST, file), contentType: "text/html; charset=utf-8" }));
+        await page.route(url + address, (route) =>
+          route.fulfill({ path: join(DIST, file), contentType: "text/html; charset=utf-8" }),
+        );
         await page.goto(url + address, { waitUntil: "load" });
       }
       // Covers further down load lazily, as a visitor scrolls to them; a full-page picture must show them too.

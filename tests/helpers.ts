@@ -1,5 +1,14 @@
 import { createHash } from "node:crypto";
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { parse, type HTMLElement } from "node-html-parser";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -28,7 +37,8 @@ export function projectCopy(): string {
   // link would put this repository's own path in them, so the copy's scripts would weigh a few bytes more
   // or less than the real site's depending on where the repository is cloned.
   for (const name of readdirSync(join(ROOT, "node_modules"))) {
-    if (name === "preact") cpSync(join(ROOT, "node_modules", name), join(dir, "node_modules", name), { recursive: true });
+    if (name === "preact")
+      cpSync(join(ROOT, "node_modules", name), join(dir, "node_modules", name), { recursive: true });
     else if (name !== ".cache") symlinkSync(join(ROOT, "node_modules", name), join(dir, "node_modules", name), "dir");
   }
   symlinkSync(join(ROOT, "package.json"), join(dir, "package.json"));
@@ -53,7 +63,10 @@ export function fixtureCopy(): string {
   const pages = join(dir, "src", "pages");
   for (const file of readdirSync(pages)) {
     const path = join(pages, file);
-    writeFileSync(path, readFileSync(path, "utf8").replaceAll("../../../../../src/generator/", `${join(ROOT, "src", "generator")}/`));
+    writeFileSync(
+      path,
+      readFileSync(path, "utf8").replaceAll("../../../../../src/generator/", `${join(ROOT, "src", "generator")}/`),
+    );
   }
   mkdirSync(join(dir, "node_modules"));
   for (const name of readdirSync(join(ROOT, "node_modules"))) {
@@ -107,9 +120,23 @@ export async function sitePlan() {
   const config = loadSiteConfig(ROOT);
   const locales = config.locales.map((l) => l.code);
   const dictionaries = Object.fromEntries(locales.map((l) => [l, loadLocaleContent(ROOT, l, config).dictionary]));
-  const collections = loadCollections({ root: ROOT, siteUrl: config.siteUrl, locales, dictionaries, definitions: site.collections ?? [], drafts: false });
+  const collections = loadCollections({
+    root: ROOT,
+    siteUrl: config.siteUrl,
+    locales,
+    dictionaries,
+    definitions: site.collections ?? [],
+    drafts: false,
+  });
   const all = planPages(site, config, collections).routes;
-  return { routes: all.filter((r) => !r.id.includes(":")), articles: all.filter((r) => r.id.includes(":")), locales, config, site, collections };
+  return {
+    routes: all.filter((r) => !r.id.includes(":")),
+    articles: all.filter((r) => r.id.includes(":")),
+    locales,
+    config,
+    site,
+    collections,
+  };
 }
 
 /**

@@ -31,7 +31,8 @@ export interface RunningNetlify {
 export async function onLoopback<T>(start: () => Promise<T>): Promise<T> {
   const listen = Server.prototype.listen;
   Server.prototype.listen = function (this: Server, ...args: unknown[]) {
-    if (typeof args[0] === "number" && (args.length === 1 || typeof args[1] === "function")) args.splice(1, 0, "127.0.0.1");
+    if (typeof args[0] === "number" && (args.length === 1 || typeof args[1] === "function"))
+      args.splice(1, 0, "127.0.0.1");
     return (listen as (...a: unknown[]) => Server).apply(this, args);
   } as typeof listen;
   try {

@@ -18,11 +18,18 @@ export interface ReceivedMail {
 
 /** `=?UTF-8?Q?...?=` and `=?UTF-8?B?...?=` words of a header, decoded. */
 function decodeWords(value: string): string {
-  return value.replace(/\?=\s+=\?/g, "?==?").replace(/=\?utf-8\?([qb])\?([^?]*)\?=/gi, (_, enc: string, data: string) =>
-    enc.toLowerCase() === "b"
-      ? Buffer.from(data, "base64").toString("utf8")
-      : Buffer.from(data.replace(/_/g, " ").replace(/=([0-9a-f]{2})/gi, (_m, h: string) => String.fromCharCode(parseInt(h, 16))), "latin1").toString("utf8"),
-  );
+  return value
+    .replace(/\?=\s+=\?/g, "?==?")
+    .replace(/=\?utf-8\?([qb])\?([^?]*)\?=/gi, (_, enc: string, data: string) =>
+      enc.toLowerCase() === "b"
+        ? Buffer.from(data, "base64").toString("utf8")
+        : Buffer.from(
+            data
+              .replace(/_/g, " ")
+              .replace(/=([0-9a-f]{2})/gi, (_m, h: string) => String.fromCharCode(parseInt(h, 16))),
+            "latin1",
+          ).toString("utf8"),
+    );
 }
 
 /** A MIME entity's headers (names lower-cased, encoded words decoded) and its body, decoded to text. */
@@ -38,13 +45,20 @@ function parseEntity(raw: string): { headers: Record<string, string>; text: stri
   // A multipart message (as worker-mailer sends even plain text): its first text/plain part is the text.
   const boundary = /^multipart\/[^;]+;.*boundary="?([^";]+)"?/i.exec(headers["content-type"] ?? "")?.[1];
   if (boundary) {
-    const parts = body.split(`--${boundary}`).slice(1, -1).map((part) => parseEntity(part.replace(/^\r\n/, "")));
-    const plain = parts.find((part) => part.text !== "" && !/^multipart\//i.test(part.headers["content-type"] ?? "")) ?? parts[0];
+    const parts = body
+      .split(`--${boundary}`)
+      .slice(1, -1)
+      .map((part) => parseEntity(part.replace(/^\r\n/, "")));
+    const plain =
+      parts.find((part) => part.text !== "" && !/^multipart\//i.test(part.headers["content-type"] ?? "")) ?? parts[0];
     return { headers, text: plain?.text ?? "" };
   }
   const encoding = headers["content-transfer-encoding"]?.toLowerCase();
   if (encoding === "quoted-printable") {
-    body = Buffer.from(body.replace(/=\r\n/g, "").replace(/=([0-9A-F]{2})/g, (_m, h: string) => String.fromCharCode(parseInt(h, 16))), "latin1").toString("utf8");
+    body = Buffer.from(
+      body.replace(/=\r\n/g, "").replace(/=([0-9A-F]{2})/g, (_m, h: string) => String.fromCharCode(parseInt(h, 16))),
+      "latin1",
+    ).toString("utf8");
   } else if (encoding === "base64") {
     body = Buffer.from(body, "base64").toString("utf8");
   } else {
@@ -88,7 +102,13 @@ export async function startSmtpSink(): Promise<SmtpSink> {
           return callback(error);
         }
         const from = session.envelope.mailFrom ? session.envelope.mailFrom.address : "";
-        sink.mails.push(parseMail(Buffer.concat(chunks).toString("latin1"), from, session.envelope.rcptTo.map((r) => r.address)));
+        sink.mails.push(
+          parseMail(
+            Buffer.concat(chunks).toString("latin1"),
+            from,
+            session.envelope.rcptTo.map((r) => r.address),
+          ),
+        );
         callback();
       });
     },
@@ -123,7 +143,8 @@ export async function startWebhook(port = 0): Promise<WebhookReceiver> {
     request.on("data", (c: Buffer) => chunks.push(c));
     request.on("end", () => {
       const answer = () => {
-        if (receiver.status >= 200 && receiver.status < 300) receiver.bodies.push(JSON.parse(Buffer.concat(chunks).toString("utf8")));
+        if (receiver.status >= 200 && receiver.status < 300)
+          receiver.bodies.push(JSON.parse(Buffer.concat(chunks).toString("utf8")));
         response.writeHead(receiver.status, { "content-type": "text/plain" }).end("ok");
       };
       if (receiver.delayMs <= 0) return answer();
@@ -150,7 +171,11 @@ export async function downUrl(): Promise<{ port: number; url: string }> {
 }
 
 /** Waits (polling, at most `ms`) until `check` returns true. */
-export async function until(check: () => boolean | Promise<boolean>, ms = 10_000, what = "the condition"): Promise<void> {
+export async function until(
+  check: () => boolean | Promise<boolean>,
+  ms = 10_000,
+  what = "the condition",
+): Promise<void> {
   for (let waited = 0; waited <= ms; waited += 25) {
     if (await check()) return;
     await new Promise((r) => setTimeout(r, 25));

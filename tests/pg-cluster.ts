@@ -14,7 +14,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
 
-export const POSTGRES_MISSING = "PostgreSQL is not installed (no /usr/lib/postgresql/*/bin/initdb): run apt-get install -y postgresql";
+export const POSTGRES_MISSING =
+  "PostgreSQL is not installed (no /usr/lib/postgresql/*/bin/initdb): run apt-get install -y postgresql";
 
 /** The bin folder of the newest PostgreSQL installed by Debian's packages. */
 export function postgresBin(base = "/usr/lib/postgresql"): string {
@@ -46,7 +47,10 @@ function freePort(): Promise<number> {
 function userIds(name: string): { uid: number; gid: number } {
   const id = (flag: string) => {
     const result = spawnSync("id", [flag, name], { encoding: "utf8", timeout: 10_000 });
-    if (result.status !== 0) throw new Error(`No ${name} user to run PostgreSQL as (${result.stderr.trim()}): run apt-get install -y postgresql`);
+    if (result.status !== 0)
+      throw new Error(
+        `No ${name} user to run PostgreSQL as (${result.stderr.trim()}): run apt-get install -y postgresql`,
+      );
     return Number(result.stdout.trim());
   };
   return { uid: id("-u"), gid: id("-g") };
@@ -65,11 +69,15 @@ export async function startPgCluster(): Promise<PgCluster> {
   }
   /** A PostgreSQL program, as the postgres user when we are root; bounded by `timeout`. */
   const run = (program: string, args: string[], timeout = 60_000) => {
-    const [command, argv] = asRoot ? ["runuser", ["-u", "postgres", "--", join(bin, program), ...args]] : [join(bin, program), args];
+    const [command, argv] = asRoot
+      ? ["runuser", ["-u", "postgres", "--", join(bin, program), ...args]]
+      : [join(bin, program), args];
     const result = spawnSync(command, argv, { cwd: dir, encoding: "utf8", timeout });
     if (result.status !== 0) {
       const log = existsSync(join(dir, "server.log")) ? readFileSync(join(dir, "server.log"), "utf8").slice(-2000) : "";
-      throw new Error(`${program} failed (${result.error?.message ?? `exit ${result.status}`}): ${result.stderr.trim()}\n${log}`);
+      throw new Error(
+        `${program} failed (${result.error?.message ?? `exit ${result.status}`}): ${result.stderr.trim()}\n${log}`,
+      );
     }
   };
 
@@ -130,7 +138,13 @@ export async function startPgCluster(): Promise<PgCluster> {
 async function waitUntilAccepting(port: number): Promise<void> {
   let lastError: unknown;
   for (let i = 0; i < 100; i++) {
-    const client = new pg.Client({ host: "127.0.0.1", port, user: "postgres", database: "postgres", connectionTimeoutMillis: 2000 });
+    const client = new pg.Client({
+      host: "127.0.0.1",
+      port,
+      user: "postgres",
+      database: "postgres",
+      connectionTimeoutMillis: 2000,
+    });
     try {
       await client.connect();
       await client.query("SELECT 1");

@@ -35,14 +35,27 @@ export function freePort(): Promise<number> {
  * Starts `node <bin> start ...args` (or `node ...command`) in `cwd` and waits (at most `readyMs`) for its
  * "listening" line. `bin` defaults to this repository's bin/sitegen.js.
  */
-export function startProcess(options: { cwd: string; args?: string[]; env?: Record<string, string | undefined>; bin?: string; command?: string[]; readyMs?: number }): Promise<StartedServer> {
+export function startProcess(options: {
+  cwd: string;
+  args?: string[];
+  env?: Record<string, string | undefined>;
+  bin?: string;
+  command?: string[];
+  readyMs?: number;
+}): Promise<StartedServer> {
   const command = options.command ?? [options.bin ?? join(ROOT, "bin", "sitegen.js"), "start", ...(options.args ?? [])];
-  const child = spawn(process.execPath, command, { cwd: options.cwd, env: { ...process.env, ...options.env }, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, command, {
+    cwd: options.cwd,
+    env: { ...process.env, ...options.env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   const lines: Record<string, unknown>[] = [];
   let stderr = "";
   let pending = "";
   let code: number | string | undefined;
-  const exit = new Promise<number | string>((resolve) => child.once("exit", (c, signal) => resolve((code = c ?? signal ?? "unknown"))));
+  const exit = new Promise<number | string>((resolve) =>
+    child.once("exit", (c, signal) => resolve((code = c ?? signal ?? "unknown"))),
+  );
   child.stderr!.setEncoding("utf8").on("data", (d: string) => (stderr += d));
   const server: StartedServer = {
     child,
@@ -50,7 +63,12 @@ export function startProcess(options: { cwd: string; args?: string[]; env?: Reco
     lines,
     stderr: () => stderr,
     exited: (ms = 20_000) =>
-      Promise.race([exit, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`sitegen start did not exit within ${ms} ms`)), ms).unref())]),
+      Promise.race([
+        exit,
+        new Promise<never>((_, reject) =>
+          setTimeout(() => reject(new Error(`sitegen start did not exit within ${ms} ms`)), ms).unref(),
+        ),
+      ]),
     stop: () => {
       if (code === undefined && child.exitCode === null) child.kill("SIGKILL");
     },

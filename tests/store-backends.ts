@@ -65,7 +65,16 @@ export const OLDER_ROWS = {
     { email: "bot@example.com", locale: "en", created_at: "2025-03-02T10:00:00.000Z", suspect: 1 },
   ],
   contact: [
-    { first_name: "Ana", last_name: "Souza", email: "ana@example.com", company: null, message: "Olá, mundo", locale: "pt", created_at: "2025-03-03T10:00:00.000Z", suspect: 0 },
+    {
+      first_name: "Ana",
+      last_name: "Souza",
+      email: "ana@example.com",
+      company: null,
+      message: "Olá, mundo",
+      locale: "pt",
+      created_at: "2025-03-03T10:00:00.000Z",
+      suspect: 0,
+    },
   ],
 };
 
@@ -96,7 +105,9 @@ export function sqliteBackend(): Backend {
         const db = openSqlite(file);
         try {
           const statement = db.prepare(sql);
-          return /^\s*(SELECT|PRAGMA|WITH)\b|\bRETURNING\b/i.test(sql) ? (statement.all() as Record<string, unknown>[]) : (statement.run(), []);
+          return /^\s*(SELECT|PRAGMA|WITH)\b|\bRETURNING\b/i.test(sql)
+            ? (statement.all() as Record<string, unknown>[])
+            : (statement.run(), []);
         } finally {
           db.close();
         }
@@ -120,11 +131,17 @@ export function sqliteBackend(): Backend {
       mkdirSync(dirname(file), { recursive: true });
       const db = openSqlite(file);
       db.exec(SQLITE_LAYOUT_BEFORE_MIGRATIONS);
-      for (const r of OLDER_ROWS.newsletter) db.prepare("INSERT INTO newsletter (email, locale, created_at, suspect) VALUES (?, ?, ?, ?)").run(r.email, r.locale, r.created_at, r.suspect);
-      for (const r of OLDER_ROWS.contact) {
-        db.prepare("INSERT INTO contact (first_name, last_name, email, company, message, locale, created_at, suspect) VALUES (?, ?, ?, ?, ?, ?, ?, ?)").run(
-          r.first_name, r.last_name, r.email, r.company, r.message, r.locale, r.created_at, r.suspect,
+      for (const r of OLDER_ROWS.newsletter)
+        db.prepare("INSERT INTO newsletter (email, locale, created_at, suspect) VALUES (?, ?, ?, ?)").run(
+          r.email,
+          r.locale,
+          r.created_at,
+          r.suspect,
         );
+      for (const r of OLDER_ROWS.contact) {
+        db.prepare(
+          "INSERT INTO contact (first_name, last_name, email, company, message, locale, created_at, suspect) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        ).run(r.first_name, r.last_name, r.email, r.company, r.message, r.locale, r.created_at, r.suspect);
       }
       db.close();
       return p;
@@ -169,7 +186,10 @@ export function postgresBackend(): Backend {
         // The first migration alone: the layout before the outbox and the shared rate limit.
         await migratePg(pool, 1);
         for (const r of OLDER_ROWS.newsletter) {
-          await pool.query("INSERT INTO newsletter (email, email_key, locale, created_at, suspect) VALUES ($1, lower($1), $2, $3, $4)", [r.email, r.locale, r.created_at, r.suspect === 1]);
+          await pool.query(
+            "INSERT INTO newsletter (email, email_key, locale, created_at, suspect) VALUES ($1, lower($1), $2, $3, $4)",
+            [r.email, r.locale, r.created_at, r.suspect === 1],
+          );
         }
         for (const r of OLDER_ROWS.contact) {
           await pool.query(
@@ -204,13 +224,17 @@ function throughGate(db: D1Database, max: number): D1Database {
     }
   };
   type Gated = D1PreparedStatement & { inner: D1PreparedStatement };
-  const wrap = (inner: D1PreparedStatement): Gated => ({
-    inner,
-    bind: (...values) => wrap(inner.bind(...values)),
-    all: () => gate(() => inner.all()),
-    run: () => gate(() => inner.run()),
-  }) as Gated;
-  return { prepare: (sql) => wrap(db.prepare(sql)), batch: (statements) => gate(() => db.batch(statements.map((s) => (s as Gated).inner))) };
+  const wrap = (inner: D1PreparedStatement): Gated =>
+    ({
+      inner,
+      bind: (...values) => wrap(inner.bind(...values)),
+      all: () => gate(() => inner.all()),
+      run: () => gate(() => inner.run()),
+    }) as Gated;
+  return {
+    prepare: (sql) => wrap(db.prepare(sql)),
+    batch: (statements) => gate(() => db.batch(statements.map((s) => (s as Gated).inner))),
+  };
 }
 
 /** D1 databases one Miniflare holds, one per fresh place: Miniflare fixes its bindings when it starts. */
@@ -231,7 +255,11 @@ export function d1Backend(): Backend {
     command: false,
     async start() {
       const bindings = Array.from({ length: D1_PLACES }, (_, i) => `DB${i}`);
-      miniflare = new Miniflare({ modules: true, script: "export default { fetch: () => new Response(null, { status: 404 }) };", d1Databases: bindings });
+      miniflare = new Miniflare({
+        modules: true,
+        script: "export default { fetch: () => new Response(null, { status: 404 }) };",
+        d1Databases: bindings,
+      });
       await miniflare.ready;
     },
     async stop() {
@@ -270,13 +298,28 @@ async function oneWriteAtATime(target: string): Promise<{ url: string; close(): 
   const server = createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
-    const headers = Object.entries(req.headers).flatMap(([k, v]) => (typeof v === "string" ? [[k, v] as [string, string]] : []));
-    const forward = () => fetch(`${target}${req.url}`, { method: req.method, headers, body: chunks.length ? Buffer.concat(chunks) : undefined });
+    const headers = Object.entries(req.headers).flatMap(([k, v]) =>
+      typeof v === "string" ? [[k, v] as [string, string]] : [],
+    );
+    const forward = () =>
+      fetch(`${target}${req.url}`, {
+        method: req.method,
+        headers,
+        body: chunks.length ? Buffer.concat(chunks) : undefined,
+      });
     try {
-      const answer = req.method === "PUT" || req.method === "DELETE" ? ((queue = queue.then(forward, forward)) as Promise<Response>) : forward();
+      const answer =
+        req.method === "PUT" || req.method === "DELETE"
+          ? ((queue = queue.then(forward, forward)) as Promise<Response>)
+          : forward();
       const response = await answer;
       const body = Buffer.from(await response.arrayBuffer());
-      res.writeHead(response.status, [...response.headers].filter(([k]) => k !== "content-length" && k !== "transfer-encoding").flat()).end(body);
+      res
+        .writeHead(
+          response.status,
+          [...response.headers].filter(([k]) => k !== "content-length" && k !== "transfer-encoding").flat(),
+        )
+        .end(body);
     } catch (error) {
       res.writeHead(502).end(String(error));
     }
@@ -299,7 +342,8 @@ export function blobsBackend(): Backend {
     if (!front) throw new Error("the local Blobs server did not start (see the first failure)");
     const url = front.url;
     const siteID = `site-${++sites}`;
-    const store = () => getStore({ name: BLOBS_STORE_NAME, siteID, token, edgeURL: url, uncachedEdgeURL: url, consistency: "strong" });
+    const store = () =>
+      getStore({ name: BLOBS_STORE_NAME, siteID, token, edgeURL: url, uncachedEdgeURL: url, consistency: "strong" });
     return {
       env: {},
       root: project(".data/unused.db"),

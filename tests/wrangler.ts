@@ -52,18 +52,35 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 export async function startPagesDev(folder: string, readyMs = 90_000): Promise<PagesDev> {
   const port = await freePort();
   // Its own process group, so the stop reaches workerd too.
-  const child = spawn(process.execPath, [WRANGLER, "pages", "dev", "--ip", "127.0.0.1", "--port", String(port), "--inspector-port", String(await freePort())], {
-    cwd: folder,
-    env: wranglerEnv(folder),
-    stdio: ["ignore", "pipe", "pipe"],
-    detached: true,
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      WRANGLER,
+      "pages",
+      "dev",
+      "--ip",
+      "127.0.0.1",
+      "--port",
+      String(port),
+      "--inspector-port",
+      String(await freePort()),
+    ],
+    {
+      cwd: folder,
+      env: wranglerEnv(folder),
+      stdio: ["ignore", "pipe", "pipe"],
+      detached: true,
+    },
+  );
   let output = "";
   child.stdout!.setEncoding("utf8").on("data", (d: string) => (output += d));
   child.stderr!.setEncoding("utf8").on("data", (d: string) => (output += d));
   const pid = child.pid!;
   const stop = async () => {
-    for (const [signal, waits] of [["SIGTERM", 50], ["SIGKILL", 50]] as const) {
+    for (const [signal, waits] of [
+      ["SIGTERM", 50],
+      ["SIGKILL", 50],
+    ] as const) {
       if (!groupAlive(pid)) return;
       try {
         process.kill(-pid, signal);
@@ -98,7 +115,9 @@ export async function startPagesDev(folder: string, readyMs = 90_000): Promise<P
  */
 export async function d1Query(folder: string, sql: string): Promise<Record<string, unknown>[]> {
   const dir = join(folder, ".wrangler", "state", "v3", "d1", "miniflare-D1DatabaseObject");
-  const files = existsSync(dir) ? readdirSync(dir).filter((name) => name.endsWith(".sqlite") && name !== "metadata.sqlite") : [];
+  const files = existsSync(dir)
+    ? readdirSync(dir).filter((name) => name.endsWith(".sqlite") && name !== "metadata.sqlite")
+    : [];
   if (files.length !== 1) throw new Error(`expected one local D1 database in ${dir}, found ${JSON.stringify(files)}`);
   const db = openSqlite(join(dir, files[0]));
   try {

@@ -67,7 +67,10 @@ export class BlobsRateLimiter implements Limiter {
     if (this.limit === Infinity) return ALLOWED;
     await this.sweep(now);
     const prefix = await this.prefix(client, now);
-    const refused = { allowed: false, retryAfter: Math.max(1, Math.ceil((this.windowStart(now) + this.windowMs - now) / 1000)) };
+    const refused = {
+      allowed: false,
+      retryAfter: Math.max(1, Math.ceil((this.windowStart(now) + this.windowMs - now) / 1000)),
+    };
     const taken = await this.taken(prefix);
     if (!count) return taken.size >= this.limit ? refused : ALLOWED;
     // Each free slot in turn: one lost to a racing request is taken, the next is tried.

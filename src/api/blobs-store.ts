@@ -67,7 +67,8 @@ const outboxKey = (id: number) => `outbox/${String(id).padStart(16, "0")}`;
 
 function checkMessages(messages: readonly OutboxMessage[]): { kind: string; payload: unknown }[] {
   return messages.map((m) => {
-    if (typeof m.kind !== "string" || m.kind === "") throw new TypeError("A notification needs a kind (such as \"email\").");
+    if (typeof m.kind !== "string" || m.kind === "")
+      throw new TypeError('A notification needs a kind (such as "email").');
     // Stored as JSON: a payload that cannot be (a cycle, a BigInt) throws here, before anything is written.
     return { kind: m.kind, payload: JSON.parse(JSON.stringify(m.payload ?? null)) as unknown };
   });
@@ -211,14 +212,19 @@ export class BlobsSubmissionStore implements SubmissionStore {
     };
     if (!(await this.blobs().setJSON(key, row, { onlyIfNew: true })).modified) {
       // A person confirming an address that only a suspect submission had given clears the mark.
-      if (!entry.suspect) await this.update<NewsletterBlob>(key, (old) => (old.suspect === 1 ? { ...old, suspect: 0 } : undefined));
+      if (!entry.suspect)
+        await this.update<NewsletterBlob>(key, (old) => (old.suspect === 1 ? { ...old, suspect: 0 } : undefined));
       return "exists";
     }
     await this.enqueue("newsletter", row, messages, entry.createdAt);
     return "added";
   }
 
-  async confirmNewsletter(email: string, now: number, outbox: readonly OutboxMessage[] = []): Promise<"confirmed" | "already" | "missing"> {
+  async confirmNewsletter(
+    email: string,
+    now: number,
+    outbox: readonly OutboxMessage[] = [],
+  ): Promise<"confirmed" | "already" | "missing"> {
     const messages = checkMessages(outbox);
     const key = `newsletter/${await sha256(emailKey(email))}`;
     let found: NewsletterBlob | undefined;
@@ -229,7 +235,10 @@ export class BlobsSubmissionStore implements SubmissionStore {
     });
     if (!confirmed) return found ? "already" : "missing";
     // Taken back if a notification cannot be queued, so the person can confirm again.
-    const unconfirm = () => this.update<NewsletterBlob>(key, (row) => (row.confirmed_at === iso(now) ? { ...row, confirmed_at: null } : undefined));
+    const unconfirm = () =>
+      this.update<NewsletterBlob>(key, (row) =>
+        row.confirmed_at === iso(now) ? { ...row, confirmed_at: null } : undefined,
+      );
     await this.enqueue("newsletter", confirmed, messages, iso(now), unconfirm);
     return "confirmed";
   }
@@ -254,14 +263,20 @@ export class BlobsSubmissionStore implements SubmissionStore {
   }
 
   async list<T extends SubmissionType>(type: T): Promise<ListedRow<T>[]> {
-    const [stored, outbox] = await Promise.all([this.readAll<NewsletterBlob | ContactBlob>(type), this.readAll<OutboxBlob>("outbox")]);
+    const [stored, outbox] = await Promise.all([
+      this.readAll<NewsletterBlob | ContactBlob>(type),
+      this.readAll<OutboxBlob>("outbox"),
+    ]);
     const rows = type === "newsletter" ? (stored as NewsletterBlob[]).map(newsletterBlob) : stored;
     const bySubmission = new Map<string, OutboxBlob[]>();
     for (const o of outbox) bySubmission.set(o.submission_key, [...(bySubmission.get(o.submission_key) ?? []), o]);
     return rows.map((row) => {
       const mine = bySubmission.get(row.key) ?? [];
       const undelivered = mine.filter((o) => o.delivered_at === null);
-      const errors = undelivered.map((o) => o.last_error).filter((e): e is string => e !== null).sort();
+      const errors = undelivered
+        .map((o) => o.last_error)
+        .filter((e): e is string => e !== null)
+        .sort();
       return {
         ...withoutStored(row),
         ...deliveryOf({
@@ -287,28 +302,39 @@ export class BlobsSubmissionStore implements SubmissionStore {
       const found = await this.readForUpdate<OutboxBlob>(key);
       if (!found || found.data.delivered_at !== null || found.data.next_attempt_at > iso(now)) continue;
       const leased = { ...found.data, next_attempt_at: iso(now + leaseMs) };
-      if ((await this.blobs().setJSON(key, leased, { onlyIfMatch: found.etag })).modified) claimed.push(outboxRow(leased));
+      if ((await this.blobs().setJSON(key, leased, { onlyIfMatch: found.etag })).modified)
+        claimed.push(outboxRow(leased));
     }
     return claimed.sort((a, b) => a.id - b.id);
   }
 
   async markDelivered(id: number, now: number): Promise<void> {
     await this.update<OutboxBlob>(outboxKey(id), (o) =>
-      o.delivered_at === null ? { ...o, delivered_at: iso(now), attempts: o.attempts + 1, last_error: null } : undefined,
+      o.delivered_at === null
+        ? { ...o, delivered_at: iso(now), attempts: o.attempts + 1, last_error: null }
+        : undefined,
     );
   }
 
   async markFailed(id: number, error: string, nextAttemptAt: number): Promise<void> {
     await this.update<OutboxBlob>(outboxKey(id), (o) =>
-      o.delivered_at === null ? { ...o, attempts: o.attempts + 1, last_error: error, next_attempt_at: iso(nextAttemptAt) } : undefined,
+      o.delivered_at === null
+        ? { ...o, attempts: o.attempts + 1, last_error: error, next_attempt_at: iso(nextAttemptAt) }
+        : undefined,
     );
   }
 
   async findByEmail(email: string): Promise<SubjectData> {
     const key = emailKey(email);
-    const [newsletter, contact, outbox] = await Promise.all([this.readAll<NewsletterBlob>("newsletter"), this.readAll<ContactBlob>("contact"), this.readAll<OutboxBlob>("outbox")]);
+    const [newsletter, contact, outbox] = await Promise.all([
+      this.readAll<NewsletterBlob>("newsletter"),
+      this.readAll<ContactBlob>("contact"),
+      this.readAll<OutboxBlob>("outbox"),
+    ]);
     return {
-      newsletter: newsletter.filter((r) => r.email_key === key).map((r) => withoutStored(newsletterBlob(r)) as NewsletterRow),
+      newsletter: newsletter
+        .filter((r) => r.email_key === key)
+        .map((r) => withoutStored(newsletterBlob(r)) as NewsletterRow),
       contact: contact.filter((r) => r.email_key === key).map((r) => withoutStored(r) as ContactRow),
       outbox: outbox.filter((o) => o.email_key === key).map(outboxRow),
     };
@@ -318,8 +344,15 @@ export class BlobsSubmissionStore implements SubmissionStore {
    * Removes the submissions `doomed` picks in each table and their notifications: notifications first,
    * found through the submissions. A table without a predicate is left alone.
    */
-  private async remove(doomed: { newsletter?: (row: NewsletterBlob) => boolean; contact?: (row: ContactBlob) => boolean }): Promise<RemovedRows> {
-    const [newsletter, contact, outbox] = await Promise.all([this.readAll<NewsletterBlob>("newsletter"), this.readAll<ContactBlob>("contact"), this.readAll<OutboxBlob>("outbox")]);
+  private async remove(doomed: {
+    newsletter?: (row: NewsletterBlob) => boolean;
+    contact?: (row: ContactBlob) => boolean;
+  }): Promise<RemovedRows> {
+    const [newsletter, contact, outbox] = await Promise.all([
+      this.readAll<NewsletterBlob>("newsletter"),
+      this.readAll<ContactBlob>("contact"),
+      this.readAll<OutboxBlob>("outbox"),
+    ]);
     const gone = {
       newsletter: doomed.newsletter ? newsletter.map(newsletterBlob).filter(doomed.newsletter) : [],
       contact: doomed.contact ? contact.filter(doomed.contact) : [],
@@ -337,10 +370,17 @@ export class BlobsSubmissionStore implements SubmissionStore {
     return this.remove({ newsletter: mine, contact: mine });
   }
 
-  async purgeOlderThan(days: number, now: number, types: readonly SubmissionType[] = ["newsletter", "contact"]): Promise<RemovedRows> {
+  async purgeOlderThan(
+    days: number,
+    now: number,
+    types: readonly SubmissionType[] = ["newsletter", "contact"],
+  ): Promise<RemovedRows> {
     const cutoff = iso(now - retentionMs(days));
     const old = (row: { created_at: string }) => row.created_at < cutoff;
-    return this.remove({ newsletter: types.includes("newsletter") ? old : undefined, contact: types.includes("contact") ? old : undefined });
+    return this.remove({
+      newsletter: types.includes("newsletter") ? old : undefined,
+      contact: types.includes("contact") ? old : undefined,
+    });
   }
 
   async purgeUnconfirmed(days: number, now: number): Promise<RemovedRows> {

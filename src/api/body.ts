@@ -6,7 +6,8 @@
 import { bodyKind, readBody } from "./http.ts";
 import type { FieldReader } from "./validate.ts";
 
-export type ParsedBody = { ok: true; read: FieldReader } | { ok: false; reason: "unsupported" | "too-large" | "malformed" };
+export type ParsedBody =
+  { ok: true; read: FieldReader } | { ok: false; reason: "unsupported" | "too-large" | "malformed" };
 
 /** decode() without `stream` starts afresh each call, so one fatal decoder serves every request. */
 const UTF8 = new TextDecoder("utf-8", { fatal: true });

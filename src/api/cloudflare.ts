@@ -55,7 +55,9 @@ function withClientAddress(request: Request): Request {
 /** A binding that is missing (the project has no D1 database bound as SUBMISSIONS): every store call fails, and says why. */
 const MISSING_BINDING: D1Database = {
   prepare() {
-    throw new Error("no D1 database is bound as SUBMISSIONS: bind one to the Pages project (see the README, Cloudflare Pages)");
+    throw new Error(
+      "no D1 database is bound as SUBMISSIONS: bind one to the Pages project (see the README, Cloudflare Pages)",
+    );
   },
   batch() {
     return Promise.reject(new Error("no D1 database is bound as SUBMISSIONS"));
@@ -69,7 +71,9 @@ function variables(env: PagesEnv): Record<string, string | undefined> {
   return text;
 }
 
-export function createPagesWorker(options: PagesWorkerOptions): { fetch(request: Request, env: PagesEnv, ctx?: PagesContext): Promise<Response> } {
+export function createPagesWorker(options: PagesWorkerOptions): {
+  fetch(request: Request, env: PagesEnv, ctx?: PagesContext): Promise<Response>;
+} {
   const api = createEdgeApi({ site: options.site, messages: options.messages, createMailer: createWorkersMailer });
   // One store per binding, so it migrates once per isolate (the rate limit counts in D1, shared by all).
   let store: { db: D1Database; store: D1SubmissionStore } | undefined;

@@ -22,14 +22,22 @@ function ownOrigin(request: Request): string | undefined {
 }
 
 /** The handler, answering preflights and adding CORS headers for `allowedOrigins`; `methods` are the ones it serves. */
-export function withCors(handler: ApiHandler, allowedOrigins: ReadonlySet<string>, methods: readonly string[]): ApiHandler {
+export function withCors(
+  handler: ApiHandler,
+  allowedOrigins: ReadonlySet<string>,
+  methods: readonly string[],
+): ApiHandler {
   const allow = [...methods, "OPTIONS"].join(", ");
   return async (request) => {
     const origin = request.headers.get("origin")?.trim();
     const allowed = origin !== undefined && origin !== ownOrigin(request) && allowedOrigins.has(origin);
     // A preflight; any other OPTIONS is the handler's to answer (405 with its Allow).
     if (request.method === "OPTIONS" && origin !== undefined && request.headers.has("access-control-request-method")) {
-      if (!allowed) return new Response(null, { status: 403, headers: { Allow: allow, Vary: "Origin", "Cache-Control": "no-store" } });
+      if (!allowed)
+        return new Response(null, {
+          status: 403,
+          headers: { Allow: allow, Vary: "Origin", "Cache-Control": "no-store" },
+        });
       return new Response(null, {
         status: 204,
         headers: {

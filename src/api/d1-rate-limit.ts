@@ -44,9 +44,13 @@ export class D1RateLimiter implements Limiter {
     await this.prepare(now);
     const values = [this.bucket, client, now, this.windowMs, this.limit];
     const [, inserted, oldest] = await this.db.batch([
-      this.db.prepare("DELETE FROM rate_limit_hits WHERE bucket = ?1 AND client = ?2 AND at <= ?3 - ?4").bind(...values.slice(0, 4)),
       this.db
-        .prepare(`INSERT INTO rate_limit_hits (bucket, client, at) SELECT ?1, ?2, ?3 WHERE (SELECT count(*) FROM rate_limit_hits WHERE ${IN_WINDOW}) < ?5`)
+        .prepare("DELETE FROM rate_limit_hits WHERE bucket = ?1 AND client = ?2 AND at <= ?3 - ?4")
+        .bind(...values.slice(0, 4)),
+      this.db
+        .prepare(
+          `INSERT INTO rate_limit_hits (bucket, client, at) SELECT ?1, ?2, ?3 WHERE (SELECT count(*) FROM rate_limit_hits WHERE ${IN_WINDOW}) < ?5`,
+        )
         .bind(...values),
       this.db.prepare(`SELECT min(at) AS oldest FROM rate_limit_hits WHERE ${IN_WINDOW}`).bind(...values.slice(0, 4)),
     ]);
@@ -67,7 +71,9 @@ export class D1RateLimiter implements Limiter {
     if (this.limit === Infinity) return;
     await this.ready();
     await this.db
-      .prepare("DELETE FROM rate_limit_hits WHERE id = (SELECT id FROM rate_limit_hits WHERE bucket = ?1 AND client = ?2 AND at = ?3 ORDER BY id DESC LIMIT 1)")
+      .prepare(
+        "DELETE FROM rate_limit_hits WHERE id = (SELECT id FROM rate_limit_hits WHERE bucket = ?1 AND client = ?2 AND at = ?3 ORDER BY id DESC LIMIT 1)",
+      )
       .bind(this.bucket, client, time)
       .run();
   }
@@ -91,7 +97,9 @@ export class D1RateLimiter implements Limiter {
     if (now - this.lastSweep < this.windowMs) return;
     this.lastSweep = now;
     const statement = this.db
-      .prepare("DELETE FROM rate_limit_hits WHERE id IN (SELECT id FROM rate_limit_hits WHERE bucket = ?1 AND at <= ?2 LIMIT ?3)")
+      .prepare(
+        "DELETE FROM rate_limit_hits WHERE id IN (SELECT id FROM rate_limit_hits WHERE bucket = ?1 AND at <= ?2 LIMIT ?3)",
+      )
       .bind(this.bucket, now - this.windowMs, SWEEP_CHUNK);
     for (let round = 0; round < SWEEP_ROUNDS; round++) {
       if ((await statement.run()).meta.changes < SWEEP_CHUNK) break;

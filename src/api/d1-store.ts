@@ -60,7 +60,9 @@ const STALE_UNCONFIRMED = "SELECT id FROM newsletter WHERE confirmed_at IS NULL 
  * JSON array bound as ?1. `added` is materialised first, so the rows this statement inserts do not move
  * last_insert_rowid() under it; `changes() = 1` tells an insert from a newsletter address already there.
  */
-const ENQUEUE = (type: SubmissionType) => `WITH added(id) AS MATERIALIZED (SELECT last_insert_rowid() WHERE changes() = 1)
+const ENQUEUE = (
+  type: SubmissionType,
+) => `WITH added(id) AS MATERIALIZED (SELECT last_insert_rowid() WHERE changes() = 1)
   INSERT INTO outbox (kind, submission_type, submission_id, payload, next_attempt_at, created_at)
   SELECT json_extract(m.value, '$.kind'), '${type}', added.id, json_extract(m.value, '$.payload'), ?2, ?2
   FROM added, json_each(?1) AS m ORDER BY m.key`;
@@ -80,17 +82,25 @@ function outboxJson(messages: readonly OutboxMessage[]): string {
  * isolates starting at once may both try one: the second batch fails on the first's tables and is rolled
  * back whole, and the migration is then found applied. Bounded: each migration is tried a few times.
  */
-export async function migrateD1(db: D1Database, migrations: readonly SqliteMigration[] = SQLITE_MIGRATIONS): Promise<number[]> {
+export async function migrateD1(
+  db: D1Database,
+  migrations: readonly SqliteMigration[] = SQLITE_MIGRATIONS,
+): Promise<number[]> {
   await db.prepare(SCHEMA_MIGRATIONS_TABLE).run();
   const applied: number[] = [];
   for (const migration of migrations) {
     for (let attempt = 1; ; attempt++) {
-      const done = await db.prepare("SELECT 1 AS done FROM schema_migrations WHERE version = ?").bind(migration.version).all();
+      const done = await db
+        .prepare("SELECT 1 AS done FROM schema_migrations WHERE version = ?")
+        .bind(migration.version)
+        .all();
       if (done.results.length > 0) break;
       try {
         await db.batch([
           ...statementsOf(migration).map((sql) => db.prepare(sql)),
-          db.prepare("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)").bind(migration.version, migration.name, new Date().toISOString()),
+          db
+            .prepare("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)")
+            .bind(migration.version, migration.name, new Date().toISOString()),
         ]);
         applied.push(migration.version);
         break;
@@ -125,7 +135,12 @@ export class D1SubmissionStore implements SubmissionStore {
 
   private async all<T>(sql: string, ...values: unknown[]): Promise<T[]> {
     await this.ready();
-    return (await this.db.prepare(sql).bind(...values).all<T>()).results;
+    return (
+      await this.db
+        .prepare(sql)
+        .bind(...values)
+        .all<T>()
+    ).results;
   }
 
   async addNewsletter(entry: NewsletterEntry, outbox: readonly OutboxMessage[] = []): Promise<"added" | "exists"> {
@@ -133,14 +148,27 @@ export class D1SubmissionStore implements SubmissionStore {
     const key = emailKey(entry.email);
     const statements = [
       this.db
-        .prepare("INSERT INTO newsletter (email, email_key, locale, created_at, suspect, confirmed_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING")
-        .bind(entry.email, key, entry.locale, entry.createdAt, entry.suspect ? 1 : 0, entry.confirmed === false ? null : entry.createdAt),
+        .prepare(
+          "INSERT INTO newsletter (email, email_key, locale, created_at, suspect, confirmed_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+        )
+        .bind(
+          entry.email,
+          key,
+          entry.locale,
+          entry.createdAt,
+          entry.suspect ? 1 : 0,
+          entry.confirmed === false ? null : entry.createdAt,
+        ),
     ];
     // Right after the insert, so changes() is the insert's.
-    if (outbox.length > 0) statements.push(this.db.prepare(ENQUEUE("newsletter")).bind(outboxJson(outbox), entry.createdAt));
+    if (outbox.length > 0)
+      statements.push(this.db.prepare(ENQUEUE("newsletter")).bind(outboxJson(outbox), entry.createdAt));
     // A person confirming an address that only a suspect submission had given clears the mark; a row this
     // batch just inserted is left as it is (its suspect value is this entry's).
-    if (!entry.suspect) statements.push(this.db.prepare("UPDATE newsletter SET suspect = 0 WHERE email_key = ? AND suspect = 1").bind(key));
+    if (!entry.suspect)
+      statements.push(
+        this.db.prepare("UPDATE newsletter SET suspect = 0 WHERE email_key = ? AND suspect = 1").bind(key),
+      );
     const [inserted] = await this.db.batch(statements);
     return inserted.meta.changes === 1 ? "added" : "exists";
   }
@@ -149,17 +177,38 @@ export class D1SubmissionStore implements SubmissionStore {
     await this.ready();
     const statements = [
       this.db
-        .prepare("INSERT INTO contact (first_name, last_name, email, email_key, company, message, locale, created_at, suspect) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
-        .bind(entry.firstName, entry.lastName, entry.email, emailKey(entry.email), entry.company, entry.message, entry.locale, entry.createdAt, entry.suspect ? 1 : 0),
+        .prepare(
+          "INSERT INTO contact (first_name, last_name, email, email_key, company, message, locale, created_at, suspect) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        )
+        .bind(
+          entry.firstName,
+          entry.lastName,
+          entry.email,
+          emailKey(entry.email),
+          entry.company,
+          entry.message,
+          entry.locale,
+          entry.createdAt,
+          entry.suspect ? 1 : 0,
+        ),
     ];
-    if (outbox.length > 0) statements.push(this.db.prepare(ENQUEUE("contact")).bind(outboxJson(outbox), entry.createdAt));
+    if (outbox.length > 0)
+      statements.push(this.db.prepare(ENQUEUE("contact")).bind(outboxJson(outbox), entry.createdAt));
     await this.db.batch(statements);
   }
 
-  async confirmNewsletter(email: string, now: number, outbox: readonly OutboxMessage[] = []): Promise<"confirmed" | "already" | "missing"> {
+  async confirmNewsletter(
+    email: string,
+    now: number,
+    outbox: readonly OutboxMessage[] = [],
+  ): Promise<"confirmed" | "already" | "missing"> {
     await this.ready();
     const key = emailKey(email);
-    const statements = [this.db.prepare("UPDATE newsletter SET confirmed_at = ?1 WHERE email_key = ?2 AND confirmed_at IS NULL").bind(iso(now), key)];
+    const statements = [
+      this.db
+        .prepare("UPDATE newsletter SET confirmed_at = ?1 WHERE email_key = ?2 AND confirmed_at IS NULL")
+        .bind(iso(now), key),
+    ];
     // Right after the update, so changes() is the update's: queued only with a confirmation made now.
     if (outbox.length > 0) {
       statements.push(
@@ -184,14 +233,24 @@ export class D1SubmissionStore implements SubmissionStore {
     const cutoff = iso(now - retentionMs(days));
     await this.ready();
     const [outbox, newsletter] = await this.db.batch([
-      this.db.prepare(`DELETE FROM outbox WHERE submission_type = 'newsletter' AND submission_id IN (${STALE_UNCONFIRMED})`).bind(cutoff),
+      this.db
+        .prepare(`DELETE FROM outbox WHERE submission_type = 'newsletter' AND submission_id IN (${STALE_UNCONFIRMED})`)
+        .bind(cutoff),
       this.db.prepare(`DELETE FROM newsletter WHERE id IN (${STALE_UNCONFIRMED})`).bind(cutoff),
     ]);
     return { newsletter: newsletter.meta.changes, contact: 0, outbox: outbox.meta.changes };
   }
 
   async list<T extends SubmissionType>(type: T): Promise<ListedRow<T>[]> {
-    const rows = await this.all<Record<string, unknown> & { total: number; undelivered: number; attempts: number; pending_attempts: number; last_error: string | null }>(
+    const rows = await this.all<
+      Record<string, unknown> & {
+        total: number;
+        undelivered: number;
+        attempts: number;
+        pending_attempts: number;
+        last_error: string | null;
+      }
+    >(
       `SELECT s.*, coalesce(o.total, 0) AS total, coalesce(o.undelivered, 0) AS undelivered, coalesce(o.attempts, 0) AS attempts,
            coalesce(o.pending_attempts, 0) AS pending_attempts, o.last_error AS last_error
          FROM (SELECT ${COLUMNS[type]} FROM ${type}) s
@@ -223,11 +282,20 @@ export class D1SubmissionStore implements SubmissionStore {
   }
 
   async markDelivered(id: number, now: number): Promise<void> {
-    await this.all("UPDATE outbox SET delivered_at = ?, attempts = attempts + 1, last_error = NULL WHERE id = ? AND delivered_at IS NULL", iso(now), id);
+    await this.all(
+      "UPDATE outbox SET delivered_at = ?, attempts = attempts + 1, last_error = NULL WHERE id = ? AND delivered_at IS NULL",
+      iso(now),
+      id,
+    );
   }
 
   async markFailed(id: number, error: string, nextAttemptAt: number): Promise<void> {
-    await this.all("UPDATE outbox SET attempts = attempts + 1, last_error = ?, next_attempt_at = ? WHERE id = ? AND delivered_at IS NULL", error, iso(nextAttemptAt), id);
+    await this.all(
+      "UPDATE outbox SET attempts = attempts + 1, last_error = ?, next_attempt_at = ? WHERE id = ? AND delivered_at IS NULL",
+      error,
+      iso(nextAttemptAt),
+      id,
+    );
   }
 
   async findByEmail(email: string): Promise<SubjectData> {
@@ -235,7 +303,9 @@ export class D1SubmissionStore implements SubmissionStore {
     return {
       newsletter: await this.all(`SELECT ${COLUMNS.newsletter} FROM newsletter WHERE email_key = ? ORDER BY id`, key),
       contact: await this.all(`SELECT ${COLUMNS.contact} FROM contact WHERE email_key = ? ORDER BY id`, key),
-      outbox: (await this.all<RawOutbox>(`SELECT * FROM outbox WHERE ${OUTBOX_OF_EMAIL} ORDER BY id`, key)).map(outboxRow),
+      outbox: (await this.all<RawOutbox>(`SELECT * FROM outbox WHERE ${OUTBOX_OF_EMAIL} ORDER BY id`, key)).map(
+        outboxRow,
+      ),
     };
   }
 
@@ -256,10 +326,18 @@ export class D1SubmissionStore implements SubmissionStore {
 
   deleteByEmail(email: string): Promise<RemovedRows> {
     const key = emailKey(email);
-    return this.remove({ outbox: [OUTBOX_OF_EMAIL, key], newsletter: ["email_key = ?1", key], contact: ["email_key = ?1", key] });
+    return this.remove({
+      outbox: [OUTBOX_OF_EMAIL, key],
+      newsletter: ["email_key = ?1", key],
+      contact: ["email_key = ?1", key],
+    });
   }
 
-  async purgeOlderThan(days: number, now: number, types: readonly SubmissionType[] = ["newsletter", "contact"]): Promise<RemovedRows> {
+  async purgeOlderThan(
+    days: number,
+    now: number,
+    types: readonly SubmissionType[] = ["newsletter", "contact"],
+  ): Promise<RemovedRows> {
     const cutoff = iso(now - retentionMs(days));
     // A cutoff no row can be older than leaves a table alone.
     const before = (type: SubmissionType) => (types.includes(type) ? cutoff : "");

@@ -48,7 +48,8 @@ export interface DeliveryWorkerOptions {
 }
 
 /** Errors are stored and shown by `sitegen submissions`: one line, bounded. */
-const describe = (error: unknown) => (error instanceof Error ? error.message : String(error)).replace(/\s+/g, " ").trim().slice(0, 500) || "failed";
+const describe = (error: unknown) =>
+  (error instanceof Error ? error.message : String(error)).replace(/\s+/g, " ").trim().slice(0, 500) || "failed";
 
 /** A background loop stops after this many batches in one turn and goes on at its next tick. */
 const MAX_BATCHES_PER_RUN = 50;
@@ -108,7 +109,11 @@ export class DeliveryWorker {
     const run = async (): Promise<DeliveryReport> => {
       const report: DeliveryReport = { delivered: [], failed: [] };
       for (let i = 0; i < MAX_BATCHES_PER_RUN && !this.stopped; i++) {
-        const rows = await this.options.store.claimOutbox({ now: this.now(), limit: this.batch, leaseMs: this.leaseMs });
+        const rows = await this.options.store.claimOutbox({
+          now: this.now(),
+          limit: this.batch,
+          leaseMs: this.leaseMs,
+        });
         if (rows.length === 0) break;
         const failedBefore = report.failed.length;
         await this.sendAll(rows, report);
@@ -135,7 +140,11 @@ export class DeliveryWorker {
   async retryAll(): Promise<DeliveryReport> {
     const report: DeliveryReport = { delivered: [], failed: [] };
     const now = this.now();
-    const rows = await this.options.store.claimOutbox({ now: now + YEAR_MS * 100, limit: MAX_RETRY, leaseMs: this.leaseMs - YEAR_MS * 100 });
+    const rows = await this.options.store.claimOutbox({
+      now: now + YEAR_MS * 100,
+      limit: MAX_RETRY,
+      leaseMs: this.leaseMs - YEAR_MS * 100,
+    });
     for (let i = 0; i < rows.length; i += this.batch) await this.sendAll(rows.slice(i, i + this.batch), report);
     return report;
   }
@@ -165,7 +174,13 @@ export class DeliveryWorker {
     if (!running) return;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, Math.max(0, graceMs))));
-    await Promise.race([running.then(() => undefined, () => undefined), late]);
+    await Promise.race([
+      running.then(
+        () => undefined,
+        () => undefined,
+      ),
+      late,
+    ]);
     clearTimeout(timer);
     this.abort.abort(new Error("the server is shutting down"));
     await running.catch(() => undefined);

@@ -18,7 +18,18 @@ export const COUNTRY_HEADERS = [
 ] as const;
 
 /** Brazil and the other countries where Portuguese is an official language. */
-export const PORTUGUESE_COUNTRIES: ReadonlySet<string> = new Set(["BR", "PT", "AO", "MZ", "CV", "GW", "ST", "TL", "GQ", "MO"]);
+export const PORTUGUESE_COUNTRIES: ReadonlySet<string> = new Set([
+  "BR",
+  "PT",
+  "AO",
+  "MZ",
+  "CV",
+  "GW",
+  "ST",
+  "TL",
+  "GQ",
+  "MO",
+]);
 
 /** Placeholders CDNs send when they do not know the country (XX unknown, T1 Tor, ZZ, EU/AP continents). */
 const UNKNOWN_COUNTRIES = new Set(["XX", "ZZ", "EU", "AP"]);
@@ -42,8 +53,16 @@ export function createDetectLanguageHandler(messages: Messages): (request: Reque
   return async (request) => {
     if (request.method !== "GET" && request.method !== "HEAD") {
       const locale = localeFromAcceptLanguage(request.headers.get("accept-language")) ?? "pt";
-      return jsonResponse(405, { ok: false, message: message(messages, locale, "api.method") }, { Allow: "GET, HEAD", "Cache-Control": "no-store" });
+      return jsonResponse(
+        405,
+        { ok: false, message: message(messages, locale, "api.method") },
+        { Allow: "GET, HEAD", "Cache-Control": "no-store" },
+      );
     }
-    return jsonResponse(200, { language: detectLanguage(request.headers) }, { "Cache-Control": "private, max-age=300", Vary: "Accept-Language, CF-IPCountry" });
+    return jsonResponse(
+      200,
+      { language: detectLanguage(request.headers) },
+      { "Cache-Control": "private, max-age=300", Vary: "Accept-Language, CF-IPCountry" },
+    );
   };
 }

@@ -82,7 +82,10 @@ export function createEdgeApi(options: EdgeApiOptions): EdgeApi {
   const now = options.now ?? Date.now;
   // As the build recorded them: SUBMISSIONS_DB and SUBMISSIONS_RATE_LIMIT are for a Node server's run.
   const settings = submissionSettings(site, {});
-  const messages = { pt: new Map(Object.entries(options.messages.pt ?? {})), en: new Map(Object.entries(options.messages.en ?? {})) };
+  const messages = {
+    pt: new Map(Object.entries(options.messages.pt ?? {})),
+    en: new Map(Object.entries(options.messages.en ?? {})),
+  };
   // One set of endpoints per instance, store and settings: the in-memory rate limit lives as long as they do.
   let current: { store: SubmissionSink; key: string; endpoints: Endpoints; purgedAt: number } | undefined;
 
@@ -117,7 +120,9 @@ export function createEdgeApi(options: EdgeApiOptions): EdgeApi {
     try {
       await endpoints.deliveryWorker()?.runDue();
     } catch (error) {
-      console.error(`sitegen: delivering notifications failed: ${error instanceof Error ? error.message : String(error)}`);
+      console.error(
+        `sitegen: delivering notifications failed: ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
   };
 

@@ -14,7 +14,13 @@ import type { ApiHandler } from "./forms.ts";
 import { createHandlers, localePrefixes } from "./handlers.ts";
 import { localeFromField, type ApiLocale, type Messages } from "./http.ts";
 import { createDeliverers, type MailerFactory } from "./notify/deliverers.ts";
-import { notifySettings, NotifyConfigError, outboxKinds, type Environment, type NotificationsConfig } from "./notify/settings.ts";
+import {
+  notifySettings,
+  NotifyConfigError,
+  outboxKinds,
+  type Environment,
+  type NotificationsConfig,
+} from "./notify/settings.ts";
 import { createConfirmHandler, OptInTokens } from "./opt-in.ts";
 import type { SubmissionSink, SubmissionStore } from "./store.ts";
 import type { SubmissionSettings } from "./submission-settings.ts";
@@ -73,7 +79,12 @@ function isLocalPath(path: unknown): path is string {
 
 function isStore(store: SubmissionSink): store is SubmissionStore {
   const s = store as Partial<SubmissionStore>;
-  return typeof s.claimOutbox === "function" && typeof s.markDelivered === "function" && typeof s.markFailed === "function" && typeof s.purgeOlderThan === "function";
+  return (
+    typeof s.claimOutbox === "function" &&
+    typeof s.markDelivered === "function" &&
+    typeof s.markFailed === "function" &&
+    typeof s.purgeOlderThan === "function"
+  );
 }
 
 /** Throws NotifyConfigError for a setting that cannot work, before anything is stored under it. */
@@ -83,13 +94,20 @@ export function createEndpoints(options: EndpointsOptions): Endpoints {
   const retentionDays = settings.retentionDays ?? 0;
   const unconfirmedDays = settings.unconfirmedDays ?? DEFAULT_UNCONFIRMED_DAYS;
   const notify = notifySettings(site.notifications as NotificationsConfig | undefined, env);
-  const optIn = settings.doubleOptIn === true ? doubleOptIn(site, env, notify.smtpUrl, unconfirmedDays, now) : undefined;
+  const optIn =
+    settings.doubleOptIn === true ? doubleOptIn(site, env, notify.smtpUrl, unconfirmedDays, now) : undefined;
   const store = options.openStore();
   const defaultLocale = site.locales.find((l) => l.prefix === "")?.code;
   const firmLocale: ApiLocale = localeFromField(notify.locale ?? defaultLocale) ?? "pt";
-  const { deliverers, close } = createDeliverers(notify, messages, firmLocale, { unconfirmedDays, createMailer: options.createMailer });
+  const { deliverers, close } = createDeliverers(notify, messages, firmLocale, {
+    unconfirmedDays,
+    createMailer: options.createMailer,
+  });
   const full = isStore(store) ? store : undefined;
-  const outbox = options.outbox ?? { newsletter: outboxKinds(notify, "newsletter"), contact: outboxKinds(notify, "contact") };
+  const outbox = options.outbox ?? {
+    newsletter: outboxKinds(notify, "newsletter"),
+    contact: outboxKinds(notify, "contact"),
+  };
 
   const handlers = createHandlers({ site, settings, messages, store, now, outbox, optIn, onStored: options.onStored });
   if (optIn && full) {
@@ -101,7 +119,10 @@ export function createEndpoints(options: EndpointsOptions): Endpoints {
       onStored: options.onStored,
       // The firm hears of a subscriber once confirmed.
       onConfirm: (claims, at) =>
-        (outbox.newsletter ?? []).map((kind) => ({ kind, payload: { type: "newsletter", email: claims.email, locale: claims.locale, createdAt: at, suspect: false } })),
+        (outbox.newsletter ?? []).map((kind) => ({
+          kind,
+          payload: { type: "newsletter", email: claims.email, locale: claims.locale, createdAt: at, suspect: false },
+        })),
     });
   }
   const onFailure =
@@ -122,11 +143,22 @@ export function createEndpoints(options: EndpointsOptions): Endpoints {
         // There are none unless double opt-in is, or was, on.
         await full.purgeUnconfirmed(unconfirmedDays, now());
       } catch (error) {
-        console.error(`sitegen: purging old submissions failed: ${error instanceof Error ? error.message : String(error)}`);
+        console.error(
+          `sitegen: purging old submissions failed: ${error instanceof Error ? error.message : String(error)}`,
+        );
       }
     },
     deliveryWorker: () =>
-      full ? new DeliveryWorker({ store: full, deliverers, now, backoff: options.backoff, leaseMs: Math.max(300_000, notify.timeoutMs * 3), onFailure }) : undefined,
+      full
+        ? new DeliveryWorker({
+            store: full,
+            deliverers,
+            now,
+            backoff: options.backoff,
+            leaseMs: Math.max(300_000, notify.timeoutMs * 3),
+            onFailure,
+          })
+        : undefined,
     close,
   };
 }
@@ -136,7 +168,13 @@ export function createEndpoints(options: EndpointsOptions): Endpoints {
  * (before a server listens, or before an edge runtime stores a signup) without SUBMISSIONS_SECRET, an SMTP
  * server to send the e-mail, or the endpoint.
  */
-function doubleOptIn(site: SiteConfig, env: Environment, smtpUrl: string | undefined, unconfirmedDays: number, now: () => number) {
+function doubleOptIn(
+  site: SiteConfig,
+  env: Environment,
+  smtpUrl: string | undefined,
+  unconfirmedDays: number,
+  now: () => number,
+) {
   const secret = env.SUBMISSIONS_SECRET ?? "";
   if (secret.length < MIN_SECRET_LENGTH) {
     throw new NotifyConfigError(
@@ -146,10 +184,17 @@ function doubleOptIn(site: SiteConfig, env: Environment, smtpUrl: string | undef
         : `submissions.doubleOptIn is on in site.yaml, but SUBMISSIONS_SECRET has ${secret.length} characters, fewer than the ${MIN_SECRET_LENGTH} a signing key needs.`,
     );
   }
-  if (!smtpUrl) throw new NotifyConfigError("SMTP_URL", "submissions.doubleOptIn is on in site.yaml, but SMTP_URL is not set: the confirmation e-mail cannot be sent.");
+  if (!smtpUrl)
+    throw new NotifyConfigError(
+      "SMTP_URL",
+      "submissions.doubleOptIn is on in site.yaml, but SMTP_URL is not set: the confirmation e-mail cannot be sent.",
+    );
   const path = site.endpoints.newsletterConfirm;
   if (!isLocalPath(path)) {
-    throw new NotifyConfigError("endpoints.newsletterConfirm", "submissions.doubleOptIn is on, but endpoints.newsletterConfirm in site.yaml is no path of this site (such as /api/newsletter/confirm).");
+    throw new NotifyConfigError(
+      "endpoints.newsletterConfirm",
+      "submissions.doubleOptIn is on, but endpoints.newsletterConfirm in site.yaml is no path of this site (such as /api/newsletter/confirm).",
+    );
   }
   const tokens = new OptInTokens(secret);
   return {

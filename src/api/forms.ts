@@ -30,7 +30,13 @@ import {
 } from "./http.ts";
 import { parseBody } from "./body.ts";
 import { isCrossSite, pagesOrigin } from "./origin.ts";
-import { MAX_BODY_BYTES, validateContact, validateNewsletter, type FieldProblem, type FieldReader } from "./validate.ts";
+import {
+  MAX_BODY_BYTES,
+  validateContact,
+  validateNewsletter,
+  type FieldProblem,
+  type FieldReader,
+} from "./validate.ts";
 import { RateLimiter, type Limiter, type RateLimitResult } from "./rate-limit.ts";
 import type { OutboxMessage, SubmissionSink } from "./store.ts";
 
@@ -121,7 +127,8 @@ function honeypotFilled(read: FieldReader): boolean {
  */
 function sentTooFast(read: FieldReader, now: number, minFillMs: number): boolean {
   const raw = read("startedAt");
-  const startedAt = typeof raw === "number" ? raw : typeof raw === "string" && /^\s*-?\d+(\.\d+)?\s*$/.test(raw) ? Number(raw) : NaN;
+  const startedAt =
+    typeof raw === "number" ? raw : typeof raw === "string" && /^\s*-?\d+(\.\d+)?\s*$/.test(raw) ? Number(raw) : NaN;
   // startedAt comes from the browser's clock: a negative elapsed time means that clock runs ahead of ours,
   // which says nothing about the sender, so it counts as unknown.
   const elapsed = now - startedAt;
@@ -130,12 +137,28 @@ function sentTooFast(read: FieldReader, now: number, minFillMs: number): boolean
 
 const PROBLEM_KEYS: Record<FormKind, Record<string, Record<FieldProblem, string>>> = {
   newsletter: {
-    email: { required: "newsletter.emptyEmail", invalid: "newsletter.invalidEmail", tooLong: "newsletter.invalidEmail" },
+    email: {
+      required: "newsletter.emptyEmail",
+      invalid: "newsletter.invalidEmail",
+      tooLong: "newsletter.invalidEmail",
+    },
   },
   contact: {
-    firstName: { required: "contactForm.errors.firstName", invalid: "api.invalid", tooLong: "contactForm.errors.tooLong" },
-    lastName: { required: "contactForm.errors.lastName", invalid: "api.invalid", tooLong: "contactForm.errors.tooLong" },
-    email: { required: "contactForm.errors.email", invalid: "contactForm.errors.emailInvalid", tooLong: "contactForm.errors.emailInvalid" },
+    firstName: {
+      required: "contactForm.errors.firstName",
+      invalid: "api.invalid",
+      tooLong: "contactForm.errors.tooLong",
+    },
+    lastName: {
+      required: "contactForm.errors.lastName",
+      invalid: "api.invalid",
+      tooLong: "contactForm.errors.tooLong",
+    },
+    email: {
+      required: "contactForm.errors.email",
+      invalid: "contactForm.errors.emailInvalid",
+      tooLong: "contactForm.errors.emailInvalid",
+    },
     company: { required: "api.invalid", invalid: "api.invalid", tooLong: "contactForm.errors.tooLong" },
     message: { required: "contactForm.errors.message", invalid: "api.invalid", tooLong: "contactForm.errors.tooLong" },
   },
@@ -146,7 +169,13 @@ export const API_MESSAGE_KEYS: readonly string[] = [
   ...new Set([
     ...Object.values(PROBLEM_KEYS).flatMap((fields) => Object.values(fields).flatMap((p) => Object.values(p))),
     ...["api.tooLarge", "api.malformed", "api.rateLimited", "api.method", "api.invalid", "api.crossSite"],
-    ...["newsletter.failure", "newsletter.successTitle", "newsletter.successMessage", "newsletter.pendingTitle", "newsletter.pendingMessage"],
+    ...[
+      "newsletter.failure",
+      "newsletter.successTitle",
+      "newsletter.successMessage",
+      "newsletter.pendingTitle",
+      "newsletter.pendingMessage",
+    ],
     ...["contactForm.failure", "contactForm.successTitle", "contactForm.successMessage"],
   ]),
 ];
@@ -157,15 +186,23 @@ const logFailure = (kind: FormKind, what: string, error: unknown) =>
 export function createFormHandler(options: FormHandlerOptions): ApiHandler {
   const { kind, messages, store, limiter, minFillMs, trustProxy, localePrefix, now } = options;
   const limit = options.maxBodyBytes ?? MAX_BODY_BYTES;
-  const invalidLimiter = options.invalidLimiter ?? new RateLimiter({ limit: limiter.limit * INVALID_PER_ACCEPTED, windowMs: limiter.windowMs });
+  const invalidLimiter =
+    options.invalidLimiter ??
+    new RateLimiter({ limit: limiter.limit * INVALID_PER_ACCEPTED, windowMs: limiter.windowMs });
   const allowedOrigins = options.allowedOrigins ?? new Set<string>();
   const remotePages = options.remotePages;
   const outboxKinds = options.outbox ?? [];
   const failureKey = kind === "newsletter" ? "newsletter.failure" : "contactForm.failure";
   const optIn = kind === "newsletter" ? options.optIn : undefined;
-  const successKeys = kind === "contact" ? ["contactForm.successTitle", "contactForm.successMessage"] : optIn ? ["newsletter.pendingTitle", "newsletter.pendingMessage"] : ["newsletter.successTitle", "newsletter.successMessage"];
+  const successKeys =
+    kind === "contact"
+      ? ["contactForm.successTitle", "contactForm.successMessage"]
+      : optIn
+        ? ["newsletter.pendingTitle", "newsletter.pendingMessage"]
+        : ["newsletter.successTitle", "newsletter.successMessage"];
   const successPage = kind === "contact" ? "contact-success" : optIn ? "newsletter-pending" : "newsletter-success";
-  const notifications = (entry: object): OutboxMessage[] => outboxKinds.map((k) => ({ kind: k, payload: { type: kind, ...entry } }));
+  const notifications = (entry: object): OutboxMessage[] =>
+    outboxKinds.map((k) => ({ kind: k, payload: { type: kind, ...entry } }));
 
   /**
    * The accepted budget, or undefined when its store failed: the submission could not be stored either, so
@@ -180,7 +217,9 @@ export function createFormHandler(options: FormHandlerOptions): ApiHandler {
     }
   };
   /** The refused budget: if its store fails, the post is answered as if under the cap, since nothing is stored for it. */
-  const countRefused = async (count: () => RateLimitResult | Promise<RateLimitResult> | void | Promise<void>): Promise<RateLimitResult> => {
+  const countRefused = async (
+    count: () => RateLimitResult | Promise<RateLimitResult> | void | Promise<void>,
+  ): Promise<RateLimitResult> => {
     try {
       return (await count()) ?? { allowed: true, retryAfter: 0 };
     } catch (error) {
@@ -195,21 +234,37 @@ export function createFormHandler(options: FormHandlerOptions): ApiHandler {
     const pages = pagesOrigin(request, allowedOrigins, remotePages);
     // The body's locale field (below), else the page the form was on, else the browser's languages, else pt.
     let locale: ApiLocale =
-      localeFromReferer(request, localePrefix) ?? localeFromAcceptLanguage(request.headers.get("accept-language")) ?? "pt";
+      localeFromReferer(request, localePrefix) ??
+      localeFromAcceptLanguage(request.headers.get("accept-language")) ??
+      "pt";
     const t = (key: string) => message(messages, locale, key);
 
     /** An error: JSON with its status for scripts, a redirect to the error page for plain form posts. */
-    const fail = (status: number, reason: FailureReason, text: string, extra: { errors?: Record<string, string>; headers?: Record<string, string> } = {}) =>
+    const fail = (
+      status: number,
+      reason: FailureReason,
+      text: string,
+      extra: { errors?: Record<string, string>; headers?: Record<string, string> } = {},
+    ) =>
       json
-        ? jsonResponse(status, { ok: false, message: text, ...(extra.errors ? { errors: extra.errors } : {}) }, { ...NO_STORE, ...extra.headers })
-        : seeOther(`${pages}${resultPath(localePrefix[locale], "error")}?reason=${reason}`, { ...NO_STORE, ...extra.headers });
+        ? jsonResponse(
+            status,
+            { ok: false, message: text, ...(extra.errors ? { errors: extra.errors } : {}) },
+            { ...NO_STORE, ...extra.headers },
+          )
+        : seeOther(`${pages}${resultPath(localePrefix[locale], "error")}?reason=${reason}`, {
+            ...NO_STORE,
+            ...extra.headers,
+          });
     const succeed = () =>
       json
         ? jsonResponse(200, { ok: true, title: t(successKeys[0]), message: t(successKeys[1]) }, NO_STORE)
         : seeOther(`${pages}${resultPath(localePrefix[locale], successPage)}`, NO_STORE);
     /** Protocol errors keep their status even for form posts: no page of ours sends them. */
     const refuse = (status: number, text: string, headers: Record<string, string> = {}) =>
-      json ? jsonResponse(status, { ok: false, message: text }, { ...NO_STORE, ...headers }) : textResponse(status, `${text}\n`, { ...NO_STORE, ...headers });
+      json
+        ? jsonResponse(status, { ok: false, message: text }, { ...NO_STORE, ...headers })
+        : textResponse(status, `${text}\n`, { ...NO_STORE, ...headers });
     const unavailable = () => fail(503, "unavailable", t(failureKey), { headers: { "Retry-After": "60" } });
 
     try {
@@ -220,15 +275,22 @@ export function createFormHandler(options: FormHandlerOptions): ApiHandler {
       const parsed = await parseBody(request, limit);
       if (parsed.ok) locale = localeFromField(parsed.read("locale")) ?? locale;
 
-      const tooMany = (retryAfter: number) => fail(429, "rate-limited", t("api.rateLimited"), { headers: { "Retry-After": String(retryAfter) } });
+      const tooMany = (retryAfter: number) =>
+        fail(429, "rate-limited", t("api.rateLimited"), { headers: { "Retry-After": String(retryAfter) } });
       const probing = await countRefused(() => invalidLimiter.check(client, time));
       if (!probing.allowed) return tooMany(probing.retryAfter);
       /** A refused post counts against the cap of refused posts, never against the visitor's submissions. */
-      const refused = async (response: Response) => (await countRefused(() => invalidLimiter.hit(client, time)), response);
+      const refused = async (response: Response) => (
+        await countRefused(() => invalidLimiter.hit(client, time)),
+        response
+      );
 
       if (isCrossSite(request, allowedOrigins, trustProxy)) return refused(fail(403, "cross-site", t("api.crossSite")));
       if (!parsed.ok) {
-        if (parsed.reason === "unsupported") return refused(refuse(415, t("api.malformed"), { Accept: "application/json, application/x-www-form-urlencoded" }));
+        if (parsed.reason === "unsupported")
+          return refused(
+            refuse(415, t("api.malformed"), { Accept: "application/json, application/x-www-form-urlencoded" }),
+          );
         if (parsed.reason === "too-large") return refused(fail(413, "too-large", t("api.tooLarge")));
         return refused(fail(400, "malformed", t("api.malformed")));
       }
@@ -251,7 +313,9 @@ export function createFormHandler(options: FormHandlerOptions): ApiHandler {
         save = optIn
           ? async () => {
               const link = await optIn.link(entry.email, locale);
-              return store.addNewsletter({ ...entry, confirmed: false }, [{ kind: "confirm", payload: { type: "newsletter", ...entry, link } }]);
+              return store.addNewsletter({ ...entry, confirmed: false }, [
+                { kind: "confirm", payload: { type: "newsletter", ...entry, link } },
+              ]);
             }
           : () => store.addNewsletter(entry, notifications(entry));
       } else {

@@ -63,7 +63,9 @@ function remotePages(site: SiteConfig): string | undefined {
   } catch {
     return undefined;
   }
-  const elsewhere = Object.values(site.endpoints).some((endpoint) => /^https?:\/\//i.test(endpoint) && new URL(endpoint).origin !== pages);
+  const elsewhere = Object.values(site.endpoints).some(
+    (endpoint) => /^https?:\/\//i.test(endpoint) && new URL(endpoint).origin !== pages,
+  );
   return elsewhere ? pages : undefined;
 }
 
@@ -76,7 +78,8 @@ export function createHandlers(options: HandlerOptions): Record<string, ApiHandl
   // by several processes keeps the counts itself, so the limit holds whichever process a post reaches.
   const allowedOrigins = siteOrigins(site.siteUrl);
   const perMinute = settings.rateLimitPerMinute;
-  const budget = (name: string, limit: number) => store.rateLimiter?.(name, limit, 60_000) ?? new RateLimiter({ limit, windowMs: 60_000 });
+  const budget = (name: string, limit: number) =>
+    store.rateLimiter?.(name, limit, 60_000) ?? new RateLimiter({ limit, windowMs: 60_000 });
   const limiter = budget("accepted", perMinute);
   const invalidLimiter = budget("refused", perMinute * INVALID_PER_ACCEPTED);
   const localePrefix = localePrefixes(site);
@@ -100,7 +103,12 @@ export function createHandlers(options: HandlerOptions): Record<string, ApiHandl
     if (path) handlers[path] = withCors(handler(), allowedOrigins, methods);
   };
   const { newsletter, contact, detectLanguage } = site.endpoints;
-  mount(newsletter, () => createFormHandler({ ...common, kind: "newsletter", outbox: options.outbox?.newsletter, optIn: options.optIn }), ["POST"]);
+  mount(
+    newsletter,
+    () =>
+      createFormHandler({ ...common, kind: "newsletter", outbox: options.outbox?.newsletter, optIn: options.optIn }),
+    ["POST"],
+  );
   mount(contact, () => createFormHandler({ ...common, kind: "contact", outbox: options.outbox?.contact }), ["POST"]);
   mount(detectLanguage, () => createDetectLanguageHandler(messages), ["GET", "HEAD"]);
   return handlers;

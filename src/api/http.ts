@@ -77,7 +77,9 @@ export function localeFromReferer(request: Request, localePrefix: Record<ApiLoca
     return undefined;
   }
   const entries = Object.entries(localePrefix) as [ApiLocale, string][];
-  const prefixed = entries.find(([, prefix]) => prefix !== "" && (from.pathname === prefix || from.pathname.startsWith(`${prefix}/`)));
+  const prefixed = entries.find(
+    ([, prefix]) => prefix !== "" && (from.pathname === prefix || from.pathname.startsWith(`${prefix}/`)),
+  );
   return prefixed?.[0] ?? entries.find(([, prefix]) => prefix === "")?.[0];
 }
 
@@ -119,7 +121,8 @@ export type BodyResult = { ok: true; bytes: Uint8Array } | { ok: false; reason: 
  */
 export async function readBody(request: Request, limit: number): Promise<BodyResult> {
   const declared = request.headers.get("content-length");
-  if (declared !== null && /^\s*\d+\s*$/.test(declared) && Number(declared) > limit) return { ok: false, reason: "too-large" };
+  if (declared !== null && /^\s*\d+\s*$/.test(declared) && Number(declared) > limit)
+    return { ok: false, reason: "too-large" };
   if (!request.body) return { ok: true, bytes: new Uint8Array(0) };
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
@@ -159,5 +162,8 @@ export function textResponse(status: number, text: string, headers: Record<strin
 
 /** 303 See Other to a path on this site: the browser follows it with a GET. */
 export function seeOther(location: string, headers: Record<string, string> = {}): Response {
-  return new Response(`See ${location}\n`, { status: 303, headers: { Location: location, "Content-Type": TEXT_TYPE, ...headers } });
+  return new Response(`See ${location}\n`, {
+    status: 303,
+    headers: { Location: location, "Content-Type": TEXT_TYPE, ...headers },
+  });
 }

@@ -55,10 +55,18 @@ export function createNetlifyFunction(options: NetlifyOptions): { handle: Netlif
     const headers = new Headers(request.headers);
     headers.set("x-sitegen-remote-address", context?.ip ?? "");
     const hasBody = request.method !== "GET" && request.method !== "HEAD";
-    const forwarded = new Request(request.url, { method: request.method, headers, body: hasBody ? request.body : null, signal: request.signal, duplex: "half" } as RequestInit);
+    const forwarded = new Request(request.url, {
+      method: request.method,
+      headers,
+      body: hasBody ? request.body : null,
+      signal: request.signal,
+      duplex: "half",
+    } as RequestInit);
     const waitUntil = typeof context?.waitUntil === "function" ? context.waitUntil.bind(context) : undefined;
     const response = await api.handle(forwarded, { store, env: env(), waitUntil });
-    return response ?? new Response("Not found\n", { status: 404, headers: { "content-type": "text/plain; charset=utf-8" } });
+    return (
+      response ?? new Response("Not found\n", { status: 404, headers: { "content-type": "text/plain; charset=utf-8" } })
+    );
   };
   return { handle, deliver: () => api.deliverDue({ store, env: env() }) };
 }

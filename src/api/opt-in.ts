@@ -41,7 +41,10 @@ export class OptInTokens {
   private readonly key: Promise<CryptoKey>;
 
   constructor(secret: string) {
-    this.key = crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign", "verify"]);
+    this.key = crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, [
+      "sign",
+      "verify",
+    ]);
   }
 
   async sign(claims: TokenClaims): Promise<string> {
@@ -51,10 +54,14 @@ export class OptInTokens {
   }
 
   /** The claims of a token this secret signed, or why not: "invalid" (forged, altered, garbled) or "expired". */
-  async verify(token: string, now: number): Promise<{ ok: true; claims: TokenClaims } | { ok: false; reason: "invalid" | "expired"; locale?: ApiLocale }> {
+  async verify(
+    token: string,
+    now: number,
+  ): Promise<{ ok: true; claims: TokenClaims } | { ok: false; reason: "invalid" | "expired"; locale?: ApiLocale }> {
     const [body, signature, extra] = token.split(".");
     const mac = signature === undefined || extra !== undefined ? undefined : fromBase64url(signature);
-    if (!body || !mac || !(await crypto.subtle.verify("HMAC", await this.key, mac, encoder.encode(body)))) return { ok: false, reason: "invalid" };
+    if (!body || !mac || !(await crypto.subtle.verify("HMAC", await this.key, mac, encoder.encode(body))))
+      return { ok: false, reason: "invalid" };
     let data: { e?: unknown; l?: unknown; x?: unknown };
     try {
       data = JSON.parse(new TextDecoder().decode(fromBase64url(body))) as typeof data;
@@ -112,8 +119,13 @@ export function createConfirmHandler(options: ConfirmHandlerOptions): (request: 
       if (outcome === "confirmed") options.onStored?.();
       return page(claims.locale, "newsletter-confirmed");
     } catch (error) {
-      console.error(`sitegen: could not confirm a newsletter subscription: ${error instanceof Error ? error.message : String(error)}`);
-      return seeOther(`${localePrefix[claims.locale]}/forms/error?reason=unavailable`, { ...NO_STORE, "Retry-After": "60" });
+      console.error(
+        `sitegen: could not confirm a newsletter subscription: ${error instanceof Error ? error.message : String(error)}`,
+      );
+      return seeOther(`${localePrefix[claims.locale]}/forms/error?reason=unavailable`, {
+        ...NO_STORE,
+        "Retry-After": "60",
+      });
     }
   };
 }

@@ -66,7 +66,11 @@ export function isCrossSite(request: Request, allowedOrigins: ReadonlySet<string
  * without that header (an old browser), `remotePages` (set when site.yaml's endpoints are on another
  * origin than siteUrl) decides.
  */
-export function pagesOrigin(request: Request, allowedOrigins: ReadonlySet<string>, remotePages: string | undefined): string {
+export function pagesOrigin(
+  request: Request,
+  allowedOrigins: ReadonlySet<string>,
+  remotePages: string | undefined,
+): string {
   let own: string | undefined;
   try {
     own = new URL(request.url).origin;

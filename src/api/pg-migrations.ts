@@ -118,7 +118,11 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
 const MIGRATION_LOCK = 7_340_001;
 
 /** Applies the migrations not yet recorded, up to `upTo` (all by default; a test stops earlier to make an older database). */
-export async function migratePg(pool: Pool, upTo = Infinity, migrations: readonly PgMigration[] = PG_MIGRATIONS): Promise<number[]> {
+export async function migratePg(
+  pool: Pool,
+  upTo = Infinity,
+  migrations: readonly PgMigration[] = PG_MIGRATIONS,
+): Promise<number[]> {
   const client = await pool.connect();
   const applied: number[] = [];
   let broken = false;
@@ -134,7 +138,10 @@ export async function migratePg(pool: Pool, upTo = Infinity, migrations: readonl
         const done = await client.query("SELECT 1 FROM schema_migrations WHERE version = $1", [migration.version]);
         if (done.rowCount === 0) {
           await client.query(migration.sql);
-          await client.query("INSERT INTO schema_migrations (version, name) VALUES ($1, $2)", [migration.version, migration.name]);
+          await client.query("INSERT INTO schema_migrations (version, name) VALUES ($1, $2)", [
+            migration.version,
+            migration.name,
+          ]);
           applied.push(migration.version);
         }
         await client.query("COMMIT");

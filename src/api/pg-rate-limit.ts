@@ -56,7 +56,9 @@ export class PgRateLimiter implements Limiter {
     ]);
     const row = rows[0] as { allowed: boolean; oldest: string | null };
     // bigint comes back as text: milliseconds since the epoch fit a double exactly.
-    return row.allowed ? ALLOWED : { allowed: false, retryAfter: retryAfter(Number(row.oldest ?? now), this.windowMs, now) };
+    return row.allowed
+      ? ALLOWED
+      : { allowed: false, retryAfter: retryAfter(Number(row.oldest ?? now), this.windowMs, now) };
   }
 
   /** Clients seen once and never again leave rows behind: dropped once per window by each process. */

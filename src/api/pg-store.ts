@@ -79,7 +79,9 @@ export class PgSubmissionStore implements SubmissionStore {
       idleTimeoutMillis: 30_000,
     });
     // An idle connection the server drops (a restart, a failover) must not end the process; the pool replaces it.
-    this.pool.on("error", (error) => console.error(`sitegen: a PostgreSQL connection to ${this.target} failed: ${error.message}`));
+    this.pool.on("error", (error) =>
+      console.error(`sitegen: a PostgreSQL connection to ${this.target} failed: ${error.message}`),
+    );
   }
 
   ready(): Promise<void> {
@@ -116,7 +118,13 @@ export class PgSubmissionStore implements SubmissionStore {
     }
   }
 
-  private async enqueue(client: Db, type: SubmissionType, id: unknown, messages: readonly OutboxMessage[], createdAt: string): Promise<void> {
+  private async enqueue(
+    client: Db,
+    type: SubmissionType,
+    id: unknown,
+    messages: readonly OutboxMessage[],
+    createdAt: string,
+  ): Promise<void> {
     for (const m of messages) {
       await client.query(
         "INSERT INTO outbox (kind, submission_type, submission_id, payload, next_attempt_at, created_at) VALUES ($1, $2, $3, $4::jsonb, $5, $5)",
@@ -130,11 +138,19 @@ export class PgSubmissionStore implements SubmissionStore {
     const add = async (db: Db) => {
       const inserted = await db.query<Row>(
         "INSERT INTO newsletter (email, email_key, locale, created_at, suspect, confirmed_at) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (email_key) DO NOTHING RETURNING id",
-        [entry.email, key, entry.locale, entry.createdAt, entry.suspect === true, entry.confirmed === false ? null : entry.createdAt],
+        [
+          entry.email,
+          key,
+          entry.locale,
+          entry.createdAt,
+          entry.suspect === true,
+          entry.confirmed === false ? null : entry.createdAt,
+        ],
       );
       if (inserted.rowCount === 0) {
         // A person confirming an address that only a suspect submission had given clears the mark.
-        if (!entry.suspect) await db.query("UPDATE newsletter SET suspect = false WHERE email_key = $1 AND suspect", [key]);
+        if (!entry.suspect)
+          await db.query("UPDATE newsletter SET suspect = false WHERE email_key = $1 AND suspect", [key]);
         return "exists" as const;
       }
       await this.enqueue(db, "newsletter", inserted.rows[0].id, outbox, entry.createdAt);
@@ -150,7 +166,17 @@ export class PgSubmissionStore implements SubmissionStore {
       const inserted = await db.query<Row>(
         `INSERT INTO contact (first_name, last_name, email, email_key, company, message, locale, created_at, suspect)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id`,
-        [entry.firstName, entry.lastName, entry.email, emailKey(entry.email), entry.company, entry.message, entry.locale, entry.createdAt, entry.suspect === true],
+        [
+          entry.firstName,
+          entry.lastName,
+          entry.email,
+          emailKey(entry.email),
+          entry.company,
+          entry.message,
+          entry.locale,
+          entry.createdAt,
+          entry.suspect === true,
+        ],
       );
       await this.enqueue(db, "contact", inserted.rows[0].id, outbox, entry.createdAt);
     };
@@ -158,11 +184,17 @@ export class PgSubmissionStore implements SubmissionStore {
     return this.transaction(add);
   }
 
-  async confirmNewsletter(email: string, now: number, outbox: readonly OutboxMessage[] = []): Promise<"confirmed" | "already" | "missing"> {
+  async confirmNewsletter(
+    email: string,
+    now: number,
+    outbox: readonly OutboxMessage[] = [],
+  ): Promise<"confirmed" | "already" | "missing"> {
     const key = emailKey(email);
     const at = new Date(now).toISOString();
     return this.transaction(async (client) => {
-      const found = await client.query<Row>("SELECT id, confirmed_at FROM newsletter WHERE email_key = $1 FOR UPDATE", [key]);
+      const found = await client.query<Row>("SELECT id, confirmed_at FROM newsletter WHERE email_key = $1 FOR UPDATE", [
+        key,
+      ]);
       if (found.rowCount === 0) return "missing" as const;
       if (found.rows[0].confirmed_at !== null) return "already" as const;
       await client.query("UPDATE newsletter SET confirmed_at = $1 WHERE id = $2", [at, found.rows[0].id]);
@@ -175,7 +207,13 @@ export class PgSubmissionStore implements SubmissionStore {
     const cutoff = new Date(now - retentionMs(days)).toISOString();
     const stale = "SELECT id FROM newsletter WHERE confirmed_at IS NULL AND created_at < $1";
     return this.transaction(async (client) => ({
-      outbox: (await client.query(`DELETE FROM outbox WHERE submission_type = 'newsletter' AND submission_id IN (${stale})`, [cutoff])).rowCount ?? 0,
+      outbox:
+        (
+          await client.query(
+            `DELETE FROM outbox WHERE submission_type = 'newsletter' AND submission_id IN (${stale})`,
+            [cutoff],
+          )
+        ).rowCount ?? 0,
       newsletter: (await client.query(`DELETE FROM newsletter WHERE id IN (${stale})`, [cutoff])).rowCount ?? 0,
       contact: 0,
     }));
@@ -219,18 +257,17 @@ export class PgSubmissionStore implements SubmissionStore {
   }
 
   async markDelivered(id: number, now: number): Promise<void> {
-    await this.query("UPDATE outbox SET delivered_at = $1, attempts = attempts + 1, last_error = NULL WHERE id = $2 AND delivered_at IS NULL", [
-      new Date(now).toISOString(),
-      id,
-    ]);
+    await this.query(
+      "UPDATE outbox SET delivered_at = $1, attempts = attempts + 1, last_error = NULL WHERE id = $2 AND delivered_at IS NULL",
+      [new Date(now).toISOString(), id],
+    );
   }
 
   async markFailed(id: number, error: string, nextAttemptAt: number): Promise<void> {
-    await this.query("UPDATE outbox SET attempts = attempts + 1, last_error = $1, next_attempt_at = $2 WHERE id = $3 AND delivered_at IS NULL", [
-      error,
-      new Date(nextAttemptAt).toISOString(),
-      id,
-    ]);
+    await this.query(
+      "UPDATE outbox SET attempts = attempts + 1, last_error = $1, next_attempt_at = $2 WHERE id = $3 AND delivered_at IS NULL",
+      [error, new Date(nextAttemptAt).toISOString(), id],
+    );
   }
 
   async findByEmail(email: string): Promise<SubjectData> {
@@ -257,13 +294,20 @@ export class PgSubmissionStore implements SubmissionStore {
     }));
   }
 
-  async purgeOlderThan(days: number, now: number, types: readonly SubmissionType[] = ["newsletter", "contact"]): Promise<RemovedRows> {
+  async purgeOlderThan(
+    days: number,
+    now: number,
+    types: readonly SubmissionType[] = ["newsletter", "contact"],
+  ): Promise<RemovedRows> {
     const cutoff = new Date(now - retentionMs(days)).toISOString();
     // -infinity: no row is older, so a table not named is left alone.
     const before = (type: SubmissionType) => (types.includes(type) ? cutoff : "-infinity");
     return this.transaction(async (client) => ({
-      outbox: (await client.query(`DELETE FROM outbox WHERE ${OUTBOX_BEFORE}`, [before("newsletter"), before("contact")])).rowCount ?? 0,
-      newsletter: (await client.query("DELETE FROM newsletter WHERE created_at < $1", [before("newsletter")])).rowCount ?? 0,
+      outbox:
+        (await client.query(`DELETE FROM outbox WHERE ${OUTBOX_BEFORE}`, [before("newsletter"), before("contact")]))
+          .rowCount ?? 0,
+      newsletter:
+        (await client.query("DELETE FROM newsletter WHERE created_at < $1", [before("newsletter")])).rowCount ?? 0,
       contact: (await client.query("DELETE FROM contact WHERE created_at < $1", [before("contact")])).rowCount ?? 0,
     }));
   }

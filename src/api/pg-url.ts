@@ -45,11 +45,19 @@ export function checkDatabaseUrl(value: string): string {
     url = new URL(value);
   } catch {
     // Nothing of it is shown: text that is no URL (say, libpq's "host=… password=…") may be all secrets.
-    throw new StoreError("invalid-url", "DATABASE_URL is not a URL (it is not shown here, as it may hold a password).", "DATABASE_URL");
+    throw new StoreError(
+      "invalid-url",
+      "DATABASE_URL is not a URL (it is not shown here, as it may hold a password).",
+      "DATABASE_URL",
+    );
   }
   const shown = redactDatabaseUrl(value);
   if (url.protocol !== "postgres:" && url.protocol !== "postgresql:") {
-    throw new StoreError("invalid-url", `DATABASE_URL is ${shown}: it must start with postgres:// or postgresql://.`, shown);
+    throw new StoreError(
+      "invalid-url",
+      `DATABASE_URL is ${shown}: it must start with postgres:// or postgresql://.`,
+      shown,
+    );
   }
   if (!url.hostname && !url.searchParams.get("host")) {
     throw new StoreError("invalid-url", `DATABASE_URL names no host: ${shown}`, shown);
@@ -58,11 +66,25 @@ export function checkDatabaseUrl(value: string): string {
 }
 
 /** Network errors and the server's refusals (SQLSTATE classes 08 and 28, no such database, starting up, full). */
-const CONNECTION_CODES = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "ETIMEDOUT", "EHOSTUNREACH", "ENETUNREACH", "ECONNRESET", "ENOENT", "EPIPE", "3D000", "57P03", "53300"]);
+const CONNECTION_CODES = new Set([
+  "ECONNREFUSED",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "ETIMEDOUT",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "ECONNRESET",
+  "ENOENT",
+  "EPIPE",
+  "3D000",
+  "57P03",
+  "53300",
+]);
 
 function isConnectionError(error: unknown): boolean {
   const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
-  if (typeof code === "string" && (CONNECTION_CODES.has(code) || code.startsWith("08") || code.startsWith("28"))) return true;
+  if (typeof code === "string" && (CONNECTION_CODES.has(code) || code.startsWith("08") || code.startsWith("28")))
+    return true;
   return typeof message === "string" && /timeout exceeded when trying to connect|Connection terminated/i.test(message);
 }
 
@@ -75,5 +97,7 @@ function reasonOf(error: unknown): string {
 /** `error` as a StoreError("unreachable") when it says the server could not be reached or refused us; as it is otherwise. */
 export function connectionFailure(error: unknown, target: string): unknown {
   if (!isConnectionError(error)) return error;
-  return new StoreError("unreachable", `Could not connect to PostgreSQL at ${target}: ${reasonOf(error)}`, target, { cause: error });
+  return new StoreError("unreachable", `Could not connect to PostgreSQL at ${target}: ${reasonOf(error)}`, target, {
+    cause: error,
+  });
 }

@@ -44,7 +44,10 @@ export const sqliteDriver: "node:sqlite" | "better-sqlite3" = nodeSqlite() ? "no
 export function openSqlite(file: string, options: OpenOptions = {}): SqliteDatabase {
   const builtIn = nodeSqlite();
   if (builtIn) return new builtIn.DatabaseSync(file, { readOnly: options.readonly === true });
-  return new BetterSqlite(file, { readonly: options.readonly === true, fileMustExist: options.readonly === true }) as unknown as SqliteDatabase;
+  return new BetterSqlite(file, {
+    readonly: options.readonly === true,
+    fileMustExist: options.readonly === true,
+  }) as unknown as SqliteDatabase;
 }
 
 /**

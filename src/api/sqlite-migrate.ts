@@ -10,7 +10,11 @@ import { SCHEMA_MIGRATIONS_TABLE, SQLITE_MIGRATIONS, type SqliteMigration } from
  * older file). Each runs in an IMMEDIATE transaction and is checked again inside it, so two processes
  * opening one file at once apply it once.
  */
-export function migrateSqlite(db: SqliteDatabase, upTo = Infinity, migrations: readonly SqliteMigration[] = SQLITE_MIGRATIONS): number[] {
+export function migrateSqlite(
+  db: SqliteDatabase,
+  upTo = Infinity,
+  migrations: readonly SqliteMigration[] = SQLITE_MIGRATIONS,
+): number[] {
   db.exec(SCHEMA_MIGRATIONS_TABLE);
   const isApplied = db.prepare("SELECT 1 FROM schema_migrations WHERE version = ?");
   const record = db.prepare("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)");

@@ -56,7 +56,8 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
       // Files from before the suspect mark existed get it (SQLite adds a column with a default in place).
       (db) => {
         for (const table of ["newsletter", "contact"]) {
-          if (!columnsOf(db, table).includes("suspect")) db.exec(`ALTER TABLE ${table} ADD COLUMN suspect INTEGER NOT NULL DEFAULT 0`);
+          if (!columnsOf(db, table).includes("suspect"))
+            db.exec(`ALTER TABLE ${table} ADD COLUMN suspect INTEGER NOT NULL DEFAULT 0`);
         }
       },
     ],
@@ -71,7 +72,9 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
       "ALTER TABLE contact ADD COLUMN email_key TEXT",
       (db) => {
         db.function("sitegen_email_key", { deterministic: true }, (email: unknown) => emailKey(String(email)));
-        db.exec("UPDATE newsletter SET email_key = sitegen_email_key(email); UPDATE contact SET email_key = sitegen_email_key(email);");
+        db.exec(
+          "UPDATE newsletter SET email_key = sitegen_email_key(email); UPDATE contact SET email_key = sitegen_email_key(email);",
+        );
       },
       // Two subscriptions that only Unicode case told apart are one subscriber under the new rule: the
       // earliest stays, unmarked if either was sent by a person at a human pace.
@@ -134,7 +137,8 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
   },
 ];
 
-export const SCHEMA_MIGRATIONS_TABLE = "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)";
+export const SCHEMA_MIGRATIONS_TABLE =
+  "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)";
 
 /** A migration's SQL statements alone: what D1 runs (see the top of this file). */
 export function statementsOf(migration: SqliteMigration): string[] {

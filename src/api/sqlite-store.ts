@@ -62,7 +62,9 @@ export class SqliteSubmissionStore implements SubmissionStore {
       closeSync(openSync(this.file, "a", 0o600));
       db = openSqlite(this.file);
     } catch (error) {
-      throw new StoreError("unreadable", `Could not open ${this.file}: ${(error as Error).message}`, this.file, { cause: error });
+      throw new StoreError("unreadable", `Could not open ${this.file}: ${(error as Error).message}`, this.file, {
+        cause: error,
+      });
     }
     try {
       db.exec("PRAGMA journal_mode = WAL");
@@ -93,7 +95,12 @@ export class SqliteSubmissionStore implements SubmissionStore {
     this.open();
   }
 
-  private enqueue(type: SubmissionType, id: number | bigint, messages: readonly OutboxMessage[], createdAt: string): void {
+  private enqueue(
+    type: SubmissionType,
+    id: number | bigint,
+    messages: readonly OutboxMessage[],
+    createdAt: string,
+  ): void {
     const insert = this.sql(
       "INSERT INTO outbox (kind, submission_type, submission_id, payload, next_attempt_at, created_at) VALUES (?, ?, ?, ?, ?, ?)",
     );
@@ -106,7 +113,14 @@ export class SqliteSubmissionStore implements SubmissionStore {
     return immediate(db, (): "added" | "exists" => {
       const result = this.sql(
         "INSERT INTO newsletter (email, email_key, locale, created_at, suspect, confirmed_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
-      ).run(entry.email, key, entry.locale, entry.createdAt, entry.suspect ? 1 : 0, entry.confirmed === false ? null : entry.createdAt);
+      ).run(
+        entry.email,
+        key,
+        entry.locale,
+        entry.createdAt,
+        entry.suspect ? 1 : 0,
+        entry.confirmed === false ? null : entry.createdAt,
+      );
       if (result.changes === 0) {
         // A person confirming an address that only a suspect submission had given clears the mark.
         if (!entry.suspect) this.sql("UPDATE newsletter SET suspect = 0 WHERE email_key = ? AND suspect = 1").run(key);
@@ -122,16 +136,31 @@ export class SqliteSubmissionStore implements SubmissionStore {
     immediate(db, () => {
       const result = this.sql(
         "INSERT INTO contact (first_name, last_name, email, email_key, company, message, locale, created_at, suspect) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-      ).run(entry.firstName, entry.lastName, entry.email, emailKey(entry.email), entry.company, entry.message, entry.locale, entry.createdAt, entry.suspect ? 1 : 0);
+      ).run(
+        entry.firstName,
+        entry.lastName,
+        entry.email,
+        emailKey(entry.email),
+        entry.company,
+        entry.message,
+        entry.locale,
+        entry.createdAt,
+        entry.suspect ? 1 : 0,
+      );
       this.enqueue("contact", result.lastInsertRowid, outbox, entry.createdAt);
     });
   }
 
-  async confirmNewsletter(email: string, now: number, outbox: readonly OutboxMessage[] = []): Promise<"confirmed" | "already" | "missing"> {
+  async confirmNewsletter(
+    email: string,
+    now: number,
+    outbox: readonly OutboxMessage[] = [],
+  ): Promise<"confirmed" | "already" | "missing"> {
     const db = this.open();
     const key = emailKey(email);
     return immediate(db, (): "confirmed" | "already" | "missing" => {
-      const row = this.sql("SELECT id, confirmed_at FROM newsletter WHERE email_key = ?").get(key) as { id: number; confirmed_at: string | null } | undefined;
+      const row = this.sql("SELECT id, confirmed_at FROM newsletter WHERE email_key = ?").get(key) as
+        { id: number; confirmed_at: string | null } | undefined;
       if (!row) return "missing";
       if (row.confirmed_at !== null) return "already";
       this.sql("UPDATE newsletter SET confirmed_at = ? WHERE id = ?").run(iso(now), row.id);
@@ -145,7 +174,9 @@ export class SqliteSubmissionStore implements SubmissionStore {
     const db = this.open();
     const stale = "SELECT id FROM newsletter WHERE confirmed_at IS NULL AND created_at < ?";
     return immediate(db, () => ({
-      outbox: this.sql(`DELETE FROM outbox WHERE submission_type = 'newsletter' AND submission_id IN (${stale})`).run(cutoff).changes,
+      outbox: this.sql(`DELETE FROM outbox WHERE submission_type = 'newsletter' AND submission_id IN (${stale})`).run(
+        cutoff,
+      ).changes,
       newsletter: this.sql(`DELETE FROM newsletter WHERE id IN (${stale})`).run(cutoff).changes,
       contact: 0,
     }));
@@ -163,7 +194,13 @@ export class SqliteSubmissionStore implements SubmissionStore {
            FROM outbox WHERE submission_type = ? GROUP BY submission_id
          ) o ON o.submission_id = s.id
          ORDER BY s.id`,
-    ).all(type) as (Record<string, unknown> & { total: number; undelivered: number; attempts: number; pending_attempts: number; last_error: string | null })[];
+    ).all(type) as (Record<string, unknown> & {
+      total: number;
+      undelivered: number;
+      attempts: number;
+      pending_attempts: number;
+      last_error: string | null;
+    })[];
     return rows.map(({ total, undelivered, attempts, pending_attempts, last_error, ...row }) => ({
       ...row,
       ...deliveryOf({ total, undelivered, attempts, pendingAttempts: pending_attempts, lastError: last_error }),
@@ -180,19 +217,29 @@ export class SqliteSubmissionStore implements SubmissionStore {
   }
 
   async markDelivered(id: number, now: number): Promise<void> {
-    this.sql("UPDATE outbox SET delivered_at = ?, attempts = attempts + 1, last_error = NULL WHERE id = ? AND delivered_at IS NULL").run(iso(now), id);
+    this.sql(
+      "UPDATE outbox SET delivered_at = ?, attempts = attempts + 1, last_error = NULL WHERE id = ? AND delivered_at IS NULL",
+    ).run(iso(now), id);
   }
 
   async markFailed(id: number, error: string, nextAttemptAt: number): Promise<void> {
-    this.sql("UPDATE outbox SET attempts = attempts + 1, last_error = ?, next_attempt_at = ? WHERE id = ? AND delivered_at IS NULL").run(error, iso(nextAttemptAt), id);
+    this.sql(
+      "UPDATE outbox SET attempts = attempts + 1, last_error = ?, next_attempt_at = ? WHERE id = ? AND delivered_at IS NULL",
+    ).run(error, iso(nextAttemptAt), id);
   }
 
   async findByEmail(email: string): Promise<SubjectData> {
     const key = emailKey(email);
     return {
-      newsletter: this.sql(`SELECT ${COLUMNS.newsletter} FROM newsletter WHERE email_key = ? ORDER BY id`).all(key) as SubjectData["newsletter"],
-      contact: this.sql(`SELECT ${COLUMNS.contact} FROM contact WHERE email_key = ? ORDER BY id`).all(key) as SubjectData["contact"],
-      outbox: (this.sql(`SELECT * FROM outbox WHERE ${OUTBOX_OF_EMAIL} ORDER BY id`).all(key, key) as RawOutbox[]).map(outboxRow),
+      newsletter: this.sql(`SELECT ${COLUMNS.newsletter} FROM newsletter WHERE email_key = ? ORDER BY id`).all(
+        key,
+      ) as SubjectData["newsletter"],
+      contact: this.sql(`SELECT ${COLUMNS.contact} FROM contact WHERE email_key = ? ORDER BY id`).all(
+        key,
+      ) as SubjectData["contact"],
+      outbox: (this.sql(`SELECT * FROM outbox WHERE ${OUTBOX_OF_EMAIL} ORDER BY id`).all(key, key) as RawOutbox[]).map(
+        outboxRow,
+      ),
     };
   }
 
@@ -207,13 +254,18 @@ export class SqliteSubmissionStore implements SubmissionStore {
     }));
   }
 
-  async purgeOlderThan(days: number, now: number, types: readonly SubmissionType[] = ["newsletter", "contact"]): Promise<RemovedRows> {
+  async purgeOlderThan(
+    days: number,
+    now: number,
+    types: readonly SubmissionType[] = ["newsletter", "contact"],
+  ): Promise<RemovedRows> {
     const cutoff = iso(now - retentionMs(days));
     const db = this.open();
     // A cutoff no row can be older than leaves a table alone.
     const before = (type: SubmissionType) => (types.includes(type) ? cutoff : "");
     return immediate(db, () => ({
-      outbox: this.sql(`DELETE FROM outbox WHERE ${OUTBOX_BEFORE}`).run(before("newsletter"), before("contact")).changes,
+      outbox: this.sql(`DELETE FROM outbox WHERE ${OUTBOX_BEFORE}`).run(before("newsletter"), before("contact"))
+        .changes,
       newsletter: this.sql("DELETE FROM newsletter WHERE created_at < ?").run(before("newsletter")).changes,
       contact: this.sql("DELETE FROM contact WHERE created_at < ?").run(before("contact")).changes,
     }));

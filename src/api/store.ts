@@ -137,7 +137,11 @@ export interface SubmissionStore {
    * the same transaction: "confirmed" then; "already" when it was confirmed before (nothing queued);
    * "missing" when no subscription of that address is stored (it expired, or was erased).
    */
-  confirmNewsletter(email: string, now: number, outbox?: readonly OutboxMessage[]): Promise<"confirmed" | "already" | "missing">;
+  confirmNewsletter(
+    email: string,
+    now: number,
+    outbox?: readonly OutboxMessage[],
+  ): Promise<"confirmed" | "already" | "missing">;
   /** Erases the subscriptions still unconfirmed `days` days after they were stored, with their notifications. */
   purgeUnconfirmed(days: number, now: number): Promise<RemovedRows>;
 
@@ -174,7 +178,8 @@ export interface SubmissionStore {
 }
 
 /** What the form handlers use of a store: a test or another runtime may give just this much. */
-export type SubmissionSink = Pick<SubmissionStore, "addNewsletter" | "addContact" | "close"> & Partial<Pick<SubmissionStore, "rateLimiter" | "ready">>;
+export type SubmissionSink = Pick<SubmissionStore, "addNewsletter" | "addContact" | "close"> &
+  Partial<Pick<SubmissionStore, "rateLimiter" | "ready">>;
 
 /** The form an address is compared by: lower-cased with Unicode's rules, the same on every backend. */
 export function emailKey(email: string): string {
@@ -182,11 +187,21 @@ export function emailKey(email: string): string {
 }
 
 /** One submission's delivery, from what its notifications that are not yet delivered say. */
-export function deliveryOf(counts: { total: number; undelivered: number; attempts: number; pendingAttempts: number; lastError: string | null }): Delivery {
+export function deliveryOf(counts: {
+  total: number;
+  undelivered: number;
+  attempts: number;
+  pendingAttempts: number;
+  lastError: string | null;
+}): Delivery {
   const { total, undelivered, attempts, pendingAttempts, lastError } = counts;
   if (total === 0) return { delivery: "none", delivery_attempts: 0, delivery_error: null };
   if (undelivered === 0) return { delivery: "delivered", delivery_attempts: attempts, delivery_error: null };
-  return { delivery: lastError === null ? "pending" : "failing", delivery_attempts: pendingAttempts, delivery_error: lastError };
+  return {
+    delivery: lastError === null ? "pending" : "failing",
+    delivery_attempts: pendingAttempts,
+    delivery_error: lastError,
+  };
 }
 
 /** A store's failures that a developer must act on, told apart by `code` (errors.ts maps each to its catalogue entry). */
@@ -209,6 +224,7 @@ const DAY_MS = 86_400_000;
 
 /** A retention period in days, refused unless it is a positive number (0 would erase everything). */
 export function retentionMs(days: number): number {
-  if (!Number.isFinite(days) || days <= 0) throw new RangeError(`A retention period must be a positive number of days, not ${days}.`);
+  if (!Number.isFinite(days) || days <= 0)
+    throw new RangeError(`A retention period must be a positive number of days, not ${days}.`);
   return days * DAY_MS;
 }

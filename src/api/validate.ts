@@ -28,7 +28,8 @@ const BODY_FIELDS = ["firstName", "lastName", "email", "company", "message"] as 
  */
 const BYTES_PER_UNIT = 9;
 const ENVELOPE_BYTES = 1024;
-export const MAX_BODY_BYTES = BODY_FIELDS.reduce((sum, field) => sum + LIMITS[field], 0) * BYTES_PER_UNIT + ENVELOPE_BYTES;
+export const MAX_BODY_BYTES =
+  BODY_FIELDS.reduce((sum, field) => sum + LIMITS[field], 0) * BYTES_PER_UNIT + ENVELOPE_BYTES;
 
 /** C0 controls except \t \n \r, DEL, C1 controls, and unpaired surrogates (matched alone under the u flag). */
 const FORBIDDEN = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]|[\uD800-\uDFFF]/u;
@@ -61,7 +62,9 @@ const EMAIL = new RegExp(String.raw`^[^\s@<>()[\]\\,;:"]+@(?:${LABEL}\.)+(?:\p{L
 export function isValidEmail(email: string): boolean {
   if (email.length > LIMITS.email || FORBIDDEN.test(email) || INVISIBLE.test(email) || !EMAIL.test(email)) return false;
   const local = email.slice(0, email.lastIndexOf("@"));
-  return local.length <= LIMITS.emailLocalPart && !local.startsWith(".") && !local.endsWith(".") && !local.includes("..");
+  return (
+    local.length <= LIMITS.emailLocalPart && !local.startsWith(".") && !local.endsWith(".") && !local.includes("..")
+  );
 }
 
 /** Field name → reads a raw value from the parsed body (own properties only). */
@@ -130,7 +133,10 @@ export function validateContact(read: FieldReader): Validated<ContactFields> {
   };
   const values = {} as ContactFields;
   const problems: Partial<Record<keyof ContactFields, FieldProblem>> = {};
-  for (const [name, result] of Object.entries(results) as [keyof ContactFields, { value: string; problem?: FieldProblem }][]) {
+  for (const [name, result] of Object.entries(results) as [
+    keyof ContactFields,
+    { value: string; problem?: FieldProblem },
+  ][]) {
     values[name] = result.value;
     if (result.problem) problems[name] = result.problem;
   }

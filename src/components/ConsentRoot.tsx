@@ -8,14 +8,38 @@ import type { CookieConsentProps } from "../islands/cookie-consent.tsx";
  */
 export function ConsentRoot() {
   const { t, site, islands, href } = usePage();
-  const cat = (c: string) => ({ name: t(`cookies.categories.${c}.name`), description: t(`cookies.categories.${c}.description`) });
-  const keys = ["regionLabel", "title", "description", "customize", "rejectAll", "acceptAll", "learnMore", "dialogTitle", "dialogDescription", "save", "close", "alwaysOn"] as const;
+  const cat = (c: string) => ({
+    name: t(`cookies.categories.${c}.name`),
+    description: t(`cookies.categories.${c}.description`),
+  });
+  const keys = [
+    "regionLabel",
+    "title",
+    "description",
+    "customize",
+    "rejectAll",
+    "acceptAll",
+    "learnMore",
+    "dialogTitle",
+    "dialogDescription",
+    "save",
+    "close",
+    "alwaysOn",
+  ] as const;
   const props: Omit<CookieConsentProps, "initialView"> = {
     policy: { revision: site.consent.revision, lifetimeDays: site.consent.lifetimeDays },
     policyHref: href("cookie-policy"),
     text: {
-      ...(Object.fromEntries(keys.map((k) => [k, t(`cookies.${k}`)])) as Omit<CookieConsentProps["text"], "categories">),
-      categories: { essential: cat("essential"), analytics: cat("analytics"), marketing: cat("marketing"), functional: cat("functional") },
+      ...(Object.fromEntries(keys.map((k) => [k, t(`cookies.${k}`)])) as Omit<
+        CookieConsentProps["text"],
+        "categories"
+      >),
+      categories: {
+        essential: cat("essential"),
+        analytics: cat("analytics"),
+        marketing: cat("marketing"),
+        functional: cat("functional"),
+      },
     },
   };
   return (
@@ -39,10 +63,22 @@ export function Toaster() {
   const { t } = usePage();
   return (
     <>
-      <section className="toaster" data-toaster="main" aria-label={`${t("toast.regionLabel")} (Alt+T)`} tabIndex={-1} data-close-label={t("toast.close")}>
+      <section
+        className="toaster"
+        data-toaster="main"
+        aria-label={`${t("toast.regionLabel")} (Alt+T)`}
+        tabIndex={-1}
+        data-close-label={t("toast.close")}
+      >
         <ol aria-live="polite" aria-relevant="additions text" />
       </section>
-      <section className="toaster toaster-alert" data-toaster="alert" aria-label={`${t("toast.alertRegionLabel")} (F8)`} tabIndex={-1} data-close-label={t("toast.close")}>
+      <section
+        className="toaster toaster-alert"
+        data-toaster="alert"
+        aria-label={`${t("toast.alertRegionLabel")} (F8)`}
+        tabIndex={-1}
+        data-close-label={t("toast.close")}
+      >
         <ol aria-live="polite" aria-relevant="additions text" />
       </section>
     </>

@@ -21,7 +21,10 @@ export function Document({ head, page: data, children }: DocumentProps) {
   const page = data as PageContextValue;
   const { t } = page;
   return (
-    <html lang={page.lang} data-locales={JSON.stringify(Object.fromEntries(page.site.locales.map((l) => [l.code, l.prefix])))}>
+    <html
+      lang={page.lang}
+      data-locales={JSON.stringify(Object.fromEntries(page.site.locales.map((l) => [l.code, l.prefix])))}
+    >
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
@@ -91,7 +94,13 @@ export function Document({ head, page: data, children }: DocumentProps) {
           <ConsentRoot />
           {page.route?.id === "home" && (
             // Spec §4: on the home path only, a first visit asks which language to show (mounted by the runtime).
-            <div hidden data-island="language-detection" data-when="manual" data-src={page.islands["language-detection"]} data-props={JSON.stringify({ endpoint: page.site.endpoints.detectLanguage })} />
+            <div
+              hidden
+              data-island="language-detection"
+              data-when="manual"
+              data-src={page.islands["language-detection"]}
+              data-props={JSON.stringify({ endpoint: page.site.endpoints.detectLanguage })}
+            />
           )}
           <Header />
           <main id="main" tabIndex={-1}>

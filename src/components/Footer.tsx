@@ -21,7 +21,8 @@ export function Footer() {
           <p>{t("footer.tagline")}</p>
           <address>
             <p>
-              <MapPin size={16} /> {site.streetAddress ? `${site.streetAddress}, ${t("footer.address")}` : t("footer.address")}
+              <MapPin size={16} />{" "}
+              {site.streetAddress ? `${site.streetAddress}, ${t("footer.address")}` : t("footer.address")}
             </p>
             <p>
               <Mail size={16} /> <a href={`mailto:${site.email}`}>{site.email}</a>

@@ -20,7 +20,17 @@ export function Header() {
 }
 
 /** The routes the menu links to. */
-const MENU_ROUTES = new Set(["home", "services", ...SERVICE_LINES.map((line) => `services.${line}`), "technologies", "industries", ...Object.keys(ROUTED_SECTORS).map((slug) => `industries.${slug}`), "about", "insights", "contact"]);
+const MENU_ROUTES = new Set([
+  "home",
+  "services",
+  ...SERVICE_LINES.map((line) => `services.${line}`),
+  "technologies",
+  "industries",
+  ...Object.keys(ROUTED_SECTORS).map((slug) => `industries.${slug}`),
+  "about",
+  "insights",
+  "contact",
+]);
 
 /** What the menu marks for a route: the route if the menu links to it, else the section it is within ("services."), else nothing. */
 function markedRoute(id: string | undefined): string {
@@ -125,7 +135,16 @@ function LanguageSwitcher() {
   if (others.length === 1) {
     const other = others[0];
     return (
-      <a className="lang-switch" href={other.href} hrefLang={other.lang} lang={other.lang} data-lang-switch={other.code} data-current-lang={locale} data-counterpart={byPrefix} data-tooltip={t("languageSwitcher.tooltip")}>
+      <a
+        className="lang-switch"
+        href={other.href}
+        hrefLang={other.lang}
+        lang={other.lang}
+        data-lang-switch={other.code}
+        data-current-lang={locale}
+        data-counterpart={byPrefix}
+        data-tooltip={t("languageSwitcher.tooltip")}
+      >
         <Globe size={18} />
         <span>{t("languageSwitcher.label")}</span>
       </a>
@@ -140,7 +159,14 @@ function LanguageSwitcher() {
       <ul id="language-menu" className="lang-menu-list" popover="auto">
         {others.map((other) => (
           <li key={other.code}>
-            <a href={other.href} hrefLang={other.lang} lang={other.lang} data-lang-switch={other.code} data-current-lang={locale} data-counterpart={byPrefix}>
+            <a
+              href={other.href}
+              hrefLang={other.lang}
+              lang={other.lang}
+              data-lang-switch={other.code}
+              data-current-lang={locale}
+              data-counterpart={byPrefix}
+            >
               {languageName(other.lang)}
             </a>
           </li>

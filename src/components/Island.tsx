@@ -8,10 +8,26 @@ export type HydrateWhen = "load" | "idle" | "visible" | "interaction" | "manual"
  * at build time), when to hydrate it, and its props as JSON (React escapes the attribute). The page is
  * complete without JavaScript; the runtime only adds behaviour.
  */
-export function Island<P extends object>({ name, when, component: Component, props }: { name: string; when: HydrateWhen; component: ComponentType<P>; props: P }) {
+export function Island<P extends object>({
+  name,
+  when,
+  component: Component,
+  props,
+}: {
+  name: string;
+  when: HydrateWhen;
+  component: ComponentType<P>;
+  props: P;
+}) {
   const { islands } = usePage();
   return (
-    <div className="island" data-island={name} data-when={when} data-src={islands[name]} data-props={JSON.stringify(props)}>
+    <div
+      className="island"
+      data-island={name}
+      data-when={when}
+      data-src={islands[name]}
+      data-props={JSON.stringify(props)}
+    >
       <Component {...props} />
     </div>
   );

@@ -8,7 +8,19 @@ import Newsletter, { type NewsletterProps } from "../islands/newsletter.tsx";
  */
 export function NewsletterSlot({ id = "newsletter" }: { id?: string } = {}) {
   const { t, site, locale } = usePage();
-  const keys = ["emailLabel", "placeholder", "submit", "submitting", "note", "emptyEmail", "invalidEmail", "errorTitle", "failure", "successTitle", "successMessage"] as const;
+  const keys = [
+    "emailLabel",
+    "placeholder",
+    "submit",
+    "submitting",
+    "note",
+    "emptyEmail",
+    "invalidEmail",
+    "errorTitle",
+    "failure",
+    "successTitle",
+    "successMessage",
+  ] as const;
   const props: NewsletterProps = {
     endpoint: site.endpoints.newsletter,
     locale,

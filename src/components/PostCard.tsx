@@ -27,7 +27,12 @@ export function PostGrid({ entries, lead = false }: { entries: CollectionEntry[]
   return (
     <ul className={`card-grid ${two ? "cols-2" : "cols-3"} post-list`}>
       {entries.map((entry, i) => (
-        <PostCard key={entry.key} entry={entry} priority={lead && i === 0} sizes={two ? HALF_SIZES : i === 0 ? leadCoverSizes(entries.length) : undefined} />
+        <PostCard
+          key={entry.key}
+          entry={entry}
+          priority={lead && i === 0}
+          sizes={two ? HALF_SIZES : i === 0 ? leadCoverSizes(entries.length) : undefined}
+        />
       ))}
     </ul>
   );
@@ -38,7 +43,17 @@ export function PostGrid({ entries, lead = false }: { entries: CollectionEntry[]
  * is about), date, title linked to it, excerpt and reading time. `priority` for the card whose cover is the
  * page's main image above the fold (a listing's first), fetched first; every other cover loads lazily.
  */
-export function PostCard({ entry, headingLevel = 3, priority = false, sizes = CARD_SIZES }: { entry: CollectionEntry; headingLevel?: 2 | 3; priority?: boolean; sizes?: string }) {
+export function PostCard({
+  entry,
+  headingLevel = 3,
+  priority = false,
+  sizes = CARD_SIZES,
+}: {
+  entry: CollectionEntry;
+  headingLevel?: 2 | 3;
+  priority?: boolean;
+  sizes?: string;
+}) {
   const { t, formatDate } = usePage();
   const Heading = headingLevel === 2 ? "h2" : "h3";
   const id = `post-${entry.slug}`;
@@ -46,9 +61,12 @@ export function PostCard({ entry, headingLevel = 3, priority = false, sizes = CA
   return (
     <li className="card post">
       <article aria-labelledby={id}>
-        {entry.images?.cover && <Picture image={entry.images.cover} alt="" sizes={sizes} className="post-cover" priority={priority} />}
+        {entry.images?.cover && (
+          <Picture image={entry.images.cover} alt="" sizes={sizes} className="post-cover" priority={priority} />
+        )}
         <p className="meta">
-          <time dateTime={date}>{formatDate(date)}</time> · {t("insights.article.readingTime", { minutes: entry.readingMinutes })}
+          <time dateTime={date}>{formatDate(date)}</time> ·{" "}
+          {t("insights.article.readingTime", { minutes: entry.readingMinutes })}
         </p>
         <Heading id={id}>
           <a href={entry.path}>{String(entry.data.title)}</a>

@@ -6,16 +6,23 @@ import { usePage } from "./page-context.tsx";
  * page of a locale shows the tags of the same articles: they are counted once per list of articles, and
  * sorted with one collator per language (`localeCompare` with a language makes a collator on every call).
  */
-export function tagCounts(entries: CollectionEntry[], label: (id: string) => string, lang: string): { id: string; label: string; count: number }[] {
+export function tagCounts(
+  entries: CollectionEntry[],
+  label: (id: string) => string,
+  lang: string,
+): { id: string; label: string; count: number }[] {
   let counts = COUNTS.get(entries);
   if (!counts) {
     counts = new Map<string, number>();
-    for (const entry of entries) for (const tag of (entry.data.tags as string[]) ?? []) counts.set(tag, (counts.get(tag) ?? 0) + 1);
+    for (const entry of entries)
+      for (const tag of (entry.data.tags as string[]) ?? []) counts.set(tag, (counts.get(tag) ?? 0) + 1);
     COUNTS.set(entries, counts);
   }
   let collator = COLLATORS.get(lang);
   if (!collator) COLLATORS.set(lang, (collator = new Intl.Collator(lang)));
-  return [...counts].map(([id, count]) => ({ id, count, label: label(id) })).sort((a, b) => collator.compare(a.label, b.label));
+  return [...counts]
+    .map(([id, count]) => ({ id, count, label: label(id) }))
+    .sort((a, b) => collator.compare(a.label, b.label));
 }
 
 /** Tag counts by list of articles (a build's collection in one locale; a later build's lists are new ones). */

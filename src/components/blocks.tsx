@@ -4,7 +4,19 @@ import { usePage } from "./page-context.tsx";
 import { Art, QuietVisual, type HeroArt, type QuietArt } from "./illustrations/index.tsx";
 
 /** The top of every page: the one h1, an optional eyebrow and lead paragraph, actions, and its illustration. */
-export function PageHero({ eyebrow, title, lead, art, children }: { eyebrow?: string; title: ReactNode; lead?: string; art?: HeroArt; children?: ReactNode }) {
+export function PageHero({
+  eyebrow,
+  title,
+  lead,
+  art,
+  children,
+}: {
+  eyebrow?: string;
+  title: ReactNode;
+  lead?: string;
+  art?: HeroArt;
+  children?: ReactNode;
+}) {
   return (
     <div className="page-hero">
       <div className="container hero-inner">
@@ -24,7 +36,21 @@ export function PageHero({ eyebrow, title, lead, art, children }: { eyebrow?: st
  * The top of a page a visitor lands on when something ended or went wrong (not found, an error, a form's
  * result): on the light page, its quiet visual beside the one h1, the message and the ways on.
  */
-export function QuietPage({ visual, eyebrow, title, lead, note, children }: { visual: QuietArt; eyebrow?: string; title: ReactNode; lead?: string; note?: string; children?: ReactNode }) {
+export function QuietPage({
+  visual,
+  eyebrow,
+  title,
+  lead,
+  note,
+  children,
+}: {
+  visual: QuietArt;
+  eyebrow?: string;
+  title: ReactNode;
+  lead?: string;
+  note?: string;
+  children?: ReactNode;
+}) {
   return (
     <div className="quiet-page">
       <div className="container quiet-inner">
@@ -45,7 +71,25 @@ export function QuietPage({ visual, eyebrow, title, lead, note, children }: { vi
  * A titled band of the page. The id links the heading to the section for assistive technology. `split`: an
  * editorial split, the heading and intro in a sticky left column beside the content from 64rem.
  */
-export function Section({ id, title, intro, tone, split = false, contained = true, className, children }: { id: string; title: string; intro?: string; tone?: "muted" | "dark"; split?: boolean; contained?: boolean; className?: string; children: ReactNode }) {
+export function Section({
+  id,
+  title,
+  intro,
+  tone,
+  split = false,
+  contained = true,
+  className,
+  children,
+}: {
+  id: string;
+  title: string;
+  intro?: string;
+  tone?: "muted" | "dark";
+  split?: boolean;
+  contained?: boolean;
+  className?: string;
+  children: ReactNode;
+}) {
   const classes = ["section", tone && `section-${tone}`, split && "section-split", className].filter(Boolean).join(" ");
   const inner = (
     <>
@@ -68,7 +112,11 @@ export function Section({ id, title, intro, tone, split = false, contained = tru
  * A long page's index: its sections (and their parts) as links. On a phone a list at the top; from 64rem a
  * column beside the text that stays in view while the page scrolls (layout.css).
  */
-export function PageIndex({ items }: { items: { href: string; label: string; children?: { href: string; label: string }[] }[] }) {
+export function PageIndex({
+  items,
+}: {
+  items: { href: string; label: string; children?: { href: string; label: string }[] }[];
+}) {
   const { t } = usePage();
   return (
     <nav className="page-index" aria-labelledby="page-index-title">
@@ -100,7 +148,10 @@ export function PageIndex({ items }: { items: { href: string; label: string; chi
  * (content/README.md). It renders text only, so content can never inject markup.
  */
 export function Prose({ text, className }: { text: string; className?: string }) {
-  const blocks = text.split(/\n\s*\n/).map((b) => b.trim()).filter(Boolean);
+  const blocks = text
+    .split(/\n\s*\n/)
+    .map((b) => b.trim())
+    .filter(Boolean);
   return (
     <div className={className ?? "prose"}>
       {blocks.map((block, i) => {
@@ -129,7 +180,12 @@ function withMailLinks(text: string): ReactNode {
   for (const match of text.matchAll(MAIL_ADDRESS)) {
     // An address ends before a full stop that closes the sentence.
     const address = match[0].replace(/\.+$/, "");
-    parts.push(text.slice(last, match.index), <a key={match.index} href={`mailto:${address}`}>{address}</a>);
+    parts.push(
+      text.slice(last, match.index),
+      <a key={match.index} href={`mailto:${address}`}>
+        {address}
+      </a>,
+    );
     last = match.index + address.length;
   }
   if (!parts.length) return text;

@@ -17,7 +17,10 @@ export function caseResults(entry: CollectionEntry): { value: string; label: str
 /** The cases of one sector or one service line (front matter `sector`, `service`), newest first. */
 export function useCases(filter: { sector?: string; service?: string } = {}): CollectionEntry[] {
   const { collection } = usePage();
-  return collection("cases").filter((c) => (!filter.sector || c.data.sector === filter.sector) && (!filter.service || c.data.service === filter.service));
+  return collection("cases").filter(
+    (c) =>
+      (!filter.sector || c.data.sector === filter.sector) && (!filter.service || c.data.service === filter.service),
+  );
 }
 
 /** Cards of cases: sector, title (the link), the client as described, and the first result. */
@@ -48,7 +51,15 @@ export function CaseCards({ entries, level = 3 }: { entries: CollectionEntry[]; 
 }
 
 /** A sector's or a service line's cases, as a band of its page: nothing at all when it has none. */
-export function RelatedCases({ id = "cases", filter, tone }: { id?: string; filter: { sector?: string; service?: string }; tone?: "muted" }) {
+export function RelatedCases({
+  id = "cases",
+  filter,
+  tone,
+}: {
+  id?: string;
+  filter: { sector?: string; service?: string };
+  tone?: "muted";
+}) {
   const { t } = usePage();
   const entries = useCases(filter);
   if (!entries.length) return null;

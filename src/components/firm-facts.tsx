@@ -20,7 +20,11 @@ export function withLink(text: string, name: string, link: ReactNode): ReactNode
 /** Under the contact form: what the data is used for, linked to the privacy policy (the newsletter has its own). */
 export function PrivacyNote() {
   const { t, href } = usePage();
-  return <p className="form-hint privacy-note">{withLink(t("contact.privacyNote"), "policy", <a href={href("privacy-policy")}>{t("nav.privacy")}</a>)}</p>;
+  return (
+    <p className="form-hint privacy-note">
+      {withLink(t("contact.privacyNote"), "policy", <a href={href("privacy-policy")}>{t("nav.privacy")}</a>)}
+    </p>
+  );
 }
 
 /** The name a profile's link reads as: its site's, without "www." ("linkedin.com"). */

@@ -32,6 +32,9 @@ export const PageContext = createContext<PageContextValue | null>(null);
 
 export function usePage(): PageContextValue {
   const value = useContext(PageContext);
-  if (!value) throw new Error("usePage() was called outside the document shell (src/components/Document.tsx), which provides the page's data.");
+  if (!value)
+    throw new Error(
+      "usePage() was called outside the document shell (src/components/Document.tsx), which provides the page's data.",
+    );
   return value;
 }

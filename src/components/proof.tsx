@@ -23,7 +23,14 @@ export function OutcomeFigure({ base, sector }: { base: string; sector?: { name:
       <p className="outcome-figure">
         <span className="outcome-value">{value}</span> <span className="outcome-label">{t(`${base}.label`)}</span>
       </p>
-      {has(`${base}.chart`) && <OutcomeChart kind={t(`${base}.chart`)} value={numberOf(value)} before={t("results.before")} after={t("results.after")} />}
+      {has(`${base}.chart`) && (
+        <OutcomeChart
+          kind={t(`${base}.chart`)}
+          value={numberOf(value)}
+          before={t("results.before")}
+          after={t("results.after")}
+        />
+      )}
       <figcaption>
         <span className="outcome-project">{t(`${base}.project`)}.</span> {t("results.measured")} {t(`${base}.measure`)}.
       </figcaption>
@@ -35,7 +42,15 @@ export function OutcomeFigure({ base, sector }: { base: string; sector?: { name:
  * Outcome figures of a sector (`industries.<sector>.stat1..N`, all or the numbers given), with the note on
  * what they are unless the page says it once for all of them.
  */
-export function SectorOutcomes({ sector, only, note = true }: { sector: string; only?: readonly number[]; note?: boolean }) {
+export function SectorOutcomes({
+  sector,
+  only,
+  note = true,
+}: {
+  sector: string;
+  only?: readonly number[];
+  note?: boolean;
+}) {
   const { t } = usePage();
   const base = `industries.${sector}`;
   const all = useNumbered(base, "stat");

@@ -8,7 +8,8 @@ import { usePage } from "./page-context.tsx";
 export function useReading(topics: readonly string[]): CollectionEntry[] {
   const { collection } = usePage();
   const weightOf = (tag: string) => (topics.includes(tag) ? topics.length - topics.indexOf(tag) : 0);
-  const weight = (entry: CollectionEntry) => ((entry.data.tags as string[]) ?? []).reduce((sum, tag) => sum + weightOf(tag), 0);
+  const weight = (entry: CollectionEntry) =>
+    ((entry.data.tags as string[]) ?? []).reduce((sum, tag) => sum + weightOf(tag), 0);
   // The collection is newest first and the sort is stable: equals keep that order.
   return collection("insights")
     .map((entry) => ({ entry, score: weight(entry) }))
@@ -36,7 +37,8 @@ export function ReadingList({ entries, level = 3 }: { entries: CollectionEntry[]
               <a href={entry.path}>{String(entry.data.title)}</a>
             </Heading>
             <p className="reading-meta">
-              {t("insights.article.by")} {t(`leadership.${String(entry.data.author)}.name`)} · {t("insights.article.readingTime", { minutes: entry.readingMinutes })}
+              {t("insights.article.by")} {t(`leadership.${String(entry.data.author)}.name`)} ·{" "}
+              {t("insights.article.readingTime", { minutes: entry.readingMinutes })}
             </p>
           </li>
         );

@@ -27,7 +27,8 @@ export function breadcrumbsFor(
   segments.forEach((segment, i) => {
     const key = `breadcrumbs.${segment}`;
     const last = i === segments.length - 1;
-    const label = last && lastLabel ? lastLabel : translator.has(key) ? translator.t(key) : capitalise(safeDecode(segment));
+    const label =
+      last && lastLabel ? lastLabel : translator.has(key) ? translator.t(key) : capitalise(safeDecode(segment));
     crumbs.push(last ? { label } : { label, href: localizedPath(`/${segments.slice(0, i + 1).join("/")}`, locale) });
   });
   return crumbs;

@@ -47,7 +47,9 @@ interface BuildFlags {
 
 export function createProgram(root: string): Command {
   const program = new Command("sitegen")
-    .description("Builds and serves a static site from content/ and src/ (the folder holding content/site.yaml); start serves a built one.")
+    .description(
+      "Builds and serves a static site from content/ and src/ (the folder holding content/site.yaml); start serves a built one.",
+    )
     .version(version(), "-v, --version")
     // An unknown flag or command is answered with what is valid: the help of the command it was given to.
     .showHelpAfterError(true)
@@ -58,10 +60,28 @@ export function createProgram(root: string): Command {
     .command("build")
     .description("Render every page in every locale into a static folder.")
     .option("-o, --out <dir>", "output folder", "dist")
-    .option("--site-url <url>", "base address for canonical URLs, hreflang and the sitemap (default: SITE_URL or content/site.yaml)")
-    .option("--strict", "fail on what is otherwise a warning (a missing translation, a site with no page to publish)", false)
-    .option("--precompress", "also write .br and .gz copies of every text file, for servers that send precompressed files (nginx brotli_static/gzip_static)", false)
-    .addOption(new Option("--target <host>", "where the output is deployed: node (sitegen start, static hosts), cloudflare (Pages, with the endpoints as its worker) or netlify (with the endpoints as a Netlify Function and netlify.toml)").choices(TARGET_NAMES).default("node"))
+    .option(
+      "--site-url <url>",
+      "base address for canonical URLs, hreflang and the sitemap (default: SITE_URL or content/site.yaml)",
+    )
+    .option(
+      "--strict",
+      "fail on what is otherwise a warning (a missing translation, a site with no page to publish)",
+      false,
+    )
+    .option(
+      "--precompress",
+      "also write .br and .gz copies of every text file, for servers that send precompressed files (nginx brotli_static/gzip_static)",
+      false,
+    )
+    .addOption(
+      new Option(
+        "--target <host>",
+        "where the output is deployed: node (sitegen start, static hosts), cloudflare (Pages, with the endpoints as its worker) or netlify (with the endpoints as a Netlify Function and netlify.toml)",
+      )
+        .choices(TARGET_NAMES)
+        .default("node"),
+    )
     .option("--no-cache", "render every page, keeping nothing of the previous build (a cold build)")
     .addOption(new Option("--json", "print the figures as one JSON line (for the benchmarks of bench/)").hideHelp())
     .action(async (opts: BuildFlags) => {
@@ -81,7 +101,9 @@ export function createProgram(root: string): Command {
         const usage = process.resourceUsage();
         const cpuMs = (usage.userCPUTime + usage.systemCPUTime) / 1000;
         const { totalMs: buildMs, pages, rendered, timings } = result;
-        return console.log(JSON.stringify({ buildMs, cpuMs, pages: pages.length, rendered, timings, maxRssMb: usage.maxRSS / 1024 }));
+        return console.log(
+          JSON.stringify({ buildMs, cpuMs, pages: pages.length, rendered, timings, maxRssMb: usage.maxRSS / 1024 }),
+        );
       }
       console.log(buildSummary(result));
       if (result.targetSummary) console.log(result.targetSummary);
@@ -97,14 +119,31 @@ export function createProgram(root: string): Command {
     .option("--no-watch", "serve without watching src/ and content/")
     .action(async (opts: { port: number; host: string; out: string; siteUrl?: string; watch: boolean }) => {
       const { startServe } = await import("./serve.ts");
-      await startServe({ root, outDir: resolve(opts.out), port: opts.port, host: opts.host, siteUrl: opts.siteUrl, watch: opts.watch });
+      await startServe({
+        root,
+        outDir: resolve(opts.out),
+        port: opts.port,
+        host: opts.host,
+        siteUrl: opts.siteUrl,
+        watch: opts.watch,
+      });
     });
 
   program
     .command("start")
-    .description("Serve a site sitegen build already made, with its endpoints, for a server or a container: no build, no watch, no reload.")
-    .option("-p, --port <n>", `port to listen on (default: PORT from the environment, else 4321; 0 picks a free one)`, port)
-    .option("--host <addr>", "address to listen on (0.0.0.0: every IPv4 interface, as a container needs; 127.0.0.1 behind a proxy on the same machine)", "0.0.0.0")
+    .description(
+      "Serve a site sitegen build already made, with its endpoints, for a server or a container: no build, no watch, no reload.",
+    )
+    .option(
+      "-p, --port <n>",
+      `port to listen on (default: PORT from the environment, else 4321; 0 picks a free one)`,
+      port,
+    )
+    .option(
+      "--host <addr>",
+      "address to listen on (0.0.0.0: every IPv4 interface, as a container needs; 127.0.0.1 behind a proxy on the same machine)",
+      "0.0.0.0",
+    )
     .option("-o, --out <dir>", "the built site to serve", "dist")
     .option("--hsts", "send Strict-Transport-Security, for a server reached only through HTTPS (or set HSTS=1)", false)
     .option("--shutdown-timeout <seconds>", "on SIGTERM, how long requests in flight may take to finish", count, 8)

@@ -29,13 +29,21 @@ export interface ConfigOverrides {
 }
 
 /** `env` is where SITE_URL is read. */
-export function loadSiteConfig(root: string, overrides: ConfigOverrides = {}, env: NodeJS.ProcessEnv = process.env): SiteConfig {
+export function loadSiteConfig(
+  root: string,
+  overrides: ConfigOverrides = {},
+  env: NodeJS.ProcessEnv = process.env,
+): SiteConfig {
   const file = PROJECT_FILES.config;
   const path = join(root, file);
   if (!existsSync(path)) throw sitegenError("ConfigMissing", { file: path });
   const data = parseYaml(file, readFileSync(path, "utf8"));
   if (!data || typeof data !== "object" || Array.isArray(data)) {
-    throw sitegenError("ConfigInvalid", { file, field: "(file)", problem: "the file is empty or not a mapping of names to values." });
+    throw sitegenError("ConfigInvalid", {
+      file,
+      field: "(file)",
+      problem: "the file is empty or not a mapping of names to values.",
+    });
   }
   const raw = data as Record<string, unknown>;
   const siteUrl =
@@ -55,7 +63,8 @@ export function loadSiteConfig(root: string, overrides: ConfigOverrides = {}, en
 
 function requireText(raw: Record<string, unknown>, field: string, file: string): string {
   const value = raw[field];
-  if (typeof value !== "string" || !value.trim()) throw sitegenError("ConfigInvalid", { file, field, problem: "missing, or not text." });
+  if (typeof value !== "string" || !value.trim())
+    throw sitegenError("ConfigInvalid", { file, field, problem: "missing, or not text." });
   return value;
 }
 
@@ -68,17 +77,23 @@ function readLocales(value: unknown, file: string): LocaleConfig[] {
     if (!item || typeof item !== "object") throw bad(field, "must be a mapping with code, lang, ogLocale and prefix.");
     const l = item as Record<string, unknown>;
     for (const key of ["code", "lang", "ogLocale"]) {
-      if (typeof l[key] !== "string" || !(l[key] as string).trim()) throw bad(`${field}.${key}`, "missing, or not text.");
+      if (typeof l[key] !== "string" || !(l[key] as string).trim())
+        throw bad(`${field}.${key}`, "missing, or not text.");
     }
-    if (!/^[a-z][a-z0-9-]*$/i.test(l.code as string)) throw bad(`${field}.code`, `"${l.code}" must be letters, digits and hyphens (it names a folder of content/).`);
+    if (!/^[a-z][a-z0-9-]*$/i.test(l.code as string))
+      throw bad(`${field}.code`, `"${l.code}" must be letters, digits and hyphens (it names a folder of content/).`);
     const prefix = l.prefix ?? "";
     if (typeof prefix !== "string" || (prefix !== "" && !/^\/[a-z0-9-]+$/i.test(prefix))) {
-      throw bad(`${field}.prefix`, `"${String(prefix)}" must be "" (the default locale) or "/" and a word, such as "/de".`);
+      throw bad(
+        `${field}.prefix`,
+        `"${String(prefix)}" must be "" (the default locale) or "/" and a word, such as "/de".`,
+      );
     }
     return { code: l.code as string, lang: l.lang as string, ogLocale: l.ogLocale as string, prefix };
   });
   const defaults = locales.filter((l) => l.prefix === "");
-  if (defaults.length !== 1) throw bad("locales", `exactly one locale must have prefix "" (the default); ${defaults.length} do.`);
+  if (defaults.length !== 1)
+    throw bad("locales", `exactly one locale must have prefix "" (the default); ${defaults.length} do.`);
   for (const key of ["code", "prefix"] as const) {
     const seen = new Set<string>();
     for (const l of locales) {
@@ -91,9 +106,19 @@ function readLocales(value: unknown, file: string): LocaleConfig[] {
 
 function readEndpoints(value: unknown, file: string): Record<string, string> {
   if (value === undefined) return {};
-  if (!value || typeof value !== "object" || Array.isArray(value)) throw sitegenError("ConfigInvalid", { file, field: "endpoints", problem: "must be a mapping of names to paths or URLs." });
+  if (!value || typeof value !== "object" || Array.isArray(value))
+    throw sitegenError("ConfigInvalid", {
+      file,
+      field: "endpoints",
+      problem: "must be a mapping of names to paths or URLs.",
+    });
   for (const [name, target] of Object.entries(value)) {
-    if (typeof target !== "string") throw sitegenError("ConfigInvalid", { file, field: `endpoints.${name}`, problem: "must be a path (/api/...) or an absolute URL." });
+    if (typeof target !== "string")
+      throw sitegenError("ConfigInvalid", {
+        file,
+        field: `endpoints.${name}`,
+        problem: "must be a path (/api/...) or an absolute URL.",
+      });
   }
   return value as Record<string, string>;
 }
@@ -106,6 +131,7 @@ export function normaliseSiteUrl(value: string, option: string): string {
   } catch {
     url = undefined;
   }
-  if (!url || (url.protocol !== "https:" && url.protocol !== "http:")) throw sitegenError("SiteUrlInvalid", { value, option });
+  if (!url || (url.protocol !== "https:" && url.protocol !== "http:"))
+    throw sitegenError("SiteUrlInvalid", { value, option });
   return url.origin + url.pathname.replace(/\/+$/, "");
 }

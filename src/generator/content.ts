@@ -11,7 +11,9 @@ export type Dictionary = Map<string, string>;
 
 /** Each locale's text as plain objects, as it is written into a file or inlined into a bundle (JSON). */
 export function plainDictionaries(dictionaries: Record<string, Dictionary>): Record<string, Record<string, string>> {
-  return Object.fromEntries(Object.entries(dictionaries).map(([locale, dictionary]) => [locale, Object.fromEntries(dictionary)]));
+  return Object.fromEntries(
+    Object.entries(dictionaries).map(([locale, dictionary]) => [locale, Object.fromEntries(dictionary)]),
+  );
 }
 
 export interface LocaleContent {
@@ -36,7 +38,11 @@ export function loadLocaleContent(root: string, locale: string, site: SiteConfig
     const data = parseYaml(file, readFileSync(join(root, file), "utf8"));
     if (data === null || data === undefined) continue;
     if (typeof data !== "object" || Array.isArray(data)) {
-      throw sitegenError("ContentInvalid", { file, key: "", problem: "the file must be a mapping of keys to text, starting with a key such as `hero:`." });
+      throw sitegenError("ContentInvalid", {
+        file,
+        key: "",
+        problem: "the file must be a mapping of keys to text, starting with a key such as `hero:`.",
+      });
     }
     for (const [key, value] of flatten(data as Record<string, unknown>, file)) {
       const first = sources.get(key);
@@ -49,7 +55,12 @@ export function loadLocaleContent(root: string, locale: string, site: SiteConfig
 }
 
 /** Nested mappings as [dotted key, text] pairs, in the file's order. */
-function flatten(value: Record<string, unknown>, file: string, prefix = "", out: [string, string][] = []): [string, string][] {
+function flatten(
+  value: Record<string, unknown>,
+  file: string,
+  prefix = "",
+  out: [string, string][] = [],
+): [string, string][] {
   for (const key in value) {
     const child = value[key];
     const dotted = prefix ? `${prefix}.${key}` : key;
@@ -60,7 +71,11 @@ function flatten(value: Record<string, unknown>, file: string, prefix = "", out:
     } else if (typeof child === "number" || typeof child === "boolean") {
       out.push([dotted, String(child)]);
     } else {
-      throw sitegenError("ContentInvalid", { file, key: dotted, problem: `holds ${Array.isArray(child) ? "a list" : String(child)}, where text was expected.` });
+      throw sitegenError("ContentInvalid", {
+        file,
+        key: dotted,
+        problem: `holds ${Array.isArray(child) ? "a list" : String(child)}, where text was expected.`,
+      });
     }
   }
   return out;

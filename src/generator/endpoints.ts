@@ -40,12 +40,29 @@ export async function compileEndpoints(root: string, inputs?: Set<string>): Prom
   const entry = join(root, PROJECT_FILES.api);
   if (!existsSync(entry)) return undefined;
   try {
-    const result = await (await esbuild()).build({ entryPoints: [entry], absWorkingDir: root, bundle: true, platform: "node", format: "cjs", target: "node20", packages: "external", write: false, logLevel: "silent", metafile: true });
+    const result = await (
+      await esbuild()
+    ).build({
+      entryPoints: [entry],
+      absWorkingDir: root,
+      bundle: true,
+      platform: "node",
+      format: "cjs",
+      target: "node20",
+      packages: "external",
+      write: false,
+      logLevel: "silent",
+      metafile: true,
+    });
     for (const input of Object.keys(result.metafile.inputs)) inputs?.add(join(root, input));
     return result.outputFiles[0].text;
   } catch (error) {
     const first = (error as { errors?: { text: string }[] }).errors?.[0];
-    throw sitegenError("ApiModuleInvalid", { file: PROJECT_FILES.api, problem: first?.text ?? String(error) }, { cause: error });
+    throw sitegenError(
+      "ApiModuleInvalid",
+      { file: PROJECT_FILES.api, problem: first?.text ?? String(error) },
+      { cause: error },
+    );
   }
 }
 
@@ -54,7 +71,11 @@ export async function compileEndpoints(root: string, inputs?: Set<string>): Prom
  * createApiHandlers({ site, root, messages }), messages being each locale's text, so that the endpoints
  * answer in the visitor's language with the site's own words.
  */
-export async function loadEndpoints(root: string, site: SiteConfig, messages: Record<string, Dictionary>): Promise<Endpoints> {
+export async function loadEndpoints(
+  root: string,
+  site: SiteConfig,
+  messages: Record<string, Dictionary>,
+): Promise<Endpoints> {
   const module = await loadApiModule(root);
   if (!module) return NO_ENDPOINTS;
   return createEndpoints(module, PROJECT_FILES.api, { site, root, messages });
@@ -81,7 +102,12 @@ export function loadCompiledModule(root: string, code: string): SitePlugin {
  * then from the project folder, then from sitegen's own installation, so an output kept elsewhere
  * (--out /srv/site) or a start from another folder still finds the installed production dependencies.
  */
-export function loadBuiltEndpoints(file: string, root: string, site: SiteConfig, messages: Record<string, Dictionary>): Promise<Endpoints> {
+export function loadBuiltEndpoints(
+  file: string,
+  root: string,
+  site: SiteConfig,
+  messages: Record<string, Dictionary>,
+): Promise<Endpoints> {
   return createEndpoints(requireBuiltModule(file, root), file, { site, root, messages });
 }
 
@@ -93,7 +119,11 @@ export function requireBuiltModule(file: string, root: string): SitePlugin {
       try {
         return from(id);
       } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== "MODULE_NOT_FOUND" || !(error as Error).message.includes(`'${id}'`)) throw error;
+        if (
+          (error as NodeJS.ErrnoException).code !== "MODULE_NOT_FOUND" ||
+          !(error as Error).message.includes(`'${id}'`)
+        )
+          throw error;
       }
     }
     throw sitegenError("ApiDependencyMissing", { file, module: id, root });
@@ -101,7 +131,9 @@ export function requireBuiltModule(file: string, root: string): SitePlugin {
   const module = { exports: {} as SitePlugin };
   let run: (...args: unknown[]) => void;
   try {
-    run = compileFunction(readFileSync(file, "utf8"), ["exports", "require", "module", "__filename", "__dirname"], { filename: file }) as typeof run;
+    run = compileFunction(readFileSync(file, "utf8"), ["exports", "require", "module", "__filename", "__dirname"], {
+      filename: file,
+    }) as typeof run;
   } catch (error) {
     throw sitegenError("ApiModuleInvalid", { file, problem: (error as Error).message }, { cause: error });
   }
@@ -114,7 +146,8 @@ export function requireBuiltModule(file: string, root: string): SitePlugin {
  * here, before a server listens.
  */
 export async function createEndpoints(module: SitePlugin, file: string, options: EndpointsOptions): Promise<Endpoints> {
-  if (typeof module.createApiHandlers !== "function") throw sitegenError("ApiModuleInvalid", { file, problem: "it does not export a function createApiHandlers." });
+  if (typeof module.createApiHandlers !== "function")
+    throw sitegenError("ApiModuleInvalid", { file, problem: "it does not export a function createApiHandlers." });
   try {
     return await module.createApiHandlers(options);
   } catch (error) {

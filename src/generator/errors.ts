@@ -12,7 +12,13 @@ export class SitegenError extends Error {
   /** What code that catches the error may read besides its text (EntryInvalid: each problem, entry-file.ts). */
   readonly data?: unknown;
 
-  constructor(name: ErrorName, message: string, title: string, hint: string, options?: { cause?: unknown; data?: unknown }) {
+  constructor(
+    name: ErrorName,
+    message: string,
+    title: string,
+    hint: string,
+    options?: { cause?: unknown; data?: unknown },
+  ) {
     super(message, options);
     this.name = name;
     this.title = title;
@@ -22,8 +28,16 @@ export class SitegenError extends Error {
 }
 
 /** The catalogued error `name`, its message and hint filled from `params`. */
-export function sitegenError<N extends ErrorName>(name: N, params: ErrorParams<N>, options?: { cause?: unknown; data?: unknown }): SitegenError {
-  const entry = ERRORS[name] as { title: string; message: (p: ErrorParams<N>) => string; hint: (p: ErrorParams<N>) => string };
+export function sitegenError<N extends ErrorName>(
+  name: N,
+  params: ErrorParams<N>,
+  options?: { cause?: unknown; data?: unknown },
+): SitegenError {
+  const entry = ERRORS[name] as {
+    title: string;
+    message: (p: ErrorParams<N>) => string;
+    hint: (p: ErrorParams<N>) => string;
+  };
   return new SitegenError(name, entry.message(params), entry.title, entry.hint(params), options);
 }
 

@@ -69,7 +69,8 @@ function listing(path: string): Dirent[] {
   try {
     return readdirSync(path, { withFileTypes: true });
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT" || (error as NodeJS.ErrnoException).code === "ENOTDIR") return [];
+    if ((error as NodeJS.ErrnoException).code === "ENOENT" || (error as NodeJS.ErrnoException).code === "ENOTDIR")
+      return [];
     throw error;
   }
 }

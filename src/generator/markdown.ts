@@ -32,9 +32,14 @@ function configureMarkdown(siteUrl: string): InstanceType<typeof MarkdownItClass
   const footnote = load("markdown-it-footnote") as typeof footnotePlugin;
   const md = new MarkdownIt({ html: false, linkify: false, typographer: false });
   md.use(footnote);
-  md.use(anchor, { level: [2, 3, 4], slugify: slugifyHeading, permalink: anchor.permalink.headerLink({ safariReaderFix: true }) });
+  md.use(anchor, {
+    level: [2, 3, 4],
+    slugify: slugifyHeading,
+    permalink: anchor.permalink.headerLink({ safariReaderFix: true }),
+  });
   const siteOrigin = new URL(siteUrl).origin;
-  const defaultLinkOpen = md.renderer.rules.link_open ?? ((tokens, idx, options, _env, self) => self.renderToken(tokens, idx, options));
+  const defaultLinkOpen =
+    md.renderer.rules.link_open ?? ((tokens, idx, options, _env, self) => self.renderToken(tokens, idx, options));
   md.renderer.rules.link_open = (tokens, idx, options, env, self) => {
     const href = String(tokens[idx].attrGet("href") ?? "");
     if (/^https?:\/\//i.test(href) && new URL(href).origin !== siteOrigin) tokens[idx].attrSet("rel", "noopener");
@@ -63,7 +68,12 @@ function configureMarkdown(siteUrl: string): InstanceType<typeof MarkdownItClass
       // A malformed escape stays as written; the image stage reports the file it cannot find.
     }
     const title = token.attrGet("title");
-    env.images.push({ src, alt: self.renderInlineAsText(token.children ?? [], options, rendering), ...(title ? { title: String(title) } : {}), ...(env.firstLine ? { line: env.firstLine + Number(token.meta?.line ?? 0) } : {}) });
+    env.images.push({
+      src,
+      alt: self.renderInlineAsText(token.children ?? [], options, rendering),
+      ...(title ? { title: String(title) } : {}),
+      ...(env.firstLine ? { line: env.firstLine + Number(token.meta?.line ?? 0) } : {}),
+    });
     return imagePlaceholder(env.images.length - 1);
   };
   return md;
@@ -108,7 +118,17 @@ function wordCounter(): (source: string) => number {
   const wordStart = /[\p{L}\p{N}]/uy;
   /** Whether the character ends a word: markup, or white space as `\s` matches it (beyond ASCII: Unicode's spaces, the line and paragraph separators, the BOM). */
   const endsWord = (c: number) =>
-    c < 128 ? asciiWordEnd[c] === 1 : c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
+    c < 128
+      ? asciiWordEnd[c] === 1
+      : c === 0xa0 ||
+        c === 0x1680 ||
+        (c >= 0x2000 && c <= 0x200a) ||
+        c === 0x2028 ||
+        c === 0x2029 ||
+        c === 0x202f ||
+        c === 0x205f ||
+        c === 0x3000 ||
+        c === 0xfeff;
   return (source) => {
     let words = 0;
     let i = 0;

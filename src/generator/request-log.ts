@@ -50,7 +50,11 @@ export function logRequests(server: Server, options: { trustProxy: boolean; writ
 }
 
 function clientAddress(req: IncomingMessage, trustProxy: boolean): string {
-  const forwarded = trustProxy ? String(req.headers["x-forwarded-for"] ?? "").split(",")[0].trim() : "";
+  const forwarded = trustProxy
+    ? String(req.headers["x-forwarded-for"] ?? "")
+        .split(",")[0]
+        .trim()
+    : "";
   return forwarded || req.socket.remoteAddress || "";
 }
 
@@ -64,14 +68,20 @@ function countBodyBytes(res: ServerResponse): { bytes: number; declared?: unknow
     if (Array.isArray(headers)) {
       // Either [name, value] pairs or a flat list of names and values.
       const flat = headers.flat() as unknown[];
-      for (let i = 0; i + 1 < flat.length; i += 2) if (String(flat[i]).toLowerCase() === "content-length") counter.declared = flat[i + 1];
+      for (let i = 0; i + 1 < flat.length; i += 2)
+        if (String(flat[i]).toLowerCase() === "content-length") counter.declared = flat[i + 1];
     } else if (headers) {
-      for (const [name, value] of Object.entries(headers)) if (name.toLowerCase() === "content-length") counter.declared = value;
+      for (const [name, value] of Object.entries(headers))
+        if (name.toLowerCase() === "content-length") counter.declared = value;
     }
     return (writeHead as (...a: unknown[]) => ServerResponse).apply(this, args);
   } as ServerResponse["writeHead"];
   const size = (chunk: unknown, encoding: unknown) =>
-    typeof chunk === "string" ? Buffer.byteLength(chunk, typeof encoding === "string" ? (encoding as BufferEncoding) : "utf8") : chunk instanceof Uint8Array ? chunk.byteLength : 0;
+    typeof chunk === "string"
+      ? Buffer.byteLength(chunk, typeof encoding === "string" ? (encoding as BufferEncoding) : "utf8")
+      : chunk instanceof Uint8Array
+        ? chunk.byteLength
+        : 0;
   const write = res.write;
   const end = res.end;
   res.write = function (this: ServerResponse, chunk: unknown, ...rest: unknown[]) {

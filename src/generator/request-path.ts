@@ -10,7 +10,8 @@ export type RequestPath =
 const ENCODED_SEPARATOR = /%(2f|5c|00)/i;
 
 export function parseRequestPath(rawUrl: string | undefined): RequestPath {
-  if (!rawUrl || rawUrl.charCodeAt(0) !== 47 /* "/" */) return { kind: "bad", reason: "The request target must be a path." };
+  if (!rawUrl || rawUrl.charCodeAt(0) !== 47 /* "/" */)
+    return { kind: "bad", reason: "The request target must be a path." };
   const queryAt = rawUrl.search(/[?#]/);
   const rawPath = queryAt === -1 ? rawUrl : rawUrl.slice(0, queryAt);
   const search = queryAt === -1 ? "" : rawUrl.slice(queryAt).split("#")[0];
@@ -22,13 +23,16 @@ export function parseRequestPath(rawUrl: string | undefined): RequestPath {
   } catch {
     return { kind: "bad", reason: "Malformed percent-encoding." };
   }
-  if (/[\u0000-\u001f\u007f\\]/.test(pathname)) return { kind: "bad", reason: "Control characters and backslashes are not allowed." };
+  if (/[\u0000-\u001f\u007f\\]/.test(pathname))
+    return { kind: "bad", reason: "Control characters and backslashes are not allowed." };
   const segments = pathname.split("/");
   if (segments.some((s) => s === ".." || s === ".")) return { kind: "bad", reason: "Dot segments are not allowed." };
-  if (pathname.includes("//")) return { kind: "redirect", location: encodePath(pathname.replace(/\/{2,}/g, "/")) + search };
+  if (pathname.includes("//"))
+    return { kind: "redirect", location: encodePath(pathname.replace(/\/{2,}/g, "/")) + search };
 
   // Canonical URLs have no trailing slash and no .html: send the old forms to them, keeping the query.
-  if (pathname.length > 1 && pathname.endsWith("/")) return { kind: "redirect", location: encodePath(pathname.replace(/\/+$/, "") || "/") + search };
+  if (pathname.length > 1 && pathname.endsWith("/"))
+    return { kind: "redirect", location: encodePath(pathname.replace(/\/+$/, "") || "/") + search };
   if (pathname.endsWith(".html")) {
     const bare = pathname.slice(0, -".html".length);
     const canonical = bare === "/index" ? "/" : bare.endsWith("/index") ? bare.slice(0, -"/index".length) : bare;

@@ -10,7 +10,12 @@ import type { ApiHandler } from "./endpoints.ts";
  * much as its own limit allows and answers in the visitor's language (a 413 included); what it leaves
  * unread is drained after the answer (drainAndAnswer). `maxBodyBytes` caps what any handler may read.
  */
-export async function runApi(handler: ApiHandler, req: IncomingMessage, res: ServerResponse, maxBodyBytes: number): Promise<void> {
+export async function runApi(
+  handler: ApiHandler,
+  req: IncomingMessage,
+  res: ServerResponse,
+  maxBodyBytes: number,
+): Promise<void> {
   const method = req.method ?? "GET";
   const hasBody = method !== "GET" && method !== "HEAD";
   const requestHeaders = new Headers();
@@ -88,7 +93,13 @@ export async function runApi(handler: ApiHandler, req: IncomingMessage, res: Ser
  * destroy the answer before a client that reads only after sending has read it. Bounded in bytes and in
  * time, so a client that never stops sending is cut off rather than held.
  */
-function drainAndAnswer(req: IncomingMessage, res: ServerResponse, status: number, headers: Record<string, string>, body: Buffer | undefined): void {
+function drainAndAnswer(
+  req: IncomingMessage,
+  res: ServerResponse,
+  status: number,
+  headers: Record<string, string>,
+  body: Buffer | undefined,
+): void {
   const maxBytes = 1024 * 1024;
   const maxMs = 5_000;
   // Lower-case names, as the handler's headers are, so these replace any it set rather than doubling them.

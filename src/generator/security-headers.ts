@@ -54,7 +54,14 @@ export const ASSET_CACHE = "public, max-age=31536000, immutable";
  * nearest 404.html up the tree) and ignores these, since its _redirects takes only redirect and 200 codes.
  */
 export function hostFiles(site: SiteConfig): { headers: string; redirects: string } {
-  const lines = ["/*", ...Object.entries(securityHeaders(site)).map(([k, v]) => `  ${k}: ${v}`), "", "/assets/*", `  Cache-Control: ${ASSET_CACHE}`, ""];
+  const lines = [
+    "/*",
+    ...Object.entries(securityHeaders(site)).map(([k, v]) => `  ${k}: ${v}`),
+    "",
+    "/assets/*",
+    `  Cache-Control: ${ASSET_CACHE}`,
+    "",
+  ];
   const prefixed = site.locales.filter((l) => l.prefix);
   return {
     headers: lines.join("\n"),

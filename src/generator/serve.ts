@@ -20,26 +20,41 @@ export async function startServe(options: ServeOptions): Promise<void> {
   // Compressed copies as a host would send them, but made fast: this build is made again on every save.
   // The first build is a whole one: on a terminal it says how far it has got, as sitegen build does.
   const progress = terminalProgress(process.stderr);
-  const buildOptions = { root: options.root, outDir: options.outDir, siteUrl: options.siteUrl, precompress: "fast", drafts: true } as const;
+  const buildOptions = {
+    root: options.root,
+    outDir: options.outDir,
+    siteUrl: options.siteUrl,
+    precompress: "fast",
+    drafts: true,
+  } as const;
   let first: BuildResult;
   try {
     first = await buildSite({ ...buildOptions, progress });
   } finally {
     progress.clear();
   }
-  console.log(`Built ${first.pages.length} pages in ${Math.round(first.totalMs)} ms${first.missing.length ? ` (${first.missing.length} missing translations; run sitegen build for the list)` : ""}`);
+  console.log(
+    `Built ${first.pages.length} pages in ${Math.round(first.totalMs)} ms${first.missing.length ? ` (${first.missing.length} missing translations; run sitegen build for the list)` : ""}`,
+  );
   for (const warning of first.warnings) console.warn(`warning: ${formatError(warning)}`);
   // The site's endpoints answer in the visitor's language with the text of content/<locale>/; they read
   // their own settings, and this run's environment, themselves (plugin.ts).
   const api = await loadEndpoints(options.root, first.site, first.dictionaries);
-  const site = createSiteServer({ outDir: options.outDir, site: first.site, api: api.handlers, liveReload: options.watch });
+  const site = createSiteServer({
+    outDir: options.outDir,
+    site: first.site,
+    api: api.handlers,
+    liveReload: options.watch,
+  });
 
   const port = await listen(site.server, options.port, options.host, "serve");
   // Notifications (when SMTP_URL or NOTIFY_WEBHOOK_URL is set) and the retention purge run as under start.
   api.startBackground?.();
   const shownHost = options.host === "0.0.0.0" || options.host === "::" ? "localhost" : options.host;
   const others = first.site.locales.filter((l) => l.prefix).map((l) => `${l.lang} at ${l.prefix}`);
-  console.log(`Serving ${options.outDir} at http://${shownHost.includes(":") ? `[${shownHost}]` : shownHost}:${port}/${others.length ? ` (${others.join(", ")})` : ""}`);
+  console.log(
+    `Serving ${options.outDir} at http://${shownHost.includes(":") ? `[${shownHost}]` : shownHost}:${port}/${others.length ? ` (${others.join(", ")})` : ""}`,
+  );
 
   const watchers: TreeWatcher[] = [];
   if (options.watch) {
@@ -64,7 +79,9 @@ export async function startServe(options: ServeOptions): Promise<void> {
         const result = await buildSite({ ...buildOptions, state: last.state, changed });
         last = result;
         site.refresh();
-        console.log(`Rebuilt in ${Math.round(result.totalMs)} ms (${result.rendered} of ${result.pages.length} pages rendered, the others unchanged); open pages reload.`);
+        console.log(
+          `Rebuilt in ${Math.round(result.totalMs)} ms (${result.rendered} of ${result.pages.length} pages rendered, the others unchanged); open pages reload.`,
+        );
       } catch (error) {
         // Those files still differ from what the last good build read.
         for (const path of paths) pending.add(path);

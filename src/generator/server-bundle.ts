@@ -68,13 +68,17 @@ export function readServerBundle(outDir: string): ServerBundle {
   } catch (error) {
     throw notBuilt(`${SITE_FILE} cannot be read: ${(error as Error).message}`);
   }
-  if (content?.format !== FORMAT) throw notBuilt(`${SITE_FILE} is in format ${String(content?.format)}, and this sitegen reads format ${FORMAT}.`);
-  if (!Array.isArray(content.site?.locales) || !content.messages) throw notBuilt(`${SITE_FILE} lacks the locales or their text.`);
+  if (content?.format !== FORMAT)
+    throw notBuilt(`${SITE_FILE} is in format ${String(content?.format)}, and this sitegen reads format ${FORMAT}.`);
+  if (!Array.isArray(content.site?.locales) || !content.messages)
+    throw notBuilt(`${SITE_FILE} lacks the locales or their text.`);
   const apiFile = content.endpoints ? join(outDir, API_FILE) : undefined;
   if (apiFile && !existsSync(apiFile)) throw notBuilt(`it has no ${API_FILE}, which its ${SITE_FILE} lists.`);
   return {
     site: content.site,
-    messages: Object.fromEntries(Object.entries(content.messages).map(([locale, text]) => [locale, new Map(Object.entries(text))])),
+    messages: Object.fromEntries(
+      Object.entries(content.messages).map(([locale, text]) => [locale, new Map(Object.entries(text))]),
+    ),
     apiFile,
   };
 }

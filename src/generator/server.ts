@@ -63,7 +63,8 @@ const RELOAD_SCRIPT = `new EventSource("${RELOAD_PATH}").addEventListener("reloa
  */
 export function listen(server: Server, port: number, host: string, command: string): Promise<number> {
   return new Promise((ready, fail) => {
-    const onError = (error: NodeJS.ErrnoException) => fail(error.code === "EADDRINUSE" ? sitegenError("PortInUse", { port, host, command }) : error);
+    const onError = (error: NodeJS.ErrnoException) =>
+      fail(error.code === "EADDRINUSE" ? sitegenError("PortInUse", { port, host, command }) : error);
     server.once("error", onError);
     server.listen(port, host, () => {
       server.off("error", onError);
@@ -78,7 +79,9 @@ export function createSiteServer(options: ServerOptions): SiteServer {
   const headers = { ...securityHeaders(options.site), ...options.headers };
   const reloadClients = new Set<ServerResponse>();
   // Each locale's not-found and error pages: answers, never pages a visitor may open at an address of their own.
-  const internalPages = new Set(options.site.locales.flatMap((l) => ["404", "500"].map((name) => `${l.prefix}/${name}`)));
+  const internalPages = new Set(
+    options.site.locales.flatMap((l) => ["404", "500"].map((name) => `${l.prefix}/${name}`)),
+  );
   const files = staticFiles(outDir);
   const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
   // The latest response on each connection, for the answer to a client error on it (answerClientError).
@@ -102,7 +105,9 @@ export function createSiteServer(options: ServerOptions): SiteServer {
   );
   server.keepAliveTimeout = timeouts.keepAliveMs;
   // Node answers unparseable (400), oversized (431) and timed-out (408) requests itself, without our headers.
-  server.on("clientError", (error: NodeJS.ErrnoException, socket: Duplex) => answerClientError(error, socket, headers, responses.get(socket)));
+  server.on("clientError", (error: NodeJS.ErrnoException, socket: Duplex) =>
+    answerClientError(error, socket, headers, responses.get(socket)),
+  );
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
@@ -159,7 +164,9 @@ export function createSiteServer(options: ServerOptions): SiteServer {
     if (!body) return false;
     let encoding: string | undefined;
     if (options.liveReload) {
-      body = Buffer.from(body.toString("utf8").replace("</head>", `<script type="module" src="${RELOAD_PATH}.js"></script></head>`));
+      body = Buffer.from(
+        body.toString("utf8").replace("</head>", `<script type="module" src="${RELOAD_PATH}.js"></script></head>`),
+      );
     } else {
       for (const coding of acceptedCodings(req.headers["accept-encoding"])) {
         if (coding === "identity") break;
@@ -231,7 +238,12 @@ const CLIENT_ERRORS: Record<string, [number, string]> = {
  * What Node would answer to a request it cannot parse or that took too long (see http.Server's
  * 'clientError'), with the security headers every other answer has, and the connection closed.
  */
-function answerClientError(error: NodeJS.ErrnoException, socket: Duplex, headers: Record<string, string>, inFlight: ServerResponse | undefined): void {
+function answerClientError(
+  error: NodeJS.ErrnoException,
+  socket: Duplex,
+  headers: Record<string, string>,
+  inFlight: ServerResponse | undefined,
+): void {
   // Once the status line of the response in flight on this connection has gone out, no other can follow.
   if (error.code === "ECONNRESET" || !socket.writable || inFlight?.headersSent) return void socket.destroy();
   const [status, reason] = CLIENT_ERRORS[error.code ?? ""] ?? [400, "Bad Request"];
@@ -253,7 +265,11 @@ function sendHealth(req: IncomingMessage, res: ServerResponse, ok: boolean): voi
     return sendText(res, 405, "Method not allowed");
   }
   const body = JSON.stringify({ status: ok ? "ok" : "shutting down" });
-  res.writeHead(ok ? 200 : 503, { "Content-Type": "application/json; charset=utf-8", "Content-Length": Buffer.byteLength(body), "Cache-Control": "no-store" });
+  res.writeHead(ok ? 200 : 503, {
+    "Content-Type": "application/json; charset=utf-8",
+    "Content-Length": Buffer.byteLength(body),
+    "Cache-Control": "no-store",
+  });
   res.end(req.method === "HEAD" ? undefined : body);
 }
 

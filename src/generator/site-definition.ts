@@ -283,5 +283,11 @@ export interface PageData {
    * On a listing's page: its entries, which page of how many, and the address of each page; for a
    * listing grouped by a field (RouteDefinition.list.groupBy), the group's value and its label.
    */
-  listing?: { entries: CollectionEntry[]; page: number; pages: number; pagePath(page: number): string; group?: { value: string; label: string } };
+  listing?: {
+    entries: CollectionEntry[];
+    page: number;
+    pages: number;
+    pagePath(page: number): string;
+    group?: { value: string; label: string };
+  };
 }

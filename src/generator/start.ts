@@ -84,7 +84,12 @@ export async function startServer(options: StartOptions): Promise<void> {
   // Notifications left undelivered by an earlier run go out now, then as they become due.
   api.startBackground?.();
   const shownHost = options.host.includes(":") ? `[${options.host}]` : options.host;
-  logEvent("listening", { url: `http://${shownHost}:${port}/`, dist: options.outDir, endpoints: Object.keys(api.handlers), hsts: options.hsts });
+  logEvent("listening", {
+    url: `http://${shownHost}:${port}/`,
+    dist: options.outDir,
+    endpoints: Object.keys(api.handlers),
+    hsts: options.hsts,
+  });
 
   let drain: ReturnType<typeof drainServer> | undefined;
   const stop = async (signal: NodeJS.Signals) => {

@@ -219,7 +219,10 @@ export function staticFiles(root: string) {
         return true;
       }
 
-      const range = rangeHeader !== undefined && rangeStillValid(req.headers["if-range"], etag, stats) ? parseRange(rangeHeader, stats.size) : undefined;
+      const range =
+        rangeHeader !== undefined && rangeStillValid(req.headers["if-range"], etag, stats)
+          ? parseRange(rangeHeader, stats.size)
+          : undefined;
       if (range === "unsatisfiable") {
         res.writeHead(416, { "Content-Range": `bytes */${stats.size}`, "Content-Type": "text/plain; charset=utf-8" });
         res.end("Range not satisfiable");

@@ -27,7 +27,9 @@ function isFolder(path: string): boolean {
 
 function subfolders(path: string): string[] {
   try {
-    return readdirSync(path, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => join(path, entry.name));
+    return readdirSync(path, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => join(path, entry.name));
   } catch {
     return [];
   }
@@ -43,7 +45,8 @@ export function watchTree(root: string, onChange: (path: string) => void): TreeW
   };
   /** A folder and every folder under it: what was removed, or replaced by another moved in under its name. */
   const forgetTree = (folder: string) => {
-    for (const watched of [...watchers.keys()]) if (watched === folder || watched.startsWith(folder + sep)) forget(watched);
+    for (const watched of [...watchers.keys()])
+      if (watched === folder || watched.startsWith(folder + sep)) forget(watched);
   };
 
   const add = (folder: string) => {

@@ -17,6 +17,10 @@ export function parseYaml(file: string, text: string): unknown {
     const place = { file, line: mark ? mark.line + 1 : undefined, column: mark ? mark.column + 1 : undefined };
     // As an entry's problem too, so that a build lists it with the other invalid entries (collections.ts).
     const problem: EntryProblem = { ...place, field: YAML_FIELD, problem: `cannot be read as YAML: ${error.reason}.` };
-    throw sitegenError("YamlSyntaxError", { ...place, reason: error.reason, excerpt: (mark?.snippet ?? "").replace(/\s+$/, "") }, { cause: error, data: { problems: [problem] } });
+    throw sitegenError(
+      "YamlSyntaxError",
+      { ...place, reason: error.reason, excerpt: (mark?.snippet ?? "").replace(/\s+$/, "") },
+      { cause: error, data: { problems: [problem] } },
+    );
   }
 }

@@ -20,14 +20,30 @@ export interface ContactFormProps {
     successMessage: string;
     errorTitle: string;
     failure: string;
-    errors: { firstName: string; lastName: string; email: string; emailInvalid: string; message: string; tooLong: string };
+    errors: {
+      firstName: string;
+      lastName: string;
+      email: string;
+      emailInvalid: string;
+      message: string;
+      tooLong: string;
+    };
   };
 }
 
 const LIMITS: Record<Field, number> = { firstName: 100, lastName: 100, email: 254, company: 200, message: 5000 };
-const AUTOCOMPLETE: Record<Field, string> = { firstName: "given-name", lastName: "family-name", email: "email", company: "organization", message: "off" };
+const AUTOCOMPLETE: Record<Field, string> = {
+  firstName: "given-name",
+  lastName: "family-name",
+  email: "email",
+  company: "organization",
+  message: "off",
+};
 
-function validate(values: Record<Field, string>, t: ContactFormProps["text"]["errors"]): Partial<Record<Field, string>> {
+function validate(
+  values: Record<Field, string>,
+  t: ContactFormProps["text"]["errors"],
+): Partial<Record<Field, string>> {
   const errors: Partial<Record<Field, string>> = {};
   for (const field of FIELDS) {
     const v = values[field].trim();
@@ -67,7 +83,12 @@ export default function ContactForm({ endpoint, locale, text }: ContactFormProps
       return;
     }
     setBusy(true);
-    const result = await submitJson(endpoint, { ...values, locale, website: String(data.get("website") ?? ""), startedAt: touched.current.value() });
+    const result = await submitJson(endpoint, {
+      ...values,
+      locale,
+      website: String(data.get("website") ?? ""),
+      startedAt: touched.current.value(),
+    });
     setBusy(false);
     // The submit button, the form's last element.
     const origin = form.lastElementChild;
@@ -78,7 +99,14 @@ export default function ContactForm({ endpoint, locale, text }: ContactFormProps
       // The endpoint's field errors go beside their fields, like ours: not a second time in a toast.
       setErrors(result.errors as Partial<Record<Field, string>>);
       requestAnimationFrame(() => summaryRef.current?.focus());
-    } else toast({ type: "error", title: text.errorTitle, description: result.message ?? text.failure, system: "alert", origin });
+    } else
+      toast({
+        type: "error",
+        title: text.errorTitle,
+        description: result.message ?? text.failure,
+        system: "alert",
+        origin,
+      });
   }
 
   const listed = FIELDS.filter((f) => errors[f]);
@@ -99,7 +127,11 @@ export default function ContactForm({ endpoint, locale, text }: ContactFormProps
           {text.labels[name]}
           {name === "company" && <span className="optional"> ({text.optional})</span>}
         </label>
-        {multiline ? <textarea {...common} rows={6} /> : <input {...common} type={name === "email" ? "email" : "text"} autoComplete={AUTOCOMPLETE[name]} />}
+        {multiline ? (
+          <textarea {...common} rows={6} />
+        ) : (
+          <input {...common} type={name === "email" ? "email" : "text"} autoComplete={AUTOCOMPLETE[name]} />
+        )}
         {error && (
           <p id={`${id}-error`} className="field-error">
             {error}
@@ -110,10 +142,25 @@ export default function ContactForm({ endpoint, locale, text }: ContactFormProps
   };
 
   return (
-    <form ref={formRef} className="contact-form" method="post" action={endpoint} noValidate onSubmit={onSubmit} onFocusCapture={() => touched.current.mark()} aria-busy={busy}>
+    <form
+      ref={formRef}
+      className="contact-form"
+      method="post"
+      action={endpoint}
+      noValidate
+      onSubmit={onSubmit}
+      onFocusCapture={() => touched.current.mark()}
+      aria-busy={busy}
+    >
       <HiddenFormFields locale={locale} />
       {listed.length > 0 && (
-        <div className="error-summary" role="alert" tabIndex={-1} ref={summaryRef} aria-labelledby="contact-summary-title">
+        <div
+          className="error-summary"
+          role="alert"
+          tabIndex={-1}
+          ref={summaryRef}
+          aria-labelledby="contact-summary-title"
+        >
           <h3 id="contact-summary-title">{text.summaryHeading}</h3>
           <ul>
             {listed.map((f) => (

@@ -1,6 +1,14 @@
 import { useEffect, useRef, useState } from "react";
 import { islandMount } from "./runtime/island.ts";
-import { acceptAll, readConsent, rejectAll, saveConsent, ESSENTIAL_ONLY, type ConsentPolicy, type ConsentPreferences } from "./runtime/consent.ts";
+import {
+  acceptAll,
+  readConsent,
+  rejectAll,
+  saveConsent,
+  ESSENTIAL_ONLY,
+  type ConsentPolicy,
+  type ConsentPreferences,
+} from "./runtime/consent.ts";
 
 export const OPEN_SETTINGS_EVENT = "sitegen:open-cookie-settings";
 export const CLEAR_EVENT = "sitegen:consent-cleared";
@@ -107,7 +115,12 @@ export default function CookieConsent({ policy, policyHref, initialView, text }:
         // Keyed by its text: in another language it is a new box, not this one resized. The box is pinned to
         // the bottom, so resized text would move its top, a layout shift (CLS 0.12 on a phone when language
         // detection switches the home page). The choices live in this component, so nothing is lost.
-        <section key={text.title} className="consent-banner" aria-labelledby="consent-title" aria-describedby="consent-description">
+        <section
+          key={text.title}
+          className="consent-banner"
+          aria-labelledby="consent-title"
+          aria-describedby="consent-description"
+        >
           <h2 id="consent-title">{text.title}</h2>
           <p id="consent-description">
             {text.description} <a href={policyHref}>{text.learnMore}</a>
@@ -137,8 +150,23 @@ export default function CookieConsent({ policy, policyHref, initialView, text }:
       >
         <div className="consent-dialog-head">
           <h2 id="consent-dialog-title">{text.dialogTitle}</h2>
-          <button type="button" className="icon-button" aria-label={text.close} data-tooltip={text.close} onClick={() => closeDialog(readConsent(policy) ? "hidden" : "banner")}>
-            <svg width="18" height="18" viewBox="0 0 24 24" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="2.5" strokeLinecap="round">
+          <button
+            type="button"
+            className="icon-button"
+            aria-label={text.close}
+            data-tooltip={text.close}
+            onClick={() => closeDialog(readConsent(policy) ? "hidden" : "banner")}
+          >
+            <svg
+              width="18"
+              height="18"
+              viewBox="0 0 24 24"
+              aria-hidden="true"
+              fill="none"
+              stroke="currentColor"
+              strokeWidth="2.5"
+              strokeLinecap="round"
+            >
               <path d="M18 6 6 18M6 6l12 12" />
             </svg>
           </button>
@@ -178,7 +206,11 @@ export default function CookieConsent({ policy, policyHref, initialView, text }:
         </ul>
         <div className="consent-actions">
           <a href={policyHref}>{text.learnMore}</a>
-          <button type="button" className="btn btn-ghost" onClick={() => decide(() => saveConsent(true, choice, policy))}>
+          <button
+            type="button"
+            className="btn btn-ghost"
+            onClick={() => decide(() => saveConsent(true, choice, policy))}
+          >
             {text.save}
           </button>
           <button type="button" className="btn btn-primary" onClick={() => decide(() => acceptAll(policy))}>

@@ -59,7 +59,12 @@ export default function Newsletter({ endpoint, locale, text, id }: NewsletterPro
     if (result.ok) {
       form.reset();
       // The endpoint's own words when it has them: under double opt-in it asks to check the inbox.
-      toast({ type: "success", title: result.title ?? text.successTitle, description: result.message ?? text.successMessage, origin: form });
+      toast({
+        type: "success",
+        title: result.title ?? text.successTitle,
+        description: result.message ?? text.successMessage,
+        origin: form,
+      });
     } else {
       const fieldError = result.errors?.email;
       if (fieldError) setError(fieldError);
@@ -69,7 +74,15 @@ export default function Newsletter({ endpoint, locale, text, id }: NewsletterPro
 
   const busy = status === "submitting";
   return (
-    <form className="newsletter-form" method="post" action={endpoint} noValidate onSubmit={onSubmit} onFocusCapture={() => touched.current.mark()} aria-busy={busy}>
+    <form
+      className="newsletter-form"
+      method="post"
+      action={endpoint}
+      noValidate
+      onSubmit={onSubmit}
+      onFocusCapture={() => touched.current.mark()}
+      aria-busy={busy}
+    >
       <HiddenFormFields locale={locale} />
       <label htmlFor={`${id}-email`}>{text.emailLabel}</label>
       <div className="inline-field">

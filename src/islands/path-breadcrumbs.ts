@@ -28,7 +28,8 @@ export const mount: Mount = (element, props) => {
   // unknown /en/... address with the Portuguese page. Spec §2 makes that address English: the English
   // not-found page is asked for in place of this one, address kept (main.ts), and builds its own trail.
   const wanted = localeOfPath(location.pathname, locales).code;
-  if (wanted !== locale) return void dispatchEvent(new CustomEvent(REPLACE_PAGE_EVENT, { detail: notFoundPages[wanted] }));
+  if (wanted !== locale)
+    return void dispatchEvent(new CustomEvent(REPLACE_PAGE_EVENT, { detail: notFoundPages[wanted] }));
   // The content the page was built with, as breadcrumbsFor asks for it. Own keys only: an address
   // segment such as "constructor" must not find Object's.
   const has = (key: string) => key.startsWith(PREFIX) && Object.hasOwn(labels, key.slice(PREFIX.length));

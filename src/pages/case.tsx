@@ -4,7 +4,9 @@ import { CtaBand, PageHero, Section } from "../components/blocks.tsx";
 import { caseResults } from "../components/cases.tsx";
 import { ROUTED_SECTORS } from "./sections.ts";
 
-const sectorSlug: Record<string, string> = Object.fromEntries(Object.entries(ROUTED_SECTORS).map(([slug, key]) => [key, slug]));
+const sectorSlug: Record<string, string> = Object.fromEntries(
+  Object.entries(ROUTED_SECTORS).map(([slug, key]) => [key, slug]),
+);
 
 /**
  * A case (content/<locale>/cases/*.md): the client as the firm may describe it, the sector and service line
@@ -26,7 +28,12 @@ export default function CasePage() {
   ] as const;
   return (
     <>
-      <PageHero art={sector as HeroArt} eyebrow={t(`industries.${sector}.name`)} title={String(data.title)} lead={String(data.description)} />
+      <PageHero
+        art={sector as HeroArt}
+        eyebrow={t(`industries.${sector}.name`)}
+        title={String(data.title)}
+        lead={String(data.description)}
+      />
       <div className="container case-facts">
         <dl>
           {facts.map(([key, value]) => (

@@ -6,7 +6,15 @@ import { QuietPage } from "../components/blocks.tsx";
  * With `detailSlot` (the navigation island's template) the detail line is left for the browser to fill,
  * labelled in the page's language.
  */
-export default function ErrorPage({ status, message, detailSlot }: { status?: number; message?: string; detailSlot?: boolean }) {
+export default function ErrorPage({
+  status,
+  message,
+  detailSlot,
+}: {
+  status?: number;
+  message?: string;
+  detailSlot?: boolean;
+}) {
   const { t, href } = usePage();
   return (
     <QuietPage visual="serverError" title={t("error.title")} lead={t("error.body")}>

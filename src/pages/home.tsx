@@ -17,7 +17,9 @@ const HOME_OUTCOMES = [
   ["healthcare", 3],
 ] as const;
 
-const sectorSlug: Record<string, string> = Object.fromEntries(Object.entries(ROUTED_SECTORS).map(([slug, key]) => [key, slug]));
+const sectorSlug: Record<string, string> = Object.fromEntries(
+  Object.entries(ROUTED_SECTORS).map(([slug, key]) => [key, slug]),
+);
 
 export default function HomePage() {
   const { t, href, collection } = usePage();
@@ -30,20 +32,20 @@ export default function HomePage() {
       <div className="hero">
         <div className="container hero-inner">
           <div className="hero-text">
-          <p className="eyebrow">{t("hero.eyebrow")}</p>
-          <h1>
-            {t("hero.title")} <span className="highlight">{t("hero.titleHighlight")}</span> {t("hero.titleEnd")}
-          </h1>
-          <p className="lead">{t("hero.subtitle")}</p>
-          <div className="actions">
-            <a className="btn btn-primary" href={href("contact")}>
-              {t("hero.cta")}
-              <ArrowRight size={18} />
-            </a>
-            <a className="btn btn-ghost" href={href("services")}>
-              {t("hero.learnMore")}
-            </a>
-          </div>
+            <p className="eyebrow">{t("hero.eyebrow")}</p>
+            <h1>
+              {t("hero.title")} <span className="highlight">{t("hero.titleHighlight")}</span> {t("hero.titleEnd")}
+            </h1>
+            <p className="lead">{t("hero.subtitle")}</p>
+            <div className="actions">
+              <a className="btn btn-primary" href={href("contact")}>
+                {t("hero.cta")}
+                <ArrowRight size={18} />
+              </a>
+              <a className="btn btn-ghost" href={href("services")}>
+                {t("hero.learnMore")}
+              </a>
+            </div>
           </div>
           <Art name="home" />
         </div>
@@ -53,7 +55,10 @@ export default function HomePage() {
         <ul className="outcome-grid">
           {HOME_OUTCOMES.map(([sector, i]) => (
             <li key={`${sector}${i}`}>
-              <OutcomeFigure base={`industries.${sector}.stat${i}`} sector={{ name: t(`industries.${sector}.name`), href: `${href("industries")}#${sector}` }} />
+              <OutcomeFigure
+                base={`industries.${sector}.stat${i}`}
+                sector={{ name: t(`industries.${sector}.name`), href: `${href("industries")}#${sector}` }}
+              />
             </li>
           ))}
         </ul>

@@ -31,7 +31,13 @@ function UnroutedSector({ sector }: { sector: Unrouted }) {
   const cases = useCases({ sector });
   const part = (name: string) => `${sector}-${name}`;
   return (
-    <Section id={sector} contained={false} className="indexed-section" title={t(`${base}.name`)} intro={t(`${base}.summary`)}>
+    <Section
+      id={sector}
+      contained={false}
+      className="indexed-section"
+      title={t(`${base}.name`)}
+      intro={t(`${base}.summary`)}
+    >
       <Prose text={t(`${base}.intro`)} />
       <h3 id={part("results")}>{t("industries.resultsHeading")}</h3>
       <SectorOutcomes sector={sector} only={HEADLINE_STATS[sector]} />
@@ -76,11 +82,20 @@ export default function IndustriesPage() {
   const { t, href } = usePage();
   const index = [
     { href: "#sectors", label: t("labels.sectors") },
-    ...UNROUTED_SECTORS.map((sector) => ({ href: `#${sector}`, label: t(`industries.${sector}.name`), children: partsOf(sector, t) })),
+    ...UNROUTED_SECTORS.map((sector) => ({
+      href: `#${sector}`,
+      label: t(`industries.${sector}.name`),
+      children: partsOf(sector, t),
+    })),
   ];
   return (
     <>
-      <PageHero art="industries" eyebrow={t("nav.industries")} title={t("industries.heading")} lead={t("industries.intro")} />
+      <PageHero
+        art="industries"
+        eyebrow={t("nav.industries")}
+        title={t("industries.heading")}
+        lead={t("industries.intro")}
+      />
       <div className="container indexed-layout">
         <PageIndex items={index} />
         <div className="indexed-content">

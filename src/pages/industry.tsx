@@ -16,7 +16,12 @@ export default function IndustryPage() {
   const base = `industries.${sector}`;
   return (
     <>
-      <PageHero art={sector as HeroArt} eyebrow={t("nav.industries")} title={t(`${base}.name`)} lead={t(`${base}.summary`)} />
+      <PageHero
+        art={sector as HeroArt}
+        eyebrow={t("nav.industries")}
+        title={t(`${base}.name`)}
+        lead={t(`${base}.summary`)}
+      />
       <Section id="context" split title={t("labels.overview")}>
         <Prose text={t(`${base}.intro`)} />
       </Section>

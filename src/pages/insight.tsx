@@ -40,7 +40,11 @@ export default function InsightPage() {
             <h1 id="article-title">{String(article.data.title)}</h1>
             <p className="lead">{String(article.data.description)}</p>
             <div className="byline">
-              {portrait ? <Picture image={portrait} alt="" sizes="3rem" className="portrait" /> : <Monogram name={authorName} />}
+              {portrait ? (
+                <Picture image={portrait} alt="" sizes="3rem" className="portrait" />
+              ) : (
+                <Monogram name={authorName} />
+              )}
               <p>
                 <span className="byline-name">
                   {t("insights.article.by")} <a href={`${href("about")}#leadership`}>{authorName}</a>
@@ -49,7 +53,8 @@ export default function InsightPage() {
               </p>
             </div>
             <p className="article-meta">
-              <time dateTime={date}>{formatDate(date)}</time> · {t("insights.article.readingTime", { minutes: article.readingMinutes })}
+              <time dateTime={date}>{formatDate(date)}</time> ·{" "}
+              {t("insights.article.readingTime", { minutes: article.readingMinutes })}
               {updated && (
                 <>
                   {" "}
@@ -63,12 +68,23 @@ export default function InsightPage() {
             </div>
             {/* The page's largest image above the fold: fetched first, never lazily; wider than the column from 64rem. */}
             {article.images?.cover && (
-              <Picture image={article.images.cover} alt={article.data.coverAlt ? String(article.data.coverAlt) : ""} sizes="(min-width: 76rem) 68rem, 100vw" priority className="article-cover" />
+              <Picture
+                image={article.images.cover}
+                alt={article.data.coverAlt ? String(article.data.coverAlt) : ""}
+                sizes="(min-width: 76rem) 68rem, 100vw"
+                priority
+                className="article-cover"
+              />
             )}
           </div>
         </header>
         <div className="container article-column">
-          <div className="prose article-prose" dangerouslySetInnerHTML={{ __html: framedTables(article.html, t("insights.article.tableHint"), t("insights.article.tableLabel")) }} />
+          <div
+            className="prose article-prose"
+            dangerouslySetInnerHTML={{
+              __html: framedTables(article.html, t("insights.article.tableHint"), t("insights.article.tableLabel")),
+            }}
+          />
         </div>
       </article>
       <section className="container article-column article-newsletter" aria-labelledby="article-newsletter-title">

@@ -12,38 +12,36 @@ function CookieTable() {
   const columns = ["name", "category", "purpose", "duration", "type"] as const;
   return (
     <>
-      <p className="table-hint">
-        {t("cookiePolicy.table.scrollHint")}
-      </p>
-    <div className="table-wrap" role="region" tabIndex={0} aria-labelledby="cookie-table-caption">
-      <table>
-        <caption id="cookie-table-caption">{t("cookiePolicy.table.caption")}</caption>
-        <thead>
-          <tr>
-            {columns.map((c) => (
-              <th key={c} scope="col">
-                {t(`cookiePolicy.table.${c}`)}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {items.map((i) => (
-            <tr key={i}>
-              {columns.map((c) =>
-                c === "name" ? (
-                  <th key={c} scope="row">
-                    <code>{t(`cookiePolicy.item${i}.${c}`)}</code>
-                  </th>
-                ) : (
-                  <td key={c}>{t(`cookiePolicy.item${i}.${c}`)}</td>
-                ),
-              )}
+      <p className="table-hint">{t("cookiePolicy.table.scrollHint")}</p>
+      <div className="table-wrap" role="region" tabIndex={0} aria-labelledby="cookie-table-caption">
+        <table>
+          <caption id="cookie-table-caption">{t("cookiePolicy.table.caption")}</caption>
+          <thead>
+            <tr>
+              {columns.map((c) => (
+                <th key={c} scope="col">
+                  {t(`cookiePolicy.table.${c}`)}
+                </th>
+              ))}
             </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+          </thead>
+          <tbody>
+            {items.map((i) => (
+              <tr key={i}>
+                {columns.map((c) =>
+                  c === "name" ? (
+                    <th key={c} scope="row">
+                      <code>{t(`cookiePolicy.item${i}.${c}`)}</code>
+                    </th>
+                  ) : (
+                    <td key={c}>{t(`cookiePolicy.item${i}.${c}`)}</td>
+                  ),
+                )}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </>
   );
 }

@@ -10,12 +10,28 @@ import { unprefixedPath } from "../generator/locales.ts";
 function PathBreadcrumbs() {
   const { t, has, islands, locale, routes, site, notFoundPaths } = usePage();
   // Every segment of the site's own paths: the ones that can have a content label.
-  const segments = [...new Set(routes.flatMap((r) => Object.values(r.paths).flatMap((p) => unprefixedPath(p, site.locales).split("/").filter(Boolean))))];
-  const labels = Object.fromEntries(segments.filter((s) => has(`breadcrumbs.${s}`)).map((s) => [s, t(`breadcrumbs.${s}`)]));
+  const segments = [
+    ...new Set(
+      routes.flatMap((r) =>
+        Object.values(r.paths).flatMap((p) => unprefixedPath(p, site.locales).split("/").filter(Boolean)),
+      ),
+    ),
+  ];
+  const labels = Object.fromEntries(
+    segments.filter((s) => has(`breadcrumbs.${s}`)).map((s) => [s, t(`breadcrumbs.${s}`)]),
+  );
   const locales = site.locales.map((l) => ({ code: l.code, prefix: l.prefix }));
   const props = { home: { label: t("breadcrumbs.home") }, labels, locale, locales, notFoundPages: notFoundPaths };
   return (
-    <nav className="breadcrumbs container" aria-label={t("a11y.breadcrumbs")} hidden data-island="path-breadcrumbs" data-when="load" data-src={islands["path-breadcrumbs"]} data-props={JSON.stringify(props)}>
+    <nav
+      className="breadcrumbs container"
+      aria-label={t("a11y.breadcrumbs")}
+      hidden
+      data-island="path-breadcrumbs"
+      data-when="load"
+      data-src={islands["path-breadcrumbs"]}
+      data-props={JSON.stringify(props)}
+    >
       <ol />
     </nav>
   );

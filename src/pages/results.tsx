@@ -26,7 +26,12 @@ export default function ResultsPage() {
       )}
       {first && (
         <>
-          <Section id="typical" tone="muted" title={t("results.page.typicalHeading")} intro={t("results.page.typicalIntro")}>
+          <Section
+            id="typical"
+            tone="muted"
+            title={t("results.page.typicalHeading")}
+            intro={t("results.page.typicalIntro")}
+          >
             {sectors.map((sector) => (
               <div key={sector} id={sector} className="results-sector">
                 <h3>{t(`industries.${sector}.name`)}</h3>

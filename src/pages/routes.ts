@@ -33,18 +33,57 @@ export const routes: RouteDefinition[] = [
   { id: "home", path: "/", page: page(HomePage) },
   { id: "about", path: "/about", page: page(AboutPage), schemaType: "AboutPage" },
   { id: "services", path: "/services", page: page(ServicesPage), schemaType: "CollectionPage" },
-  ...SERVICE_LINES.map((line) => ({ id: `services.${line}`, path: `/services/${line}`, page: page(ServiceLinePage), params: { line }, schemaType: "Service" })),
+  ...SERVICE_LINES.map((line) => ({
+    id: `services.${line}`,
+    path: `/services/${line}`,
+    page: page(ServiceLinePage),
+    params: { line },
+    schemaType: "Service",
+  })),
   { id: "technologies", path: "/technologies", page: page(TechnologiesPage) },
   { id: "industries", path: "/industries", page: page(IndustriesPage), schemaType: "CollectionPage" },
-  ...Object.entries(ROUTED_SECTORS).map(([slug, sector]) => ({ id: `industries.${slug}`, path: `/industries/${slug}`, page: page(IndustryPage), params: { sector } })),
-  { id: "insights", path: "/insights", page: page(InsightsPage), schemaType: "CollectionPage", list: { collection: "insights", pageSize: 12 } },
-  { id: "insights.article", path: "/insights/:slug", page: page(InsightPage), entries: { collection: "insights", listRoute: "insights" } },
+  ...Object.entries(ROUTED_SECTORS).map(([slug, sector]) => ({
+    id: `industries.${slug}`,
+    path: `/industries/${slug}`,
+    page: page(IndustryPage),
+    params: { sector },
+  })),
+  {
+    id: "insights",
+    path: "/insights",
+    page: page(InsightsPage),
+    schemaType: "CollectionPage",
+    list: { collection: "insights", pageSize: 12 },
+  },
+  {
+    id: "insights.article",
+    path: "/insights/:slug",
+    page: page(InsightPage),
+    entries: { collection: "insights", listRoute: "insights" },
+  },
   // Every tag with its count, and one listing per tag in the languages that have articles with it.
   { id: "insights.tags", path: "/insights/tags", page: page(InsightsTagsPage), schemaType: "CollectionPage" },
-  { id: "insights.tag", path: "/insights/tags/:group", page: page(InsightsTagPage), schemaType: "CollectionPage", list: { collection: "insights", pageSize: 12, groupBy: "tags", indexRoute: "insights.tags" } },
+  {
+    id: "insights.tag",
+    path: "/insights/tags/:group",
+    page: page(InsightsTagPage),
+    schemaType: "CollectionPage",
+    list: { collection: "insights", pageSize: 12, groupBy: "tags", indexRoute: "insights.tags" },
+  },
   // The typical results and the firm's cases: a page of results even before the first case is published.
-  { id: "results", path: "/results", page: page(ResultsPage), schemaType: "CollectionPage", list: { collection: "cases", pageSize: 12 } },
-  { id: "results.case", path: "/results/:slug", page: page(CasePage), entries: { collection: "cases", listRoute: "results" } },
+  {
+    id: "results",
+    path: "/results",
+    page: page(ResultsPage),
+    schemaType: "CollectionPage",
+    list: { collection: "cases", pageSize: 12 },
+  },
+  {
+    id: "results.case",
+    path: "/results/:slug",
+    page: page(CasePage),
+    entries: { collection: "cases", listRoute: "results" },
+  },
   { id: "contact", path: "/contact", page: page(ContactPage), schemaType: "ContactPage" },
   { id: "privacy-policy", path: "/privacy-policy", page: page(LegalPage), params: { doc: "privacy" } },
   { id: "terms-of-service", path: "/terms-of-service", page: page(LegalPage), params: { doc: "terms" } },
@@ -61,8 +100,16 @@ export const FORM_RESULTS = {
   error: { title: "result.errorHeading", message: "api.invalid" },
   // Double opt-in (submissions.doubleOptIn): after signing up, and where the e-mail's link leads.
   "newsletter-pending": { title: "newsletter.pendingTitle", message: "newsletter.pendingMessage" },
-  "newsletter-confirmed": { title: "newsletterConfirm.confirmedTitle", message: "newsletterConfirm.confirmedMessage", eyebrow: "newsletterConfirm.confirmedEyebrow" },
-  "newsletter-confirm-failed": { title: "newsletterConfirm.failedTitle", message: "newsletterConfirm.failedMessage", eyebrow: "newsletterConfirm.failedEyebrow" },
+  "newsletter-confirmed": {
+    title: "newsletterConfirm.confirmedTitle",
+    message: "newsletterConfirm.confirmedMessage",
+    eyebrow: "newsletterConfirm.confirmedEyebrow",
+  },
+  "newsletter-confirm-failed": {
+    title: "newsletterConfirm.failedTitle",
+    message: "newsletterConfirm.failedMessage",
+    eyebrow: "newsletterConfirm.failedEyebrow",
+  },
 } as const;
 
 /**
@@ -113,7 +160,9 @@ const cases: CollectionDefinition = {
     approach: text(),
     team: text(),
     duration: text(),
-    ...Object.fromEntries([1, 2, 3, 4].flatMap((i) => [`Value`, `Label`, `Context`].map((part) => [`result${i}${part}`, text(i === 1)]))),
+    ...Object.fromEntries(
+      [1, 2, 3, 4].flatMap((i) => [`Value`, `Label`, `Context`].map((part) => [`result${i}${part}`, text(i === 1)])),
+    ),
     draft: { type: "boolean" },
     translationKey: text(false),
   },
@@ -126,8 +175,15 @@ export default defineSite({
   // A person of the about page may have a photo (`photo:` beside `name:`, relative to the YAML file);
   // without one the page shows their initials.
   imageKeys: ["leadership.*.photo", "advisors.*.photo"],
-  notFound: { page: page(NotFoundPage), meta: { title: "meta.not-found.title", description: "meta.not-found.description" } },
-  error: { page: page(ErrorPage), props: { status: 500 }, meta: { title: "meta.error.title", description: "meta.error.description" } },
+  notFound: {
+    page: page(NotFoundPage),
+    meta: { title: "meta.not-found.title", description: "meta.not-found.description" },
+  },
+  error: {
+    page: page(ErrorPage),
+    props: { status: 500 },
+    meta: { title: "meta.error.title", description: "meta.error.description" },
+  },
   unlisted: Object.entries(FORM_RESULTS).map(([result, keys]) => ({
     id: `forms.${result}`,
     path: `/forms/${result}`,

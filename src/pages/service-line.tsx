@@ -55,7 +55,10 @@ function ServiceOutcomes({ line }: { line: ServiceLine }) {
           <ul className="outcome-grid cols-3">
             {figures.map(([sector, i]) => (
               <li key={`${sector}${i}`}>
-                <OutcomeFigure base={`industries.${sector}.stat${i}`} sector={{ name: t(`industries.${sector}.name`), href: `${href("industries")}#${sector}` }} />
+                <OutcomeFigure
+                  base={`industries.${sector}.stat${i}`}
+                  sector={{ name: t(`industries.${sector}.name`), href: `${href("industries")}#${sector}` }}
+                />
               </li>
             ))}
           </ul>

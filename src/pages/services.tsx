@@ -35,7 +35,12 @@ export default function ServicesPage() {
   const { t } = usePage();
   return (
     <>
-      <PageHero art="services" eyebrow={t("nav.services")} title={t("services.overview.heading")} lead={t("services.overview.intro")} />
+      <PageHero
+        art="services"
+        eyebrow={t("nav.services")}
+        title={t("services.overview.heading")}
+        lead={t("services.overview.intro")}
+      />
       <Section id="lines" title={t("labels.serviceLines")}>
         <ol className="line-rows">
           {SERVICE_LINES.map((line) => (

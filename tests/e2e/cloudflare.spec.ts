@@ -24,8 +24,13 @@ const text = (locale: string, key: string) => loadLocaleContent(ROOT, locale, SI
 test.beforeAll(async () => {
   test.setTimeout(240_000);
   folder = mkdtempSync(join(tmpdir(), "sitegen-cloudflare-e2e-"));
-  const build = spawnSync(process.execPath, [join(ROOT, "bin", "sitegen.js"), "build", "--target", "cloudflare", "--out", join(folder, "dist")], { cwd: ROOT, encoding: "utf8", timeout: 180_000 });
-  if (build.status !== 0) throw new Error(`sitegen build --target cloudflare failed:\n${build.stdout}\n${build.stderr}`);
+  const build = spawnSync(
+    process.execPath,
+    [join(ROOT, "bin", "sitegen.js"), "build", "--target", "cloudflare", "--out", join(folder, "dist")],
+    { cwd: ROOT, encoding: "utf8", timeout: 180_000 },
+  );
+  if (build.status !== 0)
+    throw new Error(`sitegen build --target cloudflare failed:\n${build.stdout}\n${build.stderr}`);
   pages = await startPagesDev(folder);
 });
 
@@ -38,7 +43,10 @@ test.afterAll(async () => {
 async function consentGiven(page: Page) {
   await page.addInitScript(() => {
     localStorage.setItem("cookie-consent", JSON.stringify({ consent: false, timestamp: Date.now(), revision: 1 }));
-    localStorage.setItem("cookie-preferences", JSON.stringify({ essential: true, analytics: false, marketing: false, functional: false }));
+    localStorage.setItem(
+      "cookie-preferences",
+      JSON.stringify({ essential: true, analytics: false, marketing: false, functional: false }),
+    );
   });
 }
 
@@ -50,7 +58,9 @@ async function fill(page: Page, email: string) {
   await page.locator("#contact-message").fill("Queremos avaliar casos de uso de IA generativa no atendimento.");
 }
 
-test("with JavaScript, the contact form's message reaches D1 and the visitor sees the success toast (en)", async ({ page }) => {
+test("with JavaScript, the contact form's message reaches D1 and the visitor sees the success toast (en)", async ({
+  page,
+}) => {
   test.setTimeout(90_000);
   await consentGiven(page);
   await page.goto(`${pages!.url}/en/contact`);
@@ -64,21 +74,25 @@ test("with JavaScript, the contact form's message reaches D1 and the visitor see
   const toast = page.locator("[data-toaster] li").last();
   await expect(toast).toContainText(text("en", "contactForm.successTitle"));
   await expect(page.locator("#contact-message")).toHaveValue("");
-  expect(await d1Query(folder, "SELECT first_name, company, locale FROM contact WHERE email = 'mariana-js@banco.com.br'")).toEqual([
-    { first_name: "Mariana", company: "Banco Exemplo S.A.", locale: "en" },
-  ]);
+  expect(
+    await d1Query(folder, "SELECT first_name, company, locale FROM contact WHERE email = 'mariana-js@banco.com.br'"),
+  ).toEqual([{ first_name: "Mariana", company: "Banco Exemplo S.A.", locale: "en" }]);
 });
 
 test.describe("without JavaScript", () => {
   test.use({ javaScriptEnabled: false });
 
-  test("the contact form posts to the worker, lands on the Portuguese success page, and the row is in D1", async ({ page }) => {
+  test("the contact form posts to the worker, lands on the Portuguese success page, and the row is in D1", async ({
+    page,
+  }) => {
     test.setTimeout(90_000);
     await page.goto(`${pages!.url}/contact`);
     await fill(page, "mariana-sem-js@banco.com.br");
     await page.locator("form.contact-form button[type=submit]").click();
     await expect(page).toHaveURL(`${pages!.url}/forms/contact-success`);
     await expect(page.locator("h1")).toHaveText(text("pt", "contactForm.successTitle"));
-    expect(await d1Query(folder, "SELECT first_name, locale FROM contact WHERE email = 'mariana-sem-js@banco.com.br'")).toEqual([{ first_name: "Mariana", locale: "pt" }]);
+    expect(
+      await d1Query(folder, "SELECT first_name, locale FROM contact WHERE email = 'mariana-sem-js@banco.com.br'"),
+    ).toEqual([{ first_name: "Mariana", locale: "pt" }]);
   });
 });

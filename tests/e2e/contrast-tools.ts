@@ -32,7 +32,10 @@ export function installContrastTools(): void {
     // A colour syntax this does not read would pass unchecked: better a loud failure.
     if (!m) throw new Error(`contrast-tools: cannot read the colour ${css}`);
     // Computed colours are rgb()/rgba() with numbers; only an alpha may come as a percentage.
-    const parts = m[1].split(/[\s,/]+/).filter(Boolean).map((p) => (p.endsWith("%") ? parseFloat(p) / 100 : parseFloat(p)));
+    const parts = m[1]
+      .split(/[\s,/]+/)
+      .filter(Boolean)
+      .map((p) => (p.endsWith("%") ? parseFloat(p) / 100 : parseFloat(p)));
     return [parts[0], parts[1], parts[2], parts[3] ?? 1];
   };
   const over = (top: RGBA, bottom: RGBA): RGBA => {
@@ -48,10 +51,15 @@ export function installContrastTools(): void {
     const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
     return (hi + 0.05) / (lo + 0.05);
   };
-  const hex = (c: RGBA) => `#${c.slice(0, 3).map((v) => Math.round(v).toString(16).padStart(2, "0")).join("")}`;
+  const hex = (c: RGBA) =>
+    `#${c
+      .slice(0, 3)
+      .map((v) => Math.round(v).toString(16).padStart(2, "0"))
+      .join("")}`;
   const describe = (el: Element) => {
     const text = (el.getAttribute("aria-label") ?? el.textContent ?? "").replace(/\s+/g, " ").trim().slice(0, 40);
-    const cls = typeof el.className === "string" && el.className ? `.${el.className.trim().split(/\s+/).join(".")}` : "";
+    const cls =
+      typeof el.className === "string" && el.className ? `.${el.className.trim().split(/\s+/).join(".")}` : "";
     return `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ""}${cls} "${text}"`;
   };
 
@@ -66,7 +74,8 @@ export function installContrastTools(): void {
       if (color && color[3] > 0) set = set.map((b) => over(color, b));
       const image = style.backgroundImage;
       const stops = [...image.matchAll(/rgba?\([^)]*\)/g)].map((m) => parse(m[0])!).filter((s) => s[3] > 0);
-      if (/gradient/.test(image) && !/rgba?\(/.test(image)) throw new Error(`contrast-tools: cannot read the gradient ${image}`);
+      if (/gradient/.test(image) && !/rgba?\(/.test(image))
+        throw new Error(`contrast-tools: cannot read the gradient ${image}`);
       if (stops.length) set = stops.flatMap((s) => set.map((b) => over(s, b)));
       const seen = new Map(set.map((c) => [hex(c), c]));
       set = [...seen.values()];
@@ -92,7 +101,12 @@ export function installContrastTools(): void {
    * still shows the old colours.
    */
   async function settled(): Promise<void> {
-    await Promise.all(document.getAnimations().filter((a) => a instanceof CSSTransition).map((a) => a.finished.catch(() => {})));
+    await Promise.all(
+      document
+        .getAnimations()
+        .filter((a) => a instanceof CSSTransition)
+        .map((a) => a.finished.catch(() => {})),
+    );
     await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
   }
 
@@ -123,7 +137,8 @@ export function installContrastTools(): void {
     const problems: ContrastProblem[] = [];
     for (const [name, bg] of behind) {
       const value = ratio(over(color, bg), bg);
-      if (value < min) problems.push({ what, ratio: Math.round(value * 100) / 100, against: `outline ${hex(color)} on ${name}` });
+      if (value < min)
+        problems.push({ what, ratio: Math.round(value * 100) / 100, against: `outline ${hex(color)} on ${name}` });
     }
     return { what, problems };
   }
@@ -132,7 +147,8 @@ export function installContrastTools(): void {
     const r = el.getBoundingClientRect();
     if (r.width <= 1 || r.height <= 1) return false;
     if (!el.checkVisibility({ opacityProperty: true, visibilityProperty: true })) return false;
-    for (let e: Element | null = el; e; e = e.parentElement) if (getComputedStyle(e).clipPath.startsWith("inset(50%")) return false;
+    for (let e: Element | null = el; e; e = e.parentElement)
+      if (getComputedStyle(e).clipPath.startsWith("inset(50%")) return false;
     return true;
   }
 
@@ -144,7 +160,12 @@ export function installContrastTools(): void {
       if (!color) return;
       for (const bg of backgrounds(el)) {
         const value = ratio(over(color, bg), bg);
-        if (value < min) problems.push({ what, ratio: Math.round(value * 100) / 100, against: `text ${hex(over(color, bg))} on ${hex(bg)}` });
+        if (value < min)
+          problems.push({
+            what,
+            ratio: Math.round(value * 100) / 100,
+            against: `text ${hex(over(color, bg))} on ${hex(bg)}`,
+          });
       }
     };
     for (const root of typeof roots === "string" ? document.querySelectorAll(roots) : [roots]) {
@@ -152,7 +173,12 @@ export function installContrastTools(): void {
         if (el.closest("template, script, style, svg")) continue;
         const own = [...el.childNodes].some((n) => n.nodeType === Node.TEXT_NODE && n.textContent!.trim());
         if (own && visible(el)) check(el, getComputedStyle(el).color, describe(el));
-        if ((el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement) && el.placeholder && !el.value && visible(el)) {
+        if (
+          (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement) &&
+          el.placeholder &&
+          !el.value &&
+          visible(el)
+        ) {
           check(el, getComputedStyle(el, "::placeholder").color, `placeholder of ${describe(el)}`);
         }
       }

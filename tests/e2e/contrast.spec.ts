@@ -12,7 +12,19 @@ const TEXT = 4.5;
 const FOCUS = 3;
 
 const { routes, articles, locales } = await sitePlan();
-const KEY_PAGES = ["home", "about", "services", "services.advisory", "technologies", "industries", "industries.energy", "results", "contact", "cookie-policy", "insights.tags"];
+const KEY_PAGES = [
+  "home",
+  "about",
+  "services",
+  "services.advisory",
+  "technologies",
+  "industries",
+  "industries.energy",
+  "results",
+  "contact",
+  "cookie-policy",
+  "insights.tags",
+];
 // A tag's page and an article, whose tags are links (both languages have articles on governance).
 const ENTRY_PAGES = ["insights.tag:governance", "insights.article:ai-governance"];
 const pages = locales.flatMap((locale) => [
@@ -25,8 +37,15 @@ const format = (problems: ContrastProblem[]) => problems.map((p) => `${p.what}: 
 
 /** The focused element's indicator; focus must be somewhere. */
 const ring = (page: Page) =>
-  page.evaluate(async (min) => (await window.contrast.focusRing(min))?.problems ?? [{ what: "nothing", ratio: 0, against: "no element has focus" }], FOCUS);
-const textIn = (page: Page, roots: string) => page.evaluate(([selector, min]) => window.contrast.text(selector, min), [roots, TEXT] as const);
+  page.evaluate(
+    async (min) =>
+      (await window.contrast.focusRing(min))?.problems ?? [
+        { what: "nothing", ratio: 0, against: "no element has focus" },
+      ],
+    FOCUS,
+  );
+const textIn = (page: Page, roots: string) =>
+  page.evaluate(([selector, min]) => window.contrast.text(selector, min), [roots, TEXT] as const);
 
 async function prepare(page: Page, options: { consent?: boolean } = {}) {
   await page.addInitScript(installContrastTools);
@@ -36,7 +55,10 @@ async function prepare(page: Page, options: { consent?: boolean } = {}) {
     localStorage.setItem("language", location.pathname.startsWith("/en") ? "en" : "pt");
     if (!decided) return;
     localStorage.setItem("cookie-consent", JSON.stringify({ consent: false, timestamp: Date.now(), revision: 1 }));
-    localStorage.setItem("cookie-preferences", JSON.stringify({ essential: true, analytics: false, marketing: false, functional: false }));
+    localStorage.setItem(
+      "cookie-preferences",
+      JSON.stringify({ essential: true, analytics: false, marketing: false, functional: false }),
+    );
   }, options.consent ?? true);
 }
 
@@ -75,12 +97,18 @@ type Targets = { hoverTargets: Element[] };
  */
 async function hoverChecks(page: Page, selector: string): Promise<ContrastProblem[]> {
   const problems: ContrastProblem[] = [];
-  const count = await page.evaluate((s) => ((window as unknown as Targets).hoverTargets = [...document.querySelectorAll(s)]).length, selector);
+  const count = await page.evaluate(
+    (s) => ((window as unknown as Targets).hoverTargets = [...document.querySelectorAll(s)]).length,
+    selector,
+  );
   const hovered = (i: number) =>
-    page.evaluate(async ([i, min]) => {
-      const el = (window as unknown as Targets).hoverTargets[i];
-      return el.matches(":hover") ? window.contrast.text(el, min) : null;
-    }, [i, TEXT] as const);
+    page.evaluate(
+      async ([i, min]) => {
+        const el = (window as unknown as Targets).hoverTargets[i];
+        return el.matches(":hover") ? window.contrast.text(el, min) : null;
+      },
+      [i, TEXT] as const,
+    );
   for (let i = 0; i < count; i++) {
     // Shown as Playwright's isVisible() has it: a box, and not visibility: hidden.
     const spot = await page.evaluate((i) => {
@@ -112,7 +140,9 @@ async function hoverChecks(page: Page, selector: string): Promise<ContrastProble
 test.use({ reducedMotion: "reduce" });
 
 for (const path of pages) {
-  test(`${path}: focus indicators ≥ ${FOCUS}:1 on every background, text ≥ ${TEXT}:1, also when hovered`, async ({ page }) => {
+  test(`${path}: focus indicators ≥ ${FOCUS}:1 on every background, text ≥ ${TEXT}:1, also when hovered`, async ({
+    page,
+  }) => {
     test.setTimeout(90_000);
     await prepare(page);
     await page.goto(path);
@@ -120,11 +150,17 @@ for (const path of pages) {
     expect(focus.visited).toBeGreaterThan(10);
     const text = await textIn(page, "body");
     const hover = await hoverChecks(page, "header a, header button, main a, main button, footer a, footer button");
-    expect({ focus: format(focus.problems), text: format(text), hover: format(hover) }).toEqual({ focus: [], text: [], hover: [] });
+    expect({ focus: format(focus.problems), text: format(text), hover: format(hover) }).toEqual({
+      focus: [],
+      text: [],
+      hover: [],
+    });
   });
 }
 
-test("on a phone: the menu's links, the hero's buttons and the footer keep their focus indicators (pt)", async ({ page }) => {
+test("on a phone: the menu's links, the hero's buttons and the footer keep their focus indicators (pt)", async ({
+  page,
+}) => {
   await page.setViewportSize({ width: 375, height: 800 });
   await prepare(page);
   await page.goto("/");
@@ -138,7 +174,9 @@ test("on a phone: the menu's links, the hero's buttons and the footer keep their
 for (const locale of ["pt", "en"] as const) {
   const prefix = locale === "pt" ? "" : "/en";
 
-  test(`the proof sections: figures, charts' labels, the quote and the navy band keep text and focus legible, also hovered (${locale})`, async ({ page }) => {
+  test(`the proof sections: figures, charts' labels, the quote and the navy band keep text and focus legible, also hovered (${locale})`, async ({
+    page,
+  }) => {
     await prepare(page);
     await page.goto(prefix || "/");
     const problems: ContrastProblem[] = [];
@@ -153,7 +191,9 @@ for (const locale of ["pt", "en"] as const) {
     await page.mouse.move(0, 0);
     problems.push(...(await textIn(page, "#results, .quote-band, #about-teaser")));
     // The charts' labels are SVG text, which the text check above does not see: they take the muted text colour, legible on white.
-    const labels = await page.evaluate(() => [...document.querySelectorAll("#results .outcome-chart text")].map((t) => getComputedStyle(t).fill));
+    const labels = await page.evaluate(() =>
+      [...document.querySelectorAll("#results .outcome-chart text")].map((t) => getComputedStyle(t).fill),
+    );
     expect(labels.length).toBeGreaterThan(0);
     expect(new Set(labels)).toEqual(new Set(["rgb(74, 90, 107)"]));
     expect(format(problems)).toEqual([]);
@@ -180,7 +220,9 @@ for (const locale of ["pt", "en"] as const) {
     await page.keyboard.press("Alt+t");
     problems.push(...(await ring(page)));
 
-    await page.route("**/api/newsletter", (route) => route.fulfill({ status: 200, contentType: "application/json", body: '{"ok":true}' }));
+    await page.route("**/api/newsletter", (route) =>
+      route.fulfill({ status: 200, contentType: "application/json", body: '{"ok":true}' }),
+    );
     await input.fill("leitora@empresa.com.br");
     await input.press("Enter");
     await expect(page.locator("[data-toaster=main] li[data-type=success]")).toHaveCount(1);
@@ -188,7 +230,9 @@ for (const locale of ["pt", "en"] as const) {
     expect(format(problems)).toEqual([]);
   });
 
-  test(`contact form: field errors, the failure and the success keep text and focus legible (${locale})`, async ({ page }) => {
+  test(`contact form: field errors, the failure and the success keep text and focus legible (${locale})`, async ({
+    page,
+  }) => {
     await prepare(page);
     await page.goto(`${prefix}/contact`);
     const island = page.locator('[data-island="contact-form"]');
@@ -202,7 +246,9 @@ for (const locale of ["pt", "en"] as const) {
     const fields = await tabThrough(page, 8);
     problems.push(...fields.problems);
 
-    await page.route("**/api/contact", (route) => route.fulfill({ status: 503, contentType: "application/json", body: "{}" }));
+    await page.route("**/api/contact", (route) =>
+      route.fulfill({ status: 503, contentType: "application/json", body: "{}" }),
+    );
     await page.locator("#contact-firstName").fill("Mariana");
     await page.locator("#contact-lastName").fill("Albuquerque");
     await page.locator("#contact-email").fill("mariana@banco.com.br");
@@ -214,7 +260,9 @@ for (const locale of ["pt", "en"] as const) {
     problems.push(...(await ring(page)));
 
     await page.unroute("**/api/contact");
-    await page.route("**/api/contact", (route) => route.fulfill({ status: 200, contentType: "application/json", body: '{"ok":true}' }));
+    await page.route("**/api/contact", (route) =>
+      route.fulfill({ status: 200, contentType: "application/json", body: '{"ok":true}' }),
+    );
     await send.click();
     await expect(page.locator("[data-toaster=alert] li[data-type=success]")).toHaveCount(1);
     problems.push(...(await textIn(page, "form.contact-form, [data-toaster] li")));

@@ -7,7 +7,10 @@ import { expect, test, type Page } from "@playwright/test";
 test.beforeEach(async ({ page }) => {
   await page.addInitScript(() => {
     localStorage.setItem("cookie-consent", JSON.stringify({ consent: false, timestamp: Date.now(), revision: 1 }));
-    localStorage.setItem("cookie-preferences", JSON.stringify({ essential: true, analytics: false, marketing: false, functional: false }));
+    localStorage.setItem(
+      "cookie-preferences",
+      JSON.stringify({ essential: true, analytics: false, marketing: false, functional: false }),
+    );
     localStorage.setItem("language", location.pathname.startsWith("/en") ? "en" : "pt");
   });
 });
@@ -27,13 +30,19 @@ test("the pages are set in Inter, from the site's own origin", async ({ page }) 
   await page.goto("/en");
   await page.evaluate(() => document.fonts.ready);
   expect(await page.evaluate(() => document.fonts.check('700 16px "Inter Variable"'))).toBe(true);
-  expect(await page.evaluate(() => [...document.fonts].filter((f) => f.status === "loaded").map((f) => f.family))).toContain("Inter Variable");
-  expect(await page.evaluate(() => getComputedStyle(document.querySelector("h1")!).fontFamily)).toMatch(/^"Inter Variable", "Inter Fallback Arial"/);
+  expect(
+    await page.evaluate(() => [...document.fonts].filter((f) => f.status === "loaded").map((f) => f.family)),
+  ).toContain("Inter Variable");
+  expect(await page.evaluate(() => getComputedStyle(document.querySelector("h1")!).fontFamily)).toMatch(
+    /^"Inter Variable", "Inter Fallback Arial"/,
+  );
   expect(fonts.length).toBeGreaterThan(0);
   expect(new Set(fonts)).toEqual(new Set([new URL(page.url()).origin]));
 });
 
-test("the fallback font is sized to Inter's metrics: the page's blocks sit where Inter puts them (pt, 1440 px)", async ({ page }) => {
+test("the fallback font is sized to Inter's metrics: the page's blocks sit where Inter puts them (pt, 1440 px)", async ({
+  page,
+}) => {
   await page.setViewportSize({ width: 1440, height: 900 });
   await page.goto("/");
   await page.evaluate(() => document.fonts.ready);
@@ -42,7 +51,9 @@ test("the fallback font is sized to Inter's metrics: the page's blocks sit where
   await page.route("**/*.woff2", (route) => route.abort());
   await page.reload();
   await page.evaluate(() => document.fonts.ready);
-  expect(await page.evaluate(() => [...document.fonts].some((f) => f.family === "Inter Variable" && f.status === "loaded"))).toBe(false);
+  expect(
+    await page.evaluate(() => [...document.fonts].some((f) => f.family === "Inter Variable" && f.status === "loaded")),
+  ).toBe(false);
   const withFallback = await positions(page);
   for (const [i, block] of withInter.entries()) {
     expect(Math.abs(withFallback[i].top - block.top), `${block.selector} moves`).toBeLessThanOrEqual(8);
@@ -56,7 +67,9 @@ for (const [width, shown] of [
   [1024, true],
   [1440, true],
 ] as const) {
-  test(`the hero's visual ${shown ? "fills the right of the dark band" : "stays off a narrow screen"} at ${width} px (pt, en)`, async ({ page }) => {
+  test(`the hero's visual ${shown ? "fills the right of the dark band" : "stays off a narrow screen"} at ${width} px (pt, en)`, async ({
+    page,
+  }) => {
     await page.setViewportSize({ width, height: 900 });
     for (const path of ["/", "/en/industries"]) {
       await page.goto(path);
@@ -66,7 +79,10 @@ for (const [width, shown] of [
         continue;
       }
       await expect(visual).toBeVisible();
-      const [box, band] = await Promise.all([visual.boundingBox(), page.locator("main .hero, main .page-hero").first().boundingBox()]);
+      const [box, band] = await Promise.all([
+        visual.boundingBox(),
+        page.locator("main .hero, main .page-hero").first().boundingBox(),
+      ]);
       // In the right half of the band, inside it, and wide enough to fill it.
       expect(box!.x, path).toBeGreaterThan(band!.x + band!.width / 2 - 40);
       expect(box!.x + box!.width, path).toBeLessThanOrEqual(band!.x + band!.width);

@@ -1,14 +1,20 @@
 import { expect, test } from "@playwright/test";
 
 /** Issue 17, images: the cover of an article in a real browser, at a phone's width and a desktop's. */
-for (const viewport of [{ width: 375, height: 740 }, { width: 1440, height: 900 }]) {
-  test(`an article's cover shows above the fold at ${viewport.width} px, as AVIF, without moving the page`, async ({ page }) => {
+for (const viewport of [
+  { width: 375, height: 740 },
+  { width: 1440, height: 900 },
+]) {
+  test(`an article's cover shows above the fold at ${viewport.width} px, as AVIF, without moving the page`, async ({
+    page,
+  }) => {
     await page.setViewportSize(viewport);
     // Every layout shift from the start of the load, as Chromium reports them (what CLS adds up).
     await page.addInitScript(() => {
       (window as unknown as { shifts: number[] }).shifts = [];
       new PerformanceObserver((list) => {
-        for (const entry of list.getEntries()) (window as unknown as { shifts: number[] }).shifts.push((entry as unknown as { value: number }).value);
+        for (const entry of list.getEntries())
+          (window as unknown as { shifts: number[] }).shifts.push((entry as unknown as { value: number }).value);
       }).observe({ type: "layout-shift", buffered: true });
     });
     await page.goto("/en/insights/ai-governance");
@@ -18,7 +24,10 @@ for (const viewport of [{ width: 375, height: 740 }, { width: 1440, height: 900 
     const { currentSrc, box, offered, density } = await cover.evaluate((img: HTMLImageElement) => ({
       currentSrc: img.currentSrc,
       box: img.getBoundingClientRect().toJSON() as DOMRect,
-      offered: img.parentElement!.querySelector<HTMLSourceElement>("source[type='image/avif']")!.srcset.split(",").map((c) => Number(/(\d+)w\s*$/.exec(c)![1])),
+      offered: img
+        .parentElement!.querySelector<HTMLSourceElement>("source[type='image/avif']")!
+        .srcset.split(",")
+        .map((c) => Number(/(\d+)w\s*$/.exec(c)![1])),
       density: devicePixelRatio,
     }));
     expect(currentSrc).toMatch(/\/assets\/img\/ai-governance-\d+\.[0-9a-f]{10}\.avif$/);

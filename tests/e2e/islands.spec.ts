@@ -4,7 +4,12 @@ import { clockBehindByFillTime, fillTimeTaken, suspectMarks } from "./submission
 const DAY = 86_400_000;
 const decided = (consent: boolean, ageMs = 0) => ({
   "cookie-consent": JSON.stringify({ consent, timestamp: Date.now() - ageMs, revision: 1 }),
-  "cookie-preferences": JSON.stringify({ essential: true, analytics: consent, marketing: consent, functional: consent }),
+  "cookie-preferences": JSON.stringify({
+    essential: true,
+    analytics: consent,
+    marketing: consent,
+    functional: consent,
+  }),
 });
 
 async function seed(page: Page, items: Record<string, string>) {
@@ -18,7 +23,9 @@ async function seed(page: Page, items: Record<string, string>) {
 async function captureConsentEvents(page: Page) {
   await page.addInitScript(() => {
     (window as unknown as { consentEvents: unknown[] }).consentEvents = [];
-    addEventListener("cookie-consent-changed", (e) => (window as unknown as { consentEvents: unknown[] }).consentEvents.push((e as CustomEvent).detail));
+    addEventListener("cookie-consent-changed", (e) =>
+      (window as unknown as { consentEvents: unknown[] }).consentEvents.push((e as CustomEvent).detail),
+    );
   });
 }
 
@@ -37,11 +44,22 @@ test.describe("cookie consent", () => {
     await captureConsentEvents(page);
     await page.goto("/en/about");
     await expect(banner(page)).toBeVisible();
-    await expect(banner(page).getByRole("link", { name: /Cookie Policy/ })).toHaveAttribute("href", "/en/cookie-policy");
+    await expect(banner(page).getByRole("link", { name: /Cookie Policy/ })).toHaveAttribute(
+      "href",
+      "/en/cookie-policy",
+    );
     await banner(page).getByRole("button", { name: "Accept all" }).click();
     await expect(banner(page)).toHaveCount(0);
-    expect(JSON.parse((await stored(page, "cookie-preferences"))!)).toEqual({ essential: true, analytics: true, marketing: true, functional: true });
-    expect(JSON.parse((await stored(page, "cookie-consent"))!)).toMatchObject({ consent: true, timestamp: expect.any(Number) });
+    expect(JSON.parse((await stored(page, "cookie-preferences"))!)).toEqual({
+      essential: true,
+      analytics: true,
+      marketing: true,
+      functional: true,
+    });
+    expect(JSON.parse((await stored(page, "cookie-consent"))!)).toMatchObject({
+      consent: true,
+      timestamp: expect.any(Number),
+    });
     expect(await page.evaluate(() => (window as unknown as { consentEvents: unknown[] }).consentEvents)).toEqual([
       { consent: true, preferences: { essential: true, analytics: true, marketing: true, functional: true } },
     ]);
@@ -55,10 +73,17 @@ test.describe("cookie consent", () => {
     await banner(page).getByRole("button", { name: "Recusar todos" }).click();
     await expect(banner(page)).toHaveCount(0);
     expect(JSON.parse((await stored(page, "cookie-consent"))!).consent).toBe(false);
-    expect(JSON.parse((await stored(page, "cookie-preferences"))!)).toEqual({ essential: true, analytics: false, marketing: false, functional: false });
+    expect(JSON.parse((await stored(page, "cookie-preferences"))!)).toEqual({
+      essential: true,
+      analytics: false,
+      marketing: false,
+      functional: false,
+    });
   });
 
-  test("customise opens a modal dialog; Escape closes it and returns focus; saving records the chosen categories", async ({ page }) => {
+  test("customise opens a modal dialog; Escape closes it and returns focus; saving records the chosen categories", async ({
+    page,
+  }) => {
     await captureConsentEvents(page);
     await page.goto("/en");
     const customise = banner(page).getByRole("button", { name: "Customize" });
@@ -77,8 +102,17 @@ test.describe("cookie consent", () => {
     await dialog.getByRole("button", { name: "Save preferences" }).click();
     await expect(dialog).toBeHidden();
     await expect(banner(page)).toHaveCount(0);
-    expect(JSON.parse((await stored(page, "cookie-preferences"))!)).toEqual({ essential: true, analytics: true, marketing: false, functional: false });
-    expect(await page.evaluate(() => (window as unknown as { consentEvents: { consent: boolean }[] }).consentEvents.at(-1)?.consent)).toBe(true);
+    expect(JSON.parse((await stored(page, "cookie-preferences"))!)).toEqual({
+      essential: true,
+      analytics: true,
+      marketing: false,
+      functional: false,
+    });
+    expect(
+      await page.evaluate(
+        () => (window as unknown as { consentEvents: { consent: boolean }[] }).consentEvents.at(-1)?.consent,
+      ),
+    ).toBe(true);
   });
 
   test("the dialog's close button leaves the choice open and the banner back", async ({ page }) => {
@@ -90,7 +124,9 @@ test.describe("cookie consent", () => {
     expect(await stored(page, "cookie-consent")).toBeNull();
   });
 
-  test("the footer link reopens the preferences, and withdrawing clears the stored values and shows the banner", async ({ page }) => {
+  test("the footer link reopens the preferences, and withdrawing clears the stored values and shows the banner", async ({
+    page,
+  }) => {
     await seed(page, decided(true));
     await page.goto("/en/cookie-policy");
     await expect(banner(page)).toHaveCount(0);
@@ -99,11 +135,19 @@ test.describe("cookie consent", () => {
     await expect(dialog).toBeVisible();
     await expect(dialog.getByRole("switch", { name: /Marketing/ })).toBeChecked();
     await page.keyboard.press("Escape");
-    await page.evaluate(() => addEventListener("cookie-consent-changed", (e) => ((window as unknown as { withdrawn: unknown }).withdrawn = (e as CustomEvent).detail)));
+    await page.evaluate(() =>
+      addEventListener(
+        "cookie-consent-changed",
+        (e) => ((window as unknown as { withdrawn: unknown }).withdrawn = (e as CustomEvent).detail),
+      ),
+    );
     await page.getByRole("button", { name: "Withdraw consent" }).click();
     await expect(banner(page)).toBeVisible();
     // Scripts that were allowed hear that nothing is granted any more.
-    expect(await page.evaluate(() => (window as unknown as { withdrawn: unknown }).withdrawn)).toEqual({ consent: false, preferences: { essential: true, analytics: false, marketing: false, functional: false } });
+    expect(await page.evaluate(() => (window as unknown as { withdrawn: unknown }).withdrawn)).toEqual({
+      consent: false,
+      preferences: { essential: true, analytics: false, marketing: false, functional: false },
+    });
     expect(await stored(page, "cookie-consent")).toBeNull();
     expect(await stored(page, "cookie-preferences")).toBeNull();
   });
@@ -162,7 +206,9 @@ test.describe("newsletter", () => {
     await expect(page.locator("[data-toaster] li").last()).toContainText("Por favor, insira um email válido.");
   });
 
-  test("an error is shown to the eye once, in the toast; the field is marked invalid and described for assistive technology (pt)", async ({ page }) => {
+  test("an error is shown to the eye once, in the toast; the field is marked invalid and described for assistive technology (pt)", async ({
+    page,
+  }) => {
     await page.goto("/about");
     await hydrated(page, "newsletter");
     const input = form(page).locator("input[type=email]");
@@ -176,15 +222,25 @@ test.describe("newsletter", () => {
     await expect(input).toHaveAccessibleDescription(message);
     // The description is for assistive technology only: on screen the words appear in the toast alone.
     const description = page.locator(`#${await input.getAttribute("aria-describedby")}`);
-    expect(await description.evaluate((el) => el.getBoundingClientRect().width <= 1 && getComputedStyle(el).clipPath !== "none")).toBe(true);
+    expect(
+      await description.evaluate(
+        (el) => el.getBoundingClientRect().width <= 1 && getComputedStyle(el).clipPath !== "none",
+      ),
+    ).toBe(true);
     await expect(form(page).getByText(message)).toHaveCount(1);
     await input.fill("diretoria@empresa.com.br");
     await expect(input).not.toHaveAttribute("aria-invalid", "true");
     await expect(input).not.toHaveAttribute("aria-describedby");
   });
 
-  for (const [width, height] of [[375, 800], [768, 1024], [1440, 900]] as const) {
-    test(`toasts never cover the form that raised them, so a retry click reaches the button, nor the header (en, ${width} px)`, async ({ page }) => {
+  for (const [width, height] of [
+    [375, 800],
+    [768, 1024],
+    [1440, 900],
+  ] as const) {
+    test(`toasts never cover the form that raised them, so a retry click reaches the button, nor the header (en, ${width} px)`, async ({
+      page,
+    }) => {
       await page.setViewportSize({ width, height });
       let answers = 0;
       await page.route("**/api/newsletter", (route) => {
@@ -214,7 +270,9 @@ test.describe("newsletter", () => {
     });
   }
 
-  test("success shows the spec's toast and clears the field; sent after the minimum fill time, it is not suspect", async ({ page }) => {
+  test("success shows the spec's toast and clears the field; sent after the minimum fill time, it is not suspect", async ({
+    page,
+  }) => {
     await clockBehindByFillTime(page);
     await page.goto("/en/technologies");
     await hydrated(page, "newsletter");
@@ -230,13 +288,17 @@ test.describe("newsletter", () => {
     expect(suspectMarks("newsletter", email)).toEqual([0]);
   });
 
-  test("sent sooner than the minimum fill time, a subscription is thanked all the same and stored marked suspect", async ({ page }) => {
+  test("sent sooner than the minimum fill time, a subscription is thanked all the same and stored marked suspect", async ({
+    page,
+  }) => {
     await page.goto("/en/technologies");
     await hydrated(page, "newsletter");
     const email = `quick-${Date.now()}@example.com.br`;
     await form(page).locator("input[type=email]").fill(email);
     await form(page).getByRole("button", { name: "Subscribe" }).click();
-    await expect(page.locator("[data-toaster] li").last()).toContainText("Thank you for subscribing to our newsletter!");
+    await expect(page.locator("[data-toaster] li").last()).toContainText(
+      "Thank you for subscribing to our newsletter!",
+    );
     expect(suspectMarks("newsletter", email)).toEqual([1]);
   });
 
@@ -381,7 +443,9 @@ test.describe("contact form", () => {
     // The summary names the fields; each message is shown once, beside its field, and describes it.
     await expect(summary.getByRole("link")).toHaveText(["Last name", "Work email", "Message"]);
     await expect(page.locator("#contact-email")).toHaveAttribute("aria-invalid", "true");
-    await expect(page.locator("#contact-email")).toHaveAccessibleDescription("Enter a valid email address, such as name@company.com");
+    await expect(page.locator("#contact-email")).toHaveAccessibleDescription(
+      "Enter a valid email address, such as name@company.com",
+    );
     await expect(page.locator("#contact-email-error")).toBeVisible();
     await expect(page.getByText("Enter a valid email address, such as name@company.com")).toHaveCount(1);
     await expect(page.locator("#contact-firstName")).toHaveValue("Mariana");
@@ -391,7 +455,15 @@ test.describe("contact form", () => {
 
   test("the endpoint's field errors go beside the fields, not into a toast as well (pt)", async ({ page }) => {
     await page.route("**/api/contact", (route) =>
-      route.fulfill({ status: 400, contentType: "application/json", body: JSON.stringify({ ok: false, message: "Alguns campos estão vazios ou incorretos.", errors: { email: "Este endereço não recebe e-mails." } }) }),
+      route.fulfill({
+        status: 400,
+        contentType: "application/json",
+        body: JSON.stringify({
+          ok: false,
+          message: "Alguns campos estão vazios ou incorretos.",
+          errors: { email: "Este endereço não recebe e-mails." },
+        }),
+      }),
     );
     await page.goto("/contact");
     await hydrated(page, "contact-form");
@@ -402,7 +474,9 @@ test.describe("contact form", () => {
     await expect(page.locator("[data-toaster] li")).toHaveCount(0);
   });
 
-  test("success shows 'Mensagem Enviada!' in Portuguese; sent after the minimum fill time, it is not suspect", async ({ page }) => {
+  test("success shows 'Mensagem Enviada!' in Portuguese; sent after the minimum fill time, it is not suspect", async ({
+    page,
+  }) => {
     await clockBehindByFillTime(page);
     await page.goto("/contact");
     await hydrated(page, "contact-form");
@@ -442,9 +516,13 @@ test.describe("contact form", () => {
     expect(suspectMarks("contact", email)).toEqual([0]);
   });
 
-  test("results go to the second toast system: one toast at a time, closed after 5 s, F8 moves focus to it (pt)", async ({ page }) => {
+  test("results go to the second toast system: one toast at a time, closed after 5 s, F8 moves focus to it (pt)", async ({
+    page,
+  }) => {
     await page.clock.install();
-    await page.route("**/api/contact", (route) => route.fulfill({ status: 503, contentType: "application/json", body: "{}" }));
+    await page.route("**/api/contact", (route) =>
+      route.fulfill({ status: 503, contentType: "application/json", body: "{}" }),
+    );
     await page.goto("/contact");
     await hydrated(page, "contact-form");
     await fill(page, "pt");
@@ -470,13 +548,17 @@ test.describe("contact form", () => {
   });
 
   test("failure keeps every field and explains in English", async ({ page }) => {
-    await page.route("**/api/contact", (route) => route.fulfill({ status: 503, contentType: "application/json", body: "{}" }));
+    await page.route("**/api/contact", (route) =>
+      route.fulfill({ status: 503, contentType: "application/json", body: "{}" }),
+    );
     await page.goto("/en/contact");
     await hydrated(page, "contact-form");
     await fill(page, "en");
     await page.getByRole("button", { name: "Send message" }).click();
     await expect(page.locator("[data-toaster] li").last()).toContainText("Error");
-    await expect(page.locator("#contact-message")).toHaveValue("Queremos avaliar casos de uso de IA generativa no atendimento.");
+    await expect(page.locator("#contact-message")).toHaveValue(
+      "Queremos avaliar casos de uso de IA generativa no atendimento.",
+    );
     await expect(page.locator("#contact-company")).toHaveValue("Banco Exemplo S.A.");
   });
 });
@@ -484,7 +566,9 @@ test.describe("contact form", () => {
 test.describe("without JavaScript", () => {
   test.use({ javaScriptEnabled: false });
 
-  test("before any script, the forms leave validation to the endpoint: no browser bubble in the browser's language, the site's own error page instead (pt)", async ({ page }) => {
+  test("before any script, the forms leave validation to the endpoint: no browser bubble in the browser's language, the site's own error page instead (pt)", async ({
+    page,
+  }) => {
     await page.goto("/contact");
     await expect(page.locator("form.contact-form")).toHaveAttribute("novalidate", "");
     await expect(page.locator("form.newsletter-form")).toHaveAttribute("novalidate", "");
@@ -525,7 +609,9 @@ async function detectionAnswersLater(page: Page, language: "pt" | "en"): Promise
 }
 
 test.describe("language", () => {
-  test("the home page redirects to the detected language in place, replacing the history entry, and stores it", async ({ page }) => {
+  test("the home page redirects to the detected language in place, replacing the history entry, and stores it", async ({
+    page,
+  }) => {
     const answer = await detectionAnswersLater(page, "en");
     await page.goto("/");
     const before = await page.evaluate(() => {
@@ -537,12 +623,20 @@ test.describe("language", () => {
     await expect(page.locator("html")).toHaveAttribute("lang", "en");
     expect(await stored(page, "language")).toBe("en");
     // No new page load (the value on window survives) and no new history entry.
-    expect(await page.evaluate(() => [(window as unknown as { mark?: number }).mark, history.length])).toEqual([7, before]);
+    expect(await page.evaluate(() => [(window as unknown as { mark?: number }).mark, history.length])).toEqual([
+      7,
+      before,
+    ]);
     // Spec §9 allows three storage keys; consent is not decided yet, so only the language is kept.
-    expect(await page.evaluate(() => [Object.keys(localStorage), Object.keys(sessionStorage)])).toEqual([["language"], []]);
+    expect(await page.evaluate(() => [Object.keys(localStorage), Object.keys(sessionStorage)])).toEqual([
+      ["language"],
+      [],
+    ]);
   });
 
-  test("switching to the detected language shifts nothing on screen: the cookie banner comes back in English, not moved (phone)", async ({ page }) => {
+  test("switching to the detected language shifts nothing on screen: the cookie banner comes back in English, not moved (phone)", async ({
+    page,
+  }) => {
     await page.setViewportSize({ width: 412, height: 823 });
     const answer = await detectionAnswersLater(page, "en");
     await page.goto("/");
@@ -553,7 +647,10 @@ test.describe("language", () => {
       type Shift = PerformanceEntry & { value: number; hadRecentInput: boolean; sources: { node?: Node }[] };
       new PerformanceObserver((list) => {
         for (const entry of list.getEntries() as Shift[]) {
-          if (!entry.hadRecentInput) shifts.push(`${entry.value.toFixed(3)} ${entry.sources.map((s) => (s.node as Element | undefined)?.className ?? "?").join(" ")}`);
+          if (!entry.hadRecentInput)
+            shifts.push(
+              `${entry.value.toFixed(3)} ${entry.sources.map((s) => (s.node as Element | undefined)?.className ?? "?").join(" ")}`,
+            );
         }
       }).observe({ type: "layout-shift" });
     });
@@ -603,7 +700,9 @@ test.describe("language", () => {
     expect(errors).toEqual([]);
   });
 
-  test("a hung detection endpoint counts as failed: each attempt gives up after 5 s, then the URL's language is stored (en)", async ({ page }) => {
+  test("a hung detection endpoint counts as failed: each attempt gives up after 5 s, then the URL's language is stored (en)", async ({
+    page,
+  }) => {
     await page.clock.install();
     let calls = 0;
     await page.route("**/api/detect-language", () => {
@@ -611,7 +710,11 @@ test.describe("language", () => {
     });
     await page.goto("/en");
     await expect.poll(() => calls).toBe(1);
-    for (const [wait, expected] of [[5000 + 1000, 2], [5000 + 2000, 3], [5000 + 4000, 4]] as const) {
+    for (const [wait, expected] of [
+      [5000 + 1000, 2],
+      [5000 + 2000, 3],
+      [5000 + 4000, 4],
+    ] as const) {
       await page.clock.runFor(wait);
       await expect.poll(() => calls).toBe(expected);
     }
@@ -640,7 +743,9 @@ test.describe("language", () => {
 });
 
 test.describe("tooltips", () => {
-  test("the language switcher's tooltip opens after 700 ms of hover, at once on keyboard focus, and closes on Escape", async ({ page }) => {
+  test("the language switcher's tooltip opens after 700 ms of hover, at once on keyboard focus, and closes on Escape", async ({
+    page,
+  }) => {
     await seed(page, decided(false));
     await page.clock.install();
     await page.goto("/en/about");
@@ -664,7 +769,9 @@ test.describe("tooltips", () => {
     await expect(tip).toBeVisible();
   });
 
-  test("sits 4 px from its trigger, reopens at once within the 300 ms skip delay, and closes on scroll and click (pt)", async ({ page }) => {
+  test("sits 4 px from its trigger, reopens at once within the 300 ms skip delay, and closes on scroll and click (pt)", async ({
+    page,
+  }) => {
     await seed(page, decided(false));
     await page.clock.install();
     await page.goto("/about");

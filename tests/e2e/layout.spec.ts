@@ -7,7 +7,11 @@ const { routes, articles, locales: LOCALES } = await sitePlan();
  * Issue 3: from a phone to a wide desktop, no page, articles included, scrolls sideways (nothing wider than the viewport).
  * Issue 19: and no grid of cards, figures or footer columns leaves a lone item on its last row.
  */
-const paths = [...[...routes, ...articles].flatMap((route) => LOCALES.map((locale) => route.paths[locale]).filter(Boolean)), "/no-such-page", "/en/no-such-page"];
+const paths = [
+  ...[...routes, ...articles].flatMap((route) => LOCALES.map((locale) => route.paths[locale]).filter(Boolean)),
+  "/no-such-page",
+  "/en/no-such-page",
+];
 
 /** Lists laid out as grids (and the footer's columns) whose last row does not fill the grid's width. */
 function orphanedGridItems(): string[] {
@@ -20,7 +24,10 @@ function orphanedGridItems(): string[] {
     const last = items.filter((r) => Math.round(r.top) === lastTop);
     const used = last.reduce((sum, r) => sum + r.width, 0) + (parseFloat(style.columnGap) || 0) * (last.length - 1);
     const inner = grid.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
-    if (used < inner - 2) found.push(`${grid.tagName.toLowerCase()}.${grid.className} (${items.length} items, ${style.gridTemplateColumns.split(" ").length} columns)`);
+    if (used < inner - 2)
+      found.push(
+        `${grid.tagName.toLowerCase()}.${grid.className} (${items.length} items, ${style.gridTemplateColumns.split(" ").length} columns)`,
+      );
   }
   return found;
 }
@@ -35,12 +42,17 @@ const GROUPS = 4;
 
 for (let group = 0; group < GROUPS; group++) {
   const some = paths.filter((_, i) => i % GROUPS === group);
-  test(`no page overflows sideways or leaves a lone grid item at ${WIDTHS.join(", ")} px (group ${group + 1} of ${GROUPS}: ${some.length} of the ${paths.length} pages, both languages)`, async ({ page }) => {
+  test(`no page overflows sideways or leaves a lone grid item at ${WIDTHS.join(", ")} px (group ${group + 1} of ${GROUPS}: ${some.length} of the ${paths.length} pages, both languages)`, async ({
+    page,
+  }) => {
     test.setTimeout(120_000);
     // Consent decided and a language stored: the banner and the home page's detection stay out of the way.
     await page.addInitScript(() => {
       localStorage.setItem("cookie-consent", JSON.stringify({ consent: false, timestamp: Date.now(), revision: 1 }));
-      localStorage.setItem("cookie-preferences", JSON.stringify({ essential: true, analytics: false, marketing: false, functional: false }));
+      localStorage.setItem(
+        "cookie-preferences",
+        JSON.stringify({ essential: true, analytics: false, marketing: false, functional: false }),
+      );
       localStorage.setItem("language", location.pathname.startsWith("/en") ? "en" : "pt");
     });
     const overflowing: string[] = [];
@@ -52,12 +64,17 @@ for (let group = 0; group < GROUPS; group++) {
         await page.setViewportSize({ width, height: 900 });
         const widths = await page.evaluate(() => {
           const wide = Array.from(document.querySelectorAll<HTMLElement>("body *"))
-            .filter((el) => el.getBoundingClientRect().right > document.documentElement.clientWidth + 1 && getComputedStyle(el).position !== "fixed")
+            .filter(
+              (el) =>
+                el.getBoundingClientRect().right > document.documentElement.clientWidth + 1 &&
+                getComputedStyle(el).position !== "fixed",
+            )
             .slice(0, 3)
             .map((el) => `${el.tagName.toLowerCase()}.${el.className}`);
           return { scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth, wide };
         });
-        if (widths.scroll > widths.client) overflowing.push(`${path} at ${width} px: ${widths.scroll} > ${widths.client} (${widths.wide.join(", ")})`);
+        if (widths.scroll > widths.client)
+          overflowing.push(`${path} at ${width} px: ${widths.scroll} > ${widths.client} (${widths.wide.join(", ")})`);
         orphaned.push(...(await page.evaluate(orphanedGridItems)).map((g) => `${path} at ${width} px: ${g}`));
       }
     }
@@ -70,7 +87,10 @@ test.describe("details a reviewer measured (issue 19)", () => {
   test.beforeEach(async ({ page }) => {
     await page.addInitScript(() => {
       localStorage.setItem("cookie-consent", JSON.stringify({ consent: false, timestamp: Date.now(), revision: 1 }));
-      localStorage.setItem("cookie-preferences", JSON.stringify({ essential: true, analytics: false, marketing: false, functional: false }));
+      localStorage.setItem(
+        "cookie-preferences",
+        JSON.stringify({ essential: true, analytics: false, marketing: false, functional: false }),
+      );
       localStorage.setItem("language", location.pathname.startsWith("/en") ? "en" : "pt");
     });
   });
@@ -82,7 +102,10 @@ test.describe("details a reviewer measured (issue 19)", () => {
         const range = document.createRange();
         range.selectNodeContents(a);
         const text = range.getBoundingClientRect();
-        return Math.abs(text.top + text.height / 2 - (box.top + box.height / 2)) <= 1 && Math.abs(text.left + text.width / 2 - (box.left + box.width / 2)) <= 1;
+        return (
+          Math.abs(text.top + text.height / 2 - (box.top + box.height / 2)) <= 1 &&
+          Math.abs(text.left + text.width / 2 - (box.left + box.width / 2)) <= 1
+        );
       });
     await page.goto("/about");
     expect(await centred()).toBe(true);
@@ -91,7 +114,9 @@ test.describe("details a reviewer measured (issue 19)", () => {
     expect(await centred()).toBe(true);
   });
 
-  test("the rules under the breadcrumbs and above the footer's legal line span the content column only (en)", async ({ page }) => {
+  test("the rules under the breadcrumbs and above the footer's legal line span the content column only (en)", async ({
+    page,
+  }) => {
     for (const width of [375, 1440]) {
       await page.setViewportSize({ width, height: 900 });
       await page.goto("/en/about");
@@ -108,7 +133,9 @@ test.describe("details a reviewer measured (issue 19)", () => {
     }
   });
 
-  test("a list of articles that would leave one alone leads with the newest across the row, its cover beside its text (pt, en)", async ({ page }) => {
+  test("a list of articles that would leave one alone leads with the newest across the row, its cover beside its text (pt, en)", async ({
+    page,
+  }) => {
     for (const [width, path] of [
       [1440, "/insights"],
       [768, "/en/insights"],
@@ -121,11 +148,18 @@ test.describe("details a reviewer measured (issue 19)", () => {
       const columns = width >= 1024 ? 3 : 2;
       // Only a count that leaves a remainder of one makes the first card lead (the site's listing has seven).
       expect(count % columns, `${path} at ${width} px`).toBe(1);
-      const [grid, first, second] = await Promise.all([list.boundingBox(), list.locator(":scope > li").first().boundingBox(), list.locator(":scope > li").nth(1).boundingBox()]);
+      const [grid, first, second] = await Promise.all([
+        list.boundingBox(),
+        list.locator(":scope > li").first().boundingBox(),
+        list.locator(":scope > li").nth(1).boundingBox(),
+      ]);
       expect(Math.abs(first!.width - grid!.width), `${path} at ${width} px`).toBeLessThanOrEqual(1);
       expect(second!.y).toBeGreaterThan(first!.y + first!.height);
       // The newest article (the first) is the one leading, and its cover sits to the left of its title.
-      const [cover, title] = await Promise.all([list.locator(":scope > li").first().locator("img").boundingBox(), list.locator(":scope > li").first().locator("h3").boundingBox()]);
+      const [cover, title] = await Promise.all([
+        list.locator(":scope > li").first().locator("img").boundingBox(),
+        list.locator(":scope > li").first().locator("h3").boundingBox(),
+      ]);
       expect(cover!.x + cover!.width).toBeLessThanOrEqual(title!.x);
       expect(title!.y).toBeLessThan(cover!.y + cover!.height);
     }
@@ -149,10 +183,14 @@ test.describe("details a reviewer measured (issue 19)", () => {
     }
   });
 
-  test("on a phone the hero's buttons share one width and keep their labels on one line; biographies keep the card's width (pt)", async ({ page }) => {
+  test("on a phone the hero's buttons share one width and keep their labels on one line; biographies keep the card's width (pt)", async ({
+    page,
+  }) => {
     await page.setViewportSize({ width: 375, height: 800 });
     await page.goto("/");
-    const buttons = await page.locator(".hero .actions .btn").evaluateAll((els) => els.map((el) => ({ width: el.getBoundingClientRect().width })));
+    const buttons = await page
+      .locator(".hero .actions .btn")
+      .evaluateAll((els) => els.map((el) => ({ width: el.getBoundingClientRect().width })));
     expect(buttons).toHaveLength(2);
     expect(Math.abs(buttons[0].width - buttons[1].width)).toBeLessThanOrEqual(1);
     // The lines the label's own text takes (the arrow icon beside it is no line of text).
@@ -177,7 +215,9 @@ test.describe("details a reviewer measured (issue 19)", () => {
     for (const lost of bios) expect(lost).toBeLessThanOrEqual(1);
   });
 
-  test("on a phone the cookie table says it scrolls sideways and its frame takes keyboard focus under a name (pt)", async ({ page }) => {
+  test("on a phone the cookie table says it scrolls sideways and its frame takes keyboard focus under a name (pt)", async ({
+    page,
+  }) => {
     await page.setViewportSize({ width: 375, height: 800 });
     await page.goto("/cookie-policy");
     const region = page.getByRole("region", { name: "Itens que o site guarda no seu navegador" });
@@ -203,23 +243,39 @@ test.describe("details a reviewer measured (issue 19)", () => {
     await expect.poll(() => region.evaluate((el) => el.scrollLeft)).toBeGreaterThan(0);
   });
 
-  test("the contact page gives the address and the response time of site.yaml, and no phone while it has none (en)", async ({ page }) => {
+  test("the contact page gives the address and the response time of site.yaml, and no phone while it has none (en)", async ({
+    page,
+  }) => {
     await page.goto("/en/contact");
     const details = page.locator(".details");
     await expect(details.locator("address")).toHaveText("São Paulo, SP, Brazil");
     await expect(details).toContainText("We answer every message within one business day.");
     await expect(page.locator('a[href^="tel:"]')).toHaveCount(0);
-    await expect(page.locator(".privacy-note").getByRole("link", { name: "Privacy Policy" })).toHaveAttribute("href", "/en/privacy-policy");
+    await expect(page.locator(".privacy-note").getByRole("link", { name: "Privacy Policy" })).toHaveAttribute(
+      "href",
+      "/en/privacy-policy",
+    );
   });
 
-  test("every sector is a link, on the home page and in the navigation's menu: manufacturing and healthcare to their sections (pt)", async ({ page }) => {
+  test("every sector is a link, on the home page and in the navigation's menu: manufacturing and healthcare to their sections (pt)", async ({
+    page,
+  }) => {
     await page.goto("/");
     const tiles = page.locator("#industries .card-grid li");
     await expect(tiles).toHaveCount(8);
     await expect(tiles.locator("a")).toHaveCount(8);
-    await expect(page.locator("#industries").getByRole("link", { name: "Indústria" })).toHaveAttribute("href", "/industries#manufacturing");
-    await expect(page.locator("#industries").getByRole("link", { name: "Saúde" })).toHaveAttribute("href", "/industries#healthcare");
-    const menu = page.locator("header .has-sub").filter({ has: page.locator('a[href="/industries"]') }).locator(".sub-nav a");
+    await expect(page.locator("#industries").getByRole("link", { name: "Indústria" })).toHaveAttribute(
+      "href",
+      "/industries#manufacturing",
+    );
+    await expect(page.locator("#industries").getByRole("link", { name: "Saúde" })).toHaveAttribute(
+      "href",
+      "/industries#healthcare",
+    );
+    const menu = page
+      .locator("header .has-sub")
+      .filter({ has: page.locator('a[href="/industries"]') })
+      .locator(".sub-nav a");
     await expect(menu).toHaveCount(8);
     // The menu shows the moment its link takes the focus, not after its fade-in: a link still hidden is
     // skipped by the keyboard, so a Tab pressed at once would jump past the sectors.
@@ -240,31 +296,61 @@ test.describe("details a reviewer measured (issue 19)", () => {
     await expect(page.locator("#healthcare")).toBeInViewport();
   });
 
-  test("at 1440 px no band leaves its right half empty, and no text is smaller than the intro above it (pt, en)", async ({ page }) => {
+  test("at 1440 px no band leaves its right half empty, and no text is smaller than the intro above it (pt, en)", async ({
+    page,
+  }) => {
     test.setTimeout(90_000);
     await page.setViewportSize({ width: 1440, height: 900 });
-    const pages = ["/", "/services", "/services/advisory", "/technologies", "/industries", "/industries/financial-services", "/about", "/results", "/en", "/en/industries/energy"];
+    const pages = [
+      "/",
+      "/services",
+      "/services/advisory",
+      "/technologies",
+      "/industries",
+      "/industries/financial-services",
+      "/about",
+      "/results",
+      "/en",
+      "/en/industries/energy",
+    ];
     const problems: string[] = [];
     for (const path of pages) {
       await page.goto(path);
       problems.push(
         ...(await page.evaluate((where) => {
           const found: string[] = [];
-          for (const band of document.querySelectorAll<HTMLElement>("main > section, main > div > section, .indexed-content > section")) {
+          for (const band of document.querySelectorAll<HTMLElement>(
+            "main > section, main > div > section, .indexed-content > section",
+          )) {
             const container = band.querySelector<HTMLElement>(":scope > .container") ?? band;
             const box = container.getBoundingClientRect();
-            const inner = box.width - parseFloat(getComputedStyle(container).paddingRight) - parseFloat(getComputedStyle(container).paddingLeft);
-            const right = Math.max(...[...container.querySelectorAll<HTMLElement>("p, li, h2, h3, a, figure, svg, details, blockquote")].map((el) => el.getBoundingClientRect().right));
+            const inner =
+              box.width -
+              parseFloat(getComputedStyle(container).paddingRight) -
+              parseFloat(getComputedStyle(container).paddingLeft);
+            const right = Math.max(
+              ...[...container.querySelectorAll<HTMLElement>("p, li, h2, h3, a, figure, svg, details, blockquote")].map(
+                (el) => el.getBoundingClientRect().right,
+              ),
+            );
             const used = right - box.left - parseFloat(getComputedStyle(container).paddingLeft);
-            if (used < inner * 0.75) found.push(`${where} #${band.id || band.className}: text reaches ${Math.round((100 * used) / inner)}% of the width`);
+            if (used < inner * 0.75)
+              found.push(
+                `${where} #${band.id || band.className}: text reaches ${Math.round((100 * used) / inner)}% of the width`,
+              );
             const intro = band.querySelector<HTMLElement>(".section-intro");
             if (!intro) continue;
             const introSize = parseFloat(getComputedStyle(intro).fontSize);
             // Body text, not a card's badge or an article card's date line.
-            const body = [...band.querySelectorAll<HTMLElement>(".prose p, .card p:not(.badge):not(.meta), .numbered-cols p, .ruled-list p, details p, .line-row-services p, .tech-list p:not(.tools), .benefit-list p")];
+            const body = [
+              ...band.querySelectorAll<HTMLElement>(
+                ".prose p, .card p:not(.badge):not(.meta), .numbered-cols p, .ruled-list p, details p, .line-row-services p, .tech-list p:not(.tools), .benefit-list p",
+              ),
+            ];
             for (const p of body) {
               const size = parseFloat(getComputedStyle(p).fontSize);
-              if (size < introSize - 0.5) found.push(`${where} #${band.id}: ${size}px text under a ${introSize}px intro`);
+              if (size < introSize - 0.5)
+                found.push(`${where} #${band.id}: ${size}px text under a ${introSize}px intro`);
             }
           }
           return found;
@@ -274,31 +360,36 @@ test.describe("details a reviewer measured (issue 19)", () => {
     expect(problems).toEqual([]);
   });
 
-  test("an article reads in one column of 18 to 20 px type, about 70 characters a line, the author at its top and the newsletter and a call at its end (pt)", async ({ page }) => {
+  test("an article reads in one column of 18 to 20 px type, about 70 characters a line, the author at its top and the newsletter and a call at its end (pt)", async ({
+    page,
+  }) => {
     await page.setViewportSize({ width: 1440, height: 900 });
     await page.goto("/insights/ia-em-decisoes-de-credito");
     const prose = page.locator(".article-prose");
     // Characters per line: the first paragraph's full lines (its last, shorter one left out).
-    const { size, charsPerLine } = await prose.locator("p").first().evaluate((p) => {
-      const text = p.firstChild!;
-      const length = text.textContent!.length;
-      const topOf = (i: number) => {
-        const r = document.createRange();
-        r.setStart(text, i);
-        r.setEnd(text, i + 1);
-        return Math.round(r.getBoundingClientRect().top);
-      };
-      const last = topOf(length - 1);
-      let lines = 1;
-      let full = 0;
-      for (let i = 0, top = topOf(0); i < length; i++) {
-        const at = topOf(i);
-        if (at === last) break;
-        if (at !== top) (lines += 1), (top = at);
-        full++;
-      }
-      return { size: parseFloat(getComputedStyle(p).fontSize), charsPerLine: full / lines };
-    });
+    const { size, charsPerLine } = await prose
+      .locator("p")
+      .first()
+      .evaluate((p) => {
+        const text = p.firstChild!;
+        const length = text.textContent!.length;
+        const topOf = (i: number) => {
+          const r = document.createRange();
+          r.setStart(text, i);
+          r.setEnd(text, i + 1);
+          return Math.round(r.getBoundingClientRect().top);
+        };
+        const last = topOf(length - 1);
+        let lines = 1;
+        let full = 0;
+        for (let i = 0, top = topOf(0); i < length; i++) {
+          const at = topOf(i);
+          if (at === last) break;
+          if (at !== top) ((lines += 1), (top = at));
+          full++;
+        }
+        return { size: parseFloat(getComputedStyle(p).fontSize), charsPerLine: full / lines };
+      });
     expect(size).toBeGreaterThanOrEqual(18);
     expect(size).toBeLessThanOrEqual(20);
     expect(charsPerLine).toBeGreaterThan(60);
@@ -310,10 +401,15 @@ test.describe("details a reviewer measured (issue 19)", () => {
     const band = (await page.locator(".cta-band").boundingBox())!;
     expect(newsletter.y).toBeGreaterThan(text.y + text.height - 1);
     expect(band.y).toBeGreaterThan(newsletter.y);
-    await expect(page.locator(".cta-band").getByRole("link", { name: "Consultoria em IA" })).toHaveAttribute("href", "/services/advisory");
+    await expect(page.locator(".cta-band").getByRole("link", { name: "Consultoria em IA" })).toHaveAttribute(
+      "href",
+      "/services/advisory",
+    );
   });
 
-  test("the industries page keeps its index in view beside the sections on a wide screen, and lists it at the top on a phone (pt)", async ({ page }) => {
+  test("the industries page keeps its index in view beside the sections on a wide screen, and lists it at the top on a phone (pt)", async ({
+    page,
+  }) => {
     await page.setViewportSize({ width: 1440, height: 900 });
     await page.goto("/industries");
     const index = page.getByRole("navigation", { name: "Nesta página" });
@@ -340,7 +436,9 @@ test.describe("details a reviewer measured (issue 19)", () => {
     await expect(second.locator("p").first()).toBeVisible();
   });
 
-  test("at 1440 px the newsletter's error toast leaves every link of the footer's legal line uncovered (pt)", async ({ page }) => {
+  test("at 1440 px the newsletter's error toast leaves every link of the footer's legal line uncovered (pt)", async ({
+    page,
+  }) => {
     await page.setViewportSize({ width: 1440, height: 900 });
     await page.goto("/about");
     const island = page.locator('footer [data-island="newsletter"]');
@@ -354,12 +452,15 @@ test.describe("details a reviewer measured (issue 19)", () => {
     expect(links.length).toBe(4);
     for (const link of links) {
       const r = (await link.boundingBox())!;
-      const overlaps = r.x < box.x + box.width && box.x < r.x + r.width && r.y < box.y + box.height && box.y < r.y + r.height;
+      const overlaps =
+        r.x < box.x + box.width && box.x < r.x + r.width && r.y < box.y + box.height && box.y < r.y + r.height;
       expect(overlaps, await link.innerText()).toBe(false);
     }
   });
 
-  test("the not-found, error and form result pages are one light band with a quiet visual beside the message, down to the footer (pt, en)", async ({ page }) => {
+  test("the not-found, error and form result pages are one light band with a quiet visual beside the message, down to the footer (pt, en)", async ({
+    page,
+  }) => {
     for (const path of ["/no-such-page", "/en/no-such-page", "/forms/error", "/en/forms/newsletter-success"]) {
       await page.goto(path);
       const band = page.locator("main .quiet-page");
@@ -367,7 +468,11 @@ test.describe("details a reviewer measured (issue 19)", () => {
       await expect(band.locator("h1")).toBeVisible();
       // No dark hero above it, and no empty white band between it and what follows.
       await expect(page.locator("main .page-hero, main .hero")).toHaveCount(0);
-      const next = await band.evaluate((el) => (el.nextElementSibling ?? document.querySelector("footer"))!.getBoundingClientRect().top - el.getBoundingClientRect().bottom);
+      const next = await band.evaluate(
+        (el) =>
+          (el.nextElementSibling ?? document.querySelector("footer"))!.getBoundingClientRect().top -
+          el.getBoundingClientRect().bottom,
+      );
       expect(next, path).toBeLessThanOrEqual(1);
     }
   });

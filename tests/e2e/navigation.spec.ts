@@ -25,7 +25,6 @@ async function seed(page: Page, language: "pt" | "en", consent = true) {
   );
 }
 
-
 /** Every uncaught error in the page: none is allowed on any path. */
 function watchErrors(page: Page): string[] {
   const errors: string[] = [];
@@ -42,19 +41,25 @@ const head = (page: Page) =>
     title: document.title,
     description: document.querySelector('meta[name="description"]')?.getAttribute("content"),
     canonical: document.querySelector('link[rel="canonical"]')?.getAttribute("href"),
-    hreflang: Array.from(document.querySelectorAll('link[rel="alternate"][hreflang]'), (l) => `${l.getAttribute("hreflang")} ${new URL(l.getAttribute("href")!).pathname}`),
+    hreflang: Array.from(
+      document.querySelectorAll('link[rel="alternate"][hreflang]'),
+      (l) => `${l.getAttribute("hreflang")} ${new URL(l.getAttribute("href")!).pathname}`,
+    ),
     jsonLd: Array.from(document.querySelectorAll('script[type="application/ld+json"]')).length,
     h1: document.querySelector("main h1")?.textContent,
   }));
 
 /** A link to somewhere the site has no page, as a stale link in content would be. */
 const addLink = (page: Page, href: string, text: string) =>
-  page.evaluate(([h, t]) => {
-    const a = document.createElement("a");
-    a.href = h;
-    a.textContent = t;
-    document.querySelector("main")!.prepend(a);
-  }, [href, text]);
+  page.evaluate(
+    ([h, t]) => {
+      const a = document.createElement("a");
+      a.href = h;
+      a.textContent = t;
+      document.querySelector("main")!.prepend(a);
+    },
+    [href, text],
+  );
 
 /** Holds one page's HTML until released, so the in-between state can be looked at for as long as a check takes. */
 async function hold(page: Page, glob: string): Promise<() => void> {
@@ -69,7 +74,9 @@ async function hold(page: Page, glob: string): Promise<() => void> {
 }
 
 test.describe("links swap the page in place", () => {
-  test("a header link changes URL, title, description, canonical, hreflang and heading without a full load (en)", async ({ page }) => {
+  test("a header link changes URL, title, description, canonical, hreflang and heading without a full load (en)", async ({
+    page,
+  }) => {
     const errors = watchErrors(page);
     await seed(page, "en");
     await page.goto("/en");
@@ -94,7 +101,9 @@ test.describe("links swap the page in place", () => {
     expect(errors).toEqual([]);
   });
 
-  test("the language switcher changes lang, header, footer and stores the choice without a full load (pt → en)", async ({ page }) => {
+  test("the language switcher changes lang, header, footer and stores the choice without a full load (pt → en)", async ({
+    page,
+  }) => {
     const errors = watchErrors(page);
     await seed(page, "pt");
     await page.goto("/services");
@@ -142,7 +151,9 @@ test.describe("links swap the page in place", () => {
 });
 
 test.describe("prefetching", () => {
-  test("hovering a link fetches its page before the click, and content links near the viewport warm the cache; a click still asks the server (en)", async ({ page }) => {
+  test("hovering a link fetches its page before the click, and content links near the viewport warm the cache; a click still asks the server (en)", async ({
+    page,
+  }) => {
     await seed(page, "en");
     // A short window, so the service lines' cards start well below it (farther than the warming margin).
     await page.setViewportSize({ width: 1280, height: 360 });
@@ -155,13 +166,17 @@ test.describe("prefetching", () => {
     await expect.poll(() => fetched.includes("/en"), { timeout: 5000 }).toBe(true);
     expect(fetched.filter((p) => p.startsWith("/en/services/"))).toEqual([]);
     await page.locator('main a[href="/en/services/advisory"]').first().scrollIntoViewIfNeeded();
-    await expect.poll(() => fetched.filter((p) => p.startsWith("/en/services/")).length, { timeout: 5000 }).toBeGreaterThan(0);
+    await expect
+      .poll(() => fetched.filter((p) => p.startsWith("/en/services/")).length, { timeout: 5000 })
+      .toBeGreaterThan(0);
     const link = page.locator("header nav").getByRole("link", { name: "Technologies" });
     await link.hover();
     await expect.poll(() => fetched.includes("/en/technologies")).toBe(true);
     // A warmed page is not shown from memory: the server's answer at click time wins.
     const warmedPath = fetched.find((p) => p.startsWith("/en/services/"))!;
-    await page.route(`**${warmedPath}`, (route) => (route.request().resourceType() === "fetch" ? route.fulfill({ status: 503, body: "down" }) : route.continue()));
+    await page.route(`**${warmedPath}`, (route) =>
+      route.request().resourceType() === "fetch" ? route.fulfill({ status: 503, body: "down" }) : route.continue(),
+    );
     await page.locator(`main a[href="${warmedPath}"]`).first().click();
     await expect(page.locator("main h1")).toHaveText("Unexpected Application Error!");
     await expect(page.locator("main")).toContainText("503");
@@ -169,7 +184,9 @@ test.describe("prefetching", () => {
 });
 
 test.describe("while the next page loads", () => {
-  test("the skeleton with six cards and four footer columns shows, then the page replaces it (pt)", async ({ page }) => {
+  test("the skeleton with six cards and four footer columns shows, then the page replaces it (pt)", async ({
+    page,
+  }) => {
     await seed(page, "pt");
     await page.goto("/");
     // Held until axe is done: a fixed delay raced the check on a loaded CI machine, and axe then saw the
@@ -218,11 +235,17 @@ test.describe("while the next page loads", () => {
     await mark(page);
     const transitions: string[] = [];
     await page.exposeFunction("reportTransition", (name: string) => transitions.push(name));
-    await page.evaluate(() => document.addEventListener("transitionrun", (e) => (window as unknown as { reportTransition(n: string): void }).reportTransition((e.target as Element).tagName)));
+    await page.evaluate(() =>
+      document.addEventListener("transitionrun", (e) =>
+        (window as unknown as { reportTransition(n: string): void }).reportTransition((e.target as Element).tagName),
+      ),
+    );
     await page.locator("header nav").getByRole("link", { name: "Sobre", exact: true }).click();
     await expect(page).toHaveURL(/\/about$/);
     await expect(page.locator("main h1")).toBeFocused();
-    expect(await page.evaluate(() => getComputedStyle(document.querySelector("main")!).transitionDuration)).not.toBe("0.2s");
+    expect(await page.evaluate(() => getComputedStyle(document.querySelector("main")!).transitionDuration)).not.toBe(
+      "0.2s",
+    );
     expect(transitions.filter((t) => t === "MAIN")).toEqual([]);
     expect(await marked(page)).toBe(42);
   });
@@ -262,7 +285,9 @@ test.describe("failures", () => {
     const errors = watchErrors(page);
     await seed(page, "pt");
     await page.goto("/");
-    await page.route("**/about", (route) => route.fulfill({ status: 500, contentType: "text/html", body: "<h1>boom</h1>" }));
+    await page.route("**/about", (route) =>
+      route.fulfill({ status: 500, contentType: "text/html", body: "<h1>boom</h1>" }),
+    );
     await page.locator("header nav").getByRole("link", { name: "Sobre", exact: true }).click();
     await expect(page).toHaveURL(/\/about$/);
     await expect(page.locator("main h1")).toHaveText("Unexpected Application Error!");
@@ -277,7 +302,11 @@ test.describe("failures", () => {
     await page.unroute("**/about");
     await page.locator("header nav").getByRole("link", { name: "Serviços", exact: true }).click();
     await expect(page).toHaveURL(/\/services$/);
-    expect(await head(page)).toMatchObject({ canonical: expect.stringMatching(/\/services$/), hreflang: ["pt-BR /services", "en /en/services", "x-default /services"], jsonLd: 1 });
+    expect(await head(page)).toMatchObject({
+      canonical: expect.stringMatching(/\/services$/),
+      hreflang: ["pt-BR /services", "en /en/services", "x-default /services"],
+      jsonLd: 1,
+    });
     expect(errors).toEqual([]);
   });
 
@@ -297,7 +326,9 @@ test.describe("failures", () => {
     expect(errors).toEqual([]);
   });
 
-  test("an unknown link shows the not-found page of its language and keeps the page's state (en, pt)", async ({ page }) => {
+  test("an unknown link shows the not-found page of its language and keeps the page's state (en, pt)", async ({
+    page,
+  }) => {
     const errors = watchErrors(page);
     await seed(page, "en", false);
     await page.goto("/en/about");
@@ -331,7 +362,9 @@ test.describe("failures", () => {
 });
 
 test.describe("islands and scripts after a navigation", () => {
-  test("the newsletter form still submits, and the contact form on a swapped-in page hydrates and validates (en)", async ({ page }) => {
+  test("the newsletter form still submits, and the contact form on a swapped-in page hydrates and validates (en)", async ({
+    page,
+  }) => {
     const errors = watchErrors(page);
     await seed(page, "en");
     await clockBehindByFillTime(page);
@@ -345,7 +378,9 @@ test.describe("islands and scripts after a navigation", () => {
     await form.locator("input[type=email]").fill(email);
     await fillTimeTaken(page);
     await form.getByRole("button", { name: "Subscribe" }).click();
-    await expect(page.locator("[data-toaster] li").last()).toContainText("Thank you for subscribing to our newsletter!");
+    await expect(page.locator("[data-toaster] li").last()).toContainText(
+      "Thank you for subscribing to our newsletter!",
+    );
     expect(suspectMarks("newsletter", email)).toEqual([0]);
     expect(await page.evaluate(() => location.pathname)).toBe("/en/about");
 
@@ -358,7 +393,9 @@ test.describe("islands and scripts after a navigation", () => {
     expect(errors).toEqual([]);
   });
 
-  test("the cookie banner keeps its open preferences across a navigation and takes the new language (pt → en)", async ({ page }) => {
+  test("the cookie banner keeps its open preferences across a navigation and takes the new language (pt → en)", async ({
+    page,
+  }) => {
     await seed(page, "pt", false);
     await page.goto("/about");
     await mark(page);
@@ -374,7 +411,9 @@ test.describe("islands and scripts after a navigation", () => {
     expect(await marked(page)).toBe(42);
   });
 
-  test("following the cookie policy link from the preferences dialog closes the dialog and lands on the page (en)", async ({ page }) => {
+  test("following the cookie policy link from the preferences dialog closes the dialog and lands on the page (en)", async ({
+    page,
+  }) => {
     const errors = watchErrors(page);
     await seed(page, "en", false);
     await page.goto("/en/about");
@@ -396,7 +435,9 @@ test.describe("islands and scripts after a navigation", () => {
     await seed(page, "pt");
     await page.goto("/");
     // A page whose content carries a plain script and an analytics-gated one, as a site author might add.
-    await page.route("**/plain-script.js", (route) => route.fulfill({ contentType: "text/javascript", body: "window.plainRan = (window.plainRan || 0) + 1;" }));
+    await page.route("**/plain-script.js", (route) =>
+      route.fulfill({ contentType: "text/javascript", body: "window.plainRan = (window.plainRan || 0) + 1;" }),
+    );
     await page.route("**/about", async (route) => {
       if (route.request().resourceType() !== "fetch") return route.continue();
       const response = await route.fetch();
@@ -434,7 +475,9 @@ test.describe("without JavaScript", () => {
   });
 });
 
-test("navigating logs no console error, not even a CSP report, and logs each page's load time (en)", async ({ page }) => {
+test("navigating logs no console error, not even a CSP report, and logs each page's load time (en)", async ({
+  page,
+}) => {
   const messages: string[] = [];
   page.on("console", (m) => messages.push(`${m.type()}: ${m.text()}`));
   await seed(page, "en");

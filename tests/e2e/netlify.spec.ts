@@ -19,7 +19,11 @@ const url = (path: string) => `${netlify!.url}${path}`;
 test.beforeAll(async () => {
   test.setTimeout(180_000);
   const project = projectCopy();
-  const build = spawnSync(process.execPath, [join(ROOT, "bin", "sitegen.js"), "build", "--target", "netlify"], { cwd: project, encoding: "utf8", timeout: 150_000 });
+  const build = spawnSync(process.execPath, [join(ROOT, "bin", "sitegen.js"), "build", "--target", "netlify"], {
+    cwd: project,
+    encoding: "utf8",
+    timeout: 150_000,
+  });
   expect(build.status, build.stderr).toBe(0);
   netlify = await startNetlifyDev(project);
   // The runtime loads the function on its first request, which takes seconds on a busy machine: done here,
@@ -35,7 +39,10 @@ test.afterAll(async () => {
 async function consentDecided(page: Page) {
   await page.addInitScript(() => {
     localStorage.setItem("cookie-consent", JSON.stringify({ consent: false, timestamp: Date.now(), revision: 1 }));
-    localStorage.setItem("cookie-preferences", JSON.stringify({ essential: true, analytics: false, marketing: false, functional: false }));
+    localStorage.setItem(
+      "cookie-preferences",
+      JSON.stringify({ essential: true, analytics: false, marketing: false, functional: false }),
+    );
   });
 }
 
@@ -75,7 +82,9 @@ test.describe("with JavaScript", () => {
     await page.locator("#contact-message").fill("Queremos conversar sobre um piloto de IA no atendimento.");
     await page.locator("form.contact-form button[type=submit]").click();
     await expect(page.locator("[data-toaster] li").last()).toContainText("Mensagem Enviada!", { timeout: 20_000 });
-    expect((await stored("contact", email)).map((r) => [r.first_name, r.message, r.locale])).toEqual([["Ana", "Queremos conversar sobre um piloto de IA no atendimento.", "pt"]]);
+    expect((await stored("contact", email)).map((r) => [r.first_name, r.message, r.locale])).toEqual([
+      ["Ana", "Queremos conversar sobre um piloto de IA no atendimento.", "pt"],
+    ]);
   });
 });
 
@@ -101,6 +110,8 @@ test.describe("without JavaScript", () => {
     await page.locator("#contact-message").fill("Gostaria de uma conversa sobre governança de IA.");
     await page.locator("form.contact-form button[type=submit]").click();
     await expect(page).toHaveURL(/\/forms\/contact-success$/);
-    expect((await stored("contact", email)).map((r) => r.message)).toEqual(["Gostaria de uma conversa sobre governança de IA."]);
+    expect((await stored("contact", email)).map((r) => r.message)).toEqual([
+      "Gostaria de uma conversa sobre governança de IA.",
+    ]);
   });
 });

@@ -11,7 +11,9 @@ const TAG = "insights.tag:governance";
 const routes = [...fixedRoutes, ...generated.filter((r) => r.id.startsWith("insights.article:") || r.id === TAG)];
 const site = loadSiteConfig(ROOT);
 const text = Object.fromEntries(LOCALES.map((l) => [l, loadLocaleContent(ROOT, l, site).dictionary]));
-const pages = routes.flatMap((route) => LOCALES.filter((locale) => route.paths[locale]).map((locale) => ({ route, locale, path: route.paths[locale] })));
+const pages = routes.flatMap((route) =>
+  LOCALES.filter((locale) => route.paths[locale]).map((locale) => ({ route, locale, path: route.paths[locale] })),
+);
 
 for (const { route, locale, path } of pages) {
   test(`${path} opens with 200, the right title and no accessibility violation`, async ({ page }) => {
@@ -24,7 +26,12 @@ for (const { route, locale, path } of pages) {
     // An article is titled by its own title (its h1), a tag's page by meta.insights.tag.title naming the tag
     // (its h1); every other page by its meta.<id>.title.
     const h1 = await page.locator("h1").innerText();
-    const title = route.id === TAG ? text[locale].get("meta.insights.tag.title")!.replace("{group}", h1) : route.id.includes(":") ? h1 : text[locale].get(`meta.${route.id}.title`)!;
+    const title =
+      route.id === TAG
+        ? text[locale].get("meta.insights.tag.title")!.replace("{group}", h1)
+        : route.id.includes(":")
+          ? h1
+          : text[locale].get(`meta.${route.id}.title`)!;
     await expect(page).toHaveTitle(route.id === "home" ? title : `${title} | ${site.brand}`);
     await expect(page.locator("html")).toHaveAttribute("lang", locale === "pt" ? "pt-BR" : "en");
     await expect(page.locator("h1")).toHaveCount(1);
@@ -57,7 +64,9 @@ test("unknown paths show the not-found page of their language with status 404", 
   expect(await axeViolations(page)).toEqual([]);
 });
 
-test("on a host that knows only the root 404.html, an unknown English address still gets the English not-found page, address kept", async ({ page }) => {
+test("on a host that knows only the root 404.html, an unknown English address still gets the English not-found page, address kept", async ({
+  page,
+}) => {
   // As GitHub Pages, S3's error document or `npx serve` answer it: the Portuguese page, status 404.
   await page.route("**/en/insights/old-post?from=newsletter", async (route) => {
     const rootNotFound = await route.fetch({ url: new URL("/404", route.request().url()).href });
@@ -80,10 +89,19 @@ test("on a host that knows only the root 404.html, an unknown English address st
   expect(errors).toEqual([]);
 });
 
-test("the not-found page shows the trail of the address asked for: known segments labelled, unknown ones capitalised, the last not a link (spec §2)", async ({ page }) => {
+test("the not-found page shows the trail of the address asked for: known segments labelled, unknown ones capitalised, the last not a link (spec §2)", async ({
+  page,
+}) => {
   const trail = page.locator("main nav.breadcrumbs");
   const crumbs = async () =>
-    trail.locator("li").evaluateAll((items) => items.map((li) => [li.textContent, li.querySelector("a")?.getAttribute("href") ?? (li.querySelector("[aria-current=page]") ? "current" : "?")]));
+    trail
+      .locator("li")
+      .evaluateAll((items) =>
+        items.map((li) => [
+          li.textContent,
+          li.querySelector("a")?.getAttribute("href") ?? (li.querySelector("[aria-current=page]") ? "current" : "?"),
+        ]),
+      );
 
   await page.goto("/en/industries/mining/open-pit");
   await expect(trail).toBeVisible();
@@ -115,7 +133,10 @@ test("the skip link moves focus to the main content", async ({ page }) => {
   // With a decision stored there is no banner, so the skip link is the first stop.
   await page.addInitScript(() => {
     localStorage.setItem("cookie-consent", JSON.stringify({ consent: false, timestamp: Date.now(), revision: 1 }));
-    localStorage.setItem("cookie-preferences", JSON.stringify({ essential: true, analytics: false, marketing: false, functional: false }));
+    localStorage.setItem(
+      "cookie-preferences",
+      JSON.stringify({ essential: true, analytics: false, marketing: false, functional: false }),
+    );
   });
   await page.goto("/en/about");
   await page.keyboard.press("Tab");

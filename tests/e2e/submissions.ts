@@ -16,7 +16,10 @@ export const SUBMISSIONS_DB = join(ROOT, "node_modules", ".cache", "sitegen", "e
 export function suspectMarks(table: "newsletter" | "contact", email: string): number[] {
   const db = openSqlite(SUBMISSIONS_DB, { readonly: true });
   try {
-    return db.prepare(`SELECT suspect FROM ${table} WHERE email = ?`).all(email).map((row) => (row as { suspect: number }).suspect);
+    return db
+      .prepare(`SELECT suspect FROM ${table} WHERE email = ?`)
+      .all(email)
+      .map((row) => (row as { suspect: number }).suspect);
   } finally {
     db.close();
   }

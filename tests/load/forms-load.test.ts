@@ -60,7 +60,12 @@ function posts(prefix: string, newsletter: number, contact: number): Post[] {
   for (let i = 0; i < Math.max(newsletter, contact); i++) {
     if (i < newsletter) {
       const email = `${prefix}-n${i}@load.example.com`;
-      list.push({ path: "/api/newsletter", email, table: "newsletter", body: { email, locale: i % 2 ? "en" : "pt", startedAt: Date.now() - 60_000 } });
+      list.push({
+        path: "/api/newsletter",
+        email,
+        table: "newsletter",
+        body: { email, locale: i % 2 ? "en" : "pt", startedAt: Date.now() - 60_000 },
+      });
     }
     if (i < contact) {
       const email = `${prefix}-c${i}@load.example.com`;
@@ -68,7 +73,15 @@ function posts(prefix: string, newsletter: number, contact: number): Post[] {
         path: "/api/contact",
         email,
         table: "contact",
-        body: { firstName: "Carga", lastName: `Teste ${i}`, email, company: "Load test", message: `Mensagem de carga número ${i}: quero falar sobre IA.`, locale: "pt", startedAt: Date.now() - 60_000 },
+        body: {
+          firstName: "Carga",
+          lastName: `Teste ${i}`,
+          email,
+          company: "Load test",
+          message: `Mensagem de carga número ${i}: quero falar sobre IA.`,
+          locale: "pt",
+          startedAt: Date.now() - 60_000,
+        },
       });
     }
   }
@@ -151,7 +164,9 @@ function sqliteStore(): StoreUnderTest {
     async emails(table) {
       const db = openSqlite(file, { readonly: true });
       try {
-        return new Set((db.prepare(`SELECT email FROM ${table}`).all() as { email: string }[]).map((r) => r.email.toLowerCase()));
+        return new Set(
+          (db.prepare(`SELECT email FROM ${table}`).all() as { email: string }[]).map((r) => r.email.toLowerCase()),
+        );
       } finally {
         db.close();
       }
@@ -236,12 +251,16 @@ function suite(make: () => Promise<StoreUnderTest>, cleanup: () => void = () => 
     for (let round = 1; round <= KILLS; round++) {
       const server = await startOn(store);
       let killed = false;
-      const outcome = await send(server.port, posts(`kill${round}`, POSTS_PER_KILL_ROUND / 2, POSTS_PER_KILL_ROUND / 2), (acks) => {
-        if (!killed && acks >= ACKS_BEFORE_KILL) {
-          killed = true;
-          server.child.kill("SIGKILL");
-        }
-      });
+      const outcome = await send(
+        server.port,
+        posts(`kill${round}`, POSTS_PER_KILL_ROUND / 2, POSTS_PER_KILL_ROUND / 2),
+        (acks) => {
+          if (!killed && acks >= ACKS_BEFORE_KILL) {
+            killed = true;
+            server.child.kill("SIGKILL");
+          }
+        },
+      );
       report(`${store.name} kill ${round}`, outcome);
       expect(killed).toBe(true);
       expect(await server.exited(30_000)).toBe("SIGKILL");

@@ -16,7 +16,10 @@ import { createApiHandlers, MAX_BODY_BYTES } from "../../src/api/index.ts";
 import { ROOT } from "../helpers.ts";
 
 const SITE = loadSiteConfig(ROOT);
-const MESSAGES = { pt: loadLocaleContent(ROOT, "pt", SITE).dictionary, en: loadLocaleContent(ROOT, "en", SITE).dictionary };
+const MESSAGES = {
+  pt: loadLocaleContent(ROOT, "pt", SITE).dictionary,
+  en: loadLocaleContent(ROOT, "en", SITE).dictionary,
+};
 const t = (locale: "pt" | "en", key: string) => MESSAGES[locale].get(key)!;
 
 let server: SiteServer;
@@ -26,7 +29,10 @@ let dir: string;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "sitegen-api-server-"));
-  const site: SiteConfig = { ...SITE, submissions: { ...(SITE.submissions as object), database: join(dir, "submissions.db"), rateLimitPerMinute: 1000 } };
+  const site: SiteConfig = {
+    ...SITE,
+    submissions: { ...(SITE.submissions as object), database: join(dir, "submissions.db"), rateLimitPerMinute: 1000 },
+  };
   api = createApiHandlers({ site, root: ROOT, messages: MESSAGES });
   // No pages needed: the endpoints are mounted before the static files.
   mkdirSync(join(dir, "dist"));
@@ -100,7 +106,16 @@ interface RawOutcome {
  * per `everyMs`, and either reads as it goes or only once it has sent everything. It never closes first.
  * With `answerFirst`, it sends one chunk and then nothing more until the server has begun to answer.
  */
-function rawPost(o: { path: string; headers: Record<string, string>; chunk: Buffer; total: number; chunked?: boolean; everyMs?: number; readAfterSending?: boolean; answerFirst?: boolean }): Promise<RawOutcome> {
+function rawPost(o: {
+  path: string;
+  headers: Record<string, string>;
+  chunk: Buffer;
+  total: number;
+  chunked?: boolean;
+  everyMs?: number;
+  readAfterSending?: boolean;
+  answerFirst?: boolean;
+}): Promise<RawOutcome> {
   return new Promise((resolve) => {
     const outcome: RawOutcome = { body: "", sent: 0 };
     let answer = "";
@@ -123,9 +138,15 @@ function rawPost(o: { path: string; headers: Record<string, string>; chunk: Buff
       outcome.body = answer.slice(answer.indexOf("\r\n\r\n") + 4);
       resolve(outcome);
     });
-    const head = Object.entries({ host: `127.0.0.1:${port}`, ...o.headers, ...(o.chunked ? { "transfer-encoding": "chunked" } : {}) });
+    const head = Object.entries({
+      host: `127.0.0.1:${port}`,
+      ...o.headers,
+      ...(o.chunked ? { "transfer-encoding": "chunked" } : {}),
+    });
     socket.write(`POST ${o.path} HTTP/1.1\r\n${head.map(([k, v]) => `${k}: ${v}`).join("\r\n")}\r\n\r\n`);
-    const frame = o.chunked ? Buffer.concat([Buffer.from(`${o.chunk.byteLength.toString(16)}\r\n`), o.chunk, Buffer.from("\r\n")]) : o.chunk;
+    const frame = o.chunked
+      ? Buffer.concat([Buffer.from(`${o.chunk.byteLength.toString(16)}\r\n`), o.chunk, Buffer.from("\r\n")])
+      : o.chunk;
     const write = () => {
       while (!closed && outcome.sent < o.total) {
         if (o.answerFirst && outcome.sent > 0 && outcome.sentAtAnswer === undefined) return void (onAnswer = write);
@@ -154,12 +175,21 @@ function raw(text: string): Promise<string> {
   });
 }
 
-const JSON_HEADERS = { "content-type": "application/json", accept: "application/json", "accept-language": "en-GB,en;q=0.9" };
+const JSON_HEADERS = {
+  "content-type": "application/json",
+  accept: "application/json",
+  "accept-language": "en-GB,en;q=0.9",
+};
 
 describe("bodies over the limit, through sitegen serve", () => {
   it("answers a declared too-large JSON post with 413 JSON in the visitor's language, after reading what was sent", async () => {
     const size = MAX_BODY_BYTES + 1;
-    const r = await stream("/api/newsletter", { ...JSON_HEADERS, "content-length": String(size) }, Buffer.alloc(size, "x"), size);
+    const r = await stream(
+      "/api/newsletter",
+      { ...JSON_HEADERS, "content-length": String(size) },
+      Buffer.alloc(size, "x"),
+      size,
+    );
     expect(r.error).toBeUndefined();
     expect(r.status).toBe(413);
     expect(r.headers?.["content-type"]).toBe("application/json; charset=utf-8");
@@ -186,7 +216,14 @@ describe("bodies over the limit, through sitegen serve", () => {
   });
 
   it("answers a client streaming a too-large body without Content-Length, which reads the answer only once it has sent everything", async () => {
-    const r = await rawPost({ path: "/api/contact", headers: { ...JSON_HEADERS, "accept-language": "pt-BR" }, chunk: Buffer.alloc(4096, "a"), total: 300_000, chunked: true, readAfterSending: true });
+    const r = await rawPost({
+      path: "/api/contact",
+      headers: { ...JSON_HEADERS, "accept-language": "pt-BR" },
+      chunk: Buffer.alloc(4096, "a"),
+      total: 300_000,
+      chunked: true,
+      readAfterSending: true,
+    });
     expect(r.error).toBeUndefined();
     expect(r.sent).toBeGreaterThanOrEqual(300_000);
     expect(r.status).toBe(413);
@@ -195,7 +232,13 @@ describe("bodies over the limit, through sitegen serve", () => {
 
   it("answers a client that never stops sending, then cuts it off", async () => {
     const total = 1024 * 1024 * 1024;
-    const r = await rawPost({ path: "/api/newsletter", headers: JSON_HEADERS, chunk: Buffer.alloc(64 * 1024, "a"), total, chunked: true });
+    const r = await rawPost({
+      path: "/api/newsletter",
+      headers: JSON_HEADERS,
+      chunk: Buffer.alloc(64 * 1024, "a"),
+      total,
+      chunked: true,
+    });
     expect(r.status).toBe(413);
     expect(JSON.parse(r.body)).toEqual({ ok: false, message: t("en", "api.tooLarge") });
     expect(r.sent).toBeLessThan(total);
@@ -203,7 +246,14 @@ describe("bodies over the limit, through sitegen serve", () => {
 
   it("answers a client that trickles a too-large body at once, and does not hold its connection open", async () => {
     const size = 10_000_000;
-    const r = await rawPost({ path: "/api/newsletter", headers: { ...JSON_HEADERS, "content-length": String(size) }, chunk: Buffer.alloc(16, "a"), total: size, everyMs: 50, answerFirst: true });
+    const r = await rawPost({
+      path: "/api/newsletter",
+      headers: { ...JSON_HEADERS, "content-length": String(size) },
+      chunk: Buffer.alloc(16, "a"),
+      total: size,
+      everyMs: 50,
+      answerFirst: true,
+    });
     expect(r.status).toBe(413);
     // At once: on the declared length, while the client waits after its first chunk (a server that read on
     // would never answer it).
@@ -224,7 +274,11 @@ describe("bodies over the limit, through sitegen serve", () => {
     }).toString();
     const r = await stream(
       "/api/contact",
-      { "content-type": "application/x-www-form-urlencoded", accept: "text/html", "content-length": String(body.length) },
+      {
+        "content-type": "application/x-www-form-urlencoded",
+        accept: "text/html",
+        "content-length": String(body.length),
+      },
       Buffer.from(body),
       body.length,
     );
@@ -241,12 +295,21 @@ describe("bodies over the limit, through sitegen serve", () => {
     try {
       const body = JSON.stringify({ email: "cap@x.com", pad: "x".repeat(2000) });
       const answer = await new Promise<{ status?: number; text: string }>((resolve, reject) => {
-        const req = request({ host: "127.0.0.1", port: other, path: "/api/newsletter", method: "POST", headers: { ...JSON_HEADERS, "transfer-encoding": "chunked" } }, (res) => {
-          let text = "";
-          res.setEncoding("utf8");
-          res.on("data", (d: string) => (text += d));
-          res.on("end", () => resolve({ status: res.statusCode, text }));
-        });
+        const req = request(
+          {
+            host: "127.0.0.1",
+            port: other,
+            path: "/api/newsletter",
+            method: "POST",
+            headers: { ...JSON_HEADERS, "transfer-encoding": "chunked" },
+          },
+          (res) => {
+            let text = "";
+            res.setEncoding("utf8");
+            res.on("data", (d: string) => (text += d));
+            res.on("end", () => resolve({ status: res.statusCode, text }));
+          },
+        );
         req.on("error", reject);
         req.end(body);
       });
@@ -260,7 +323,12 @@ describe("bodies over the limit, through sitegen serve", () => {
 
   it("keeps the connection for the next request after an ordinary submission", async () => {
     const body = JSON.stringify({ email: "keep@x.com" });
-    const r = await stream("/api/newsletter", { ...JSON_HEADERS, "content-length": String(body.length) }, Buffer.from(body), body.length);
+    const r = await stream(
+      "/api/newsletter",
+      { ...JSON_HEADERS, "content-length": String(body.length) },
+      Buffer.from(body),
+      body.length,
+    );
     expect(r.status).toBe(200);
     expect(r.headers?.connection).not.toBe("close");
   });
@@ -273,9 +341,13 @@ describe("a malformed Host header", () => {
       `POST /api/newsletter HTTP/1.1\r\nHost: a b\r\nContent-Type: application/json\r\nAccept: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`,
     );
     expect(post).toMatch(/^HTTP\/1\.1 200 /);
-    expect(post).toContain(JSON.stringify({ ok: true, title: "Success!", message: "Thank you for subscribing to our newsletter!" }));
+    expect(post).toContain(
+      JSON.stringify({ ok: true, title: "Success!", message: "Thank you for subscribing to our newsletter!" }),
+    );
     for (const host of ["a b", "", "evil.example/x", "[::1", "a:b:c", "%00"]) {
-      const get = await raw(`GET /api/detect-language HTTP/1.1\r\nHost: ${host}\r\nAccept-Language: pt-BR\r\nConnection: close\r\n\r\n`);
+      const get = await raw(
+        `GET /api/detect-language HTTP/1.1\r\nHost: ${host}\r\nAccept-Language: pt-BR\r\nConnection: close\r\n\r\n`,
+      );
       expect(get, host).toMatch(/^HTTP\/1\.1 200 /);
       expect(get, host).toContain('{"language":"pt"}');
     }

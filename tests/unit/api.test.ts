@@ -129,7 +129,13 @@ async function call(handler: ApiHandler, body: unknown, init: PostInit = {}) {
   return { status: response.status, headers: response.headers, text, json };
 }
 
-const CONTACT = { firstName: "Ana", lastName: "Souza", email: "ana@empresa.com.br", company: "Empresa SA", message: "Queremos falar sobre IA." };
+const CONTACT = {
+  firstName: "Ana",
+  lastName: "Souza",
+  email: "ana@empresa.com.br",
+  company: "Empresa SA",
+  message: "Queremos falar sobre IA.",
+};
 const t = (locale: "pt" | "en", key: string) => MESSAGES[locale].get(key)!;
 
 describe("content", () => {
@@ -144,21 +150,33 @@ describe("content", () => {
 describe("successful submissions", () => {
   it("answers the island's fetch with JSON in Portuguese and stores the address", async () => {
     const s = setup();
-    const r = await call(s.newsletter, { email: "  ana@empresa.com.br " }, { headers: { "accept-language": "pt-BR,pt;q=0.9" } });
+    const r = await call(
+      s.newsletter,
+      { email: "  ana@empresa.com.br " },
+      { headers: { "accept-language": "pt-BR,pt;q=0.9" } },
+    );
     expect(r.status).toBe(200);
     expect(r.headers.get("content-type")).toBe("application/json; charset=utf-8");
     expect(r.headers.get("cache-control")).toBe("no-store");
     expect(r.json).toEqual({ ok: true, title: "Sucesso!", message: "Obrigado por se inscrever em nossa newsletter!" });
     const rows = s.rows("newsletter");
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ email: "ana@empresa.com.br", locale: "pt", created_at: new Date(T0).toISOString() });
+    expect(rows[0]).toMatchObject({
+      email: "ana@empresa.com.br",
+      locale: "pt",
+      created_at: new Date(T0).toISOString(),
+    });
   });
 
   it("answers in English when the body's locale says so, whatever Accept-Language says", async () => {
     const s = setup();
     const r = await call(s.contact, { ...CONTACT, locale: "en" }, { headers: { "accept-language": "pt-BR" } });
     expect(r.status).toBe(200);
-    expect(r.json).toEqual({ ok: true, title: "Success!", message: "Your message has been sent. We'll get back to you soon!" });
+    expect(r.json).toEqual({
+      ok: true,
+      title: "Success!",
+      message: "Your message has been sent. We'll get back to you soon!",
+    });
     expect(s.rows("contact")[0]).toMatchObject({
       first_name: "Ana",
       last_name: "Souza",
@@ -171,10 +189,18 @@ describe("successful submissions", () => {
 
   it("picks the language from Accept-Language without a locale field, Portuguese when absent", async () => {
     const s = setup({ rateLimitPerMinute: 100 });
-    expect((await call(s.newsletter, { email: "a1@x.com" }, { headers: { "accept-language": "en-US,en;q=0.9" } })).json.title).toBe("Success!");
-    expect((await call(s.newsletter, { email: "a2@x.com" }, { headers: { "accept-language": "fr-FR" } })).json.title).toBe("Success!");
+    expect(
+      (await call(s.newsletter, { email: "a1@x.com" }, { headers: { "accept-language": "en-US,en;q=0.9" } })).json
+        .title,
+    ).toBe("Success!");
+    expect(
+      (await call(s.newsletter, { email: "a2@x.com" }, { headers: { "accept-language": "fr-FR" } })).json.title,
+    ).toBe("Success!");
     expect((await call(s.newsletter, { email: "a3@x.com" })).json.title).toBe("Sucesso!");
-    expect((await call(s.newsletter, { email: "a4@x.com", locale: "xx" }, { headers: { "accept-language": "en" } })).json.title).toBe("Success!");
+    expect(
+      (await call(s.newsletter, { email: "a4@x.com", locale: "xx" }, { headers: { "accept-language": "en" } })).json
+        .title,
+    ).toBe("Success!");
     expect((await call(s.contact, CONTACT)).json.title).toBe("Mensagem Enviada!");
   });
 
@@ -190,7 +216,9 @@ describe("successful submissions", () => {
     expect((await post("https://evil.example/en/x")).headers.get("location")).toBe("/forms/error?reason=invalid");
     expect((await post("not a url")).headers.get("location")).toBe("/forms/error?reason=invalid");
     // The body's locale field wins.
-    expect((await post("http://localhost/en/about", { email: "", locale: "pt" })).headers.get("location")).toBe("/forms/error?reason=invalid");
+    expect((await post("http://localhost/en/about", { email: "", locale: "pt" })).headers.get("location")).toBe(
+      "/forms/error?reason=invalid",
+    );
   });
 
   it("stores the contact form without the optional company as NULL", async () => {
@@ -220,7 +248,11 @@ describe("successful submissions", () => {
     }
     // No Accept at all (curl, fetch's */*): a urlencoded body is a form post.
     for (const accept of [null, "*/*"]) {
-      const r = await call(s.newsletter, { email: `n${accept}@x.com` }, { as: "form", accept, headers: { "accept-language": "en-GB" } });
+      const r = await call(
+        s.newsletter,
+        { email: `n${accept}@x.com` },
+        { as: "form", accept, headers: { "accept-language": "en-GB" } },
+      );
       expect(r.status).toBe(303);
       expect(r.headers.get("location")).toBe("/en/forms/newsletter-success");
     }
@@ -273,12 +305,20 @@ describe("body limits and formats", () => {
         },
       });
     // The body is not read, so its locale field cannot choose the language: the headers do.
-    const chunked = await call(s.newsletter, stream(), { headers: { "content-type": "application/json", "accept-language": "en" } });
+    const chunked = await call(s.newsletter, stream(), {
+      headers: { "content-type": "application/json", "accept-language": "en" },
+    });
     expect(chunked.status).toBe(413);
     expect(chunked.json.message).toBe(t("en", "api.tooLarge"));
-    const lying = await call(s.newsletter, big, { headers: { "content-type": "application/json", "content-length": "20" } });
+    const lying = await call(s.newsletter, big, {
+      headers: { "content-type": "application/json", "content-length": "20" },
+    });
     expect(lying.status).toBe(413);
-    const form = await call(s.contact, { ...CONTACT, message: "x".repeat(MAX_BODY_BYTES), locale: "en" }, { as: "form", headers: { referer: "http://localhost/en/contact" } });
+    const form = await call(
+      s.contact,
+      { ...CONTACT, message: "x".repeat(MAX_BODY_BYTES), locale: "en" },
+      { as: "form", headers: { referer: "http://localhost/en/contact" } },
+    );
     expect(form.status).toBe(303);
     expect(form.headers.get("location")).toBe("/en/forms/error?reason=too-large");
     expect(s.rows("newsletter")).toHaveLength(0);
@@ -292,19 +332,39 @@ describe("body limits and formats", () => {
       return JSON.stringify({ email: "edge@x.com", pad: "y".repeat(n - base.length) });
     };
     expect(new TextEncoder().encode(sized(MAX_BODY_BYTES)).length).toBe(MAX_BODY_BYTES);
-    expect((await call(s.newsletter, sized(MAX_BODY_BYTES + 1), { headers: { "content-type": "application/json" } })).status).toBe(413);
-    expect((await call(s.newsletter, sized(MAX_BODY_BYTES), { headers: { "content-type": "application/json" } })).status).toBe(200);
+    expect(
+      (await call(s.newsletter, sized(MAX_BODY_BYTES + 1), { headers: { "content-type": "application/json" } })).status,
+    ).toBe(413);
+    expect(
+      (await call(s.newsletter, sized(MAX_BODY_BYTES), { headers: { "content-type": "application/json" } })).status,
+    ).toBe(200);
   });
 
   it("answers 400 for malformed JSON and for JSON that is not an object", async () => {
     const s = setup({ rateLimitPerMinute: 100 });
-    const bodies: (string | Uint8Array)[] = ['{"email":', "", "[]", '["a@x.com"]', "null", '"a@x.com"', "42", "true", "{'email':'a@x.com'}", new Uint8Array([0x7b, 0xff, 0xfe, 0x7d])];
+    const bodies: (string | Uint8Array)[] = [
+      '{"email":',
+      "",
+      "[]",
+      '["a@x.com"]',
+      "null",
+      '"a@x.com"',
+      "42",
+      "true",
+      "{'email':'a@x.com'}",
+      new Uint8Array([0x7b, 0xff, 0xfe, 0x7d]),
+    ];
     for (const body of bodies) {
-      const r = await call(s.newsletter, body, { headers: { "content-type": "application/json; charset=utf-8", "accept-language": "en" } });
+      const r = await call(s.newsletter, body, {
+        headers: { "content-type": "application/json; charset=utf-8", "accept-language": "en" },
+      });
       expect(r.status, String(body)).toBe(400);
       expect(r.json).toEqual({ ok: false, message: t("en", "api.malformed") });
     }
-    const html = await call(s.contact, "{nope", { accept: BROWSER_ACCEPT, headers: { "content-type": "application/json" } });
+    const html = await call(s.contact, "{nope", {
+      accept: BROWSER_ACCEPT,
+      headers: { "content-type": "application/json" },
+    });
     expect(html.status).toBe(303);
     expect(html.headers.get("location")).toBe("/forms/error?reason=malformed");
   });
@@ -327,7 +387,10 @@ describe("body limits and formats", () => {
     const s = setup();
     for (const method of ["GET", "HEAD", "PUT", "DELETE", "PATCH", "OPTIONS"]) {
       for (const handler of [s.newsletter, s.contact]) {
-        const r = await call(handler, method === "GET" || method === "HEAD" ? undefined : { email: "a@x.com" }, { method, headers: { "accept-language": "en" } });
+        const r = await call(handler, method === "GET" || method === "HEAD" ? undefined : { email: "a@x.com" }, {
+          method,
+          headers: { "accept-language": "en" },
+        });
         expect(r.status, method).toBe(405);
         expect(r.headers.get("allow")).toBe("POST");
         expect(r.headers.get("cache-control")).toBe("no-store");
@@ -348,10 +411,18 @@ describe("validation", () => {
     const s = setup({ rateLimitPerMinute: 100 });
     const en = await call(s.newsletter, { email: "", locale: "en" });
     expect(en.status).toBe(422);
-    expect(en.json).toEqual({ ok: false, message: "Please enter your email address", errors: { email: "Please enter your email address" } });
+    expect(en.json).toEqual({
+      ok: false,
+      message: "Please enter your email address",
+      errors: { email: "Please enter your email address" },
+    });
     const pt = await call(s.newsletter, { email: "   " }, { headers: { "accept-language": "pt-BR" } });
     expect(pt.status).toBe(422);
-    expect(pt.json).toEqual({ ok: false, message: "Por favor, insira um email válido.", errors: { email: "Por favor, insira um email válido." } });
+    expect(pt.json).toEqual({
+      ok: false,
+      message: "Por favor, insira um email válido.",
+      errors: { email: "Por favor, insira um email válido." },
+    });
     const missing = await call(s.newsletter, {}, { headers: { "accept-language": "en" } });
     expect(missing.json.errors.email).toBe("Please enter your email address");
     expect(s.rows("newsletter")).toHaveLength(0);
@@ -388,7 +459,13 @@ describe("validation", () => {
       expect(r.json.errors).toEqual({ email: t("en", "newsletter.invalidEmail") });
     }
     expect(s.rows("newsletter")).toHaveLength(0);
-    for (const good of ["a@x.co", "o'brien+news@empresa.com.br", "joão@exemplo.com.br", "a.b-c_d@sub.xn--p1ai", "UPPER@EXAMPLE.COM"]) {
+    for (const good of [
+      "a@x.co",
+      "o'brien+news@empresa.com.br",
+      "joão@exemplo.com.br",
+      "a.b-c_d@sub.xn--p1ai",
+      "UPPER@EXAMPLE.COM",
+    ]) {
       expect(isValidEmail(good), good).toBe(true);
     }
   });
@@ -522,7 +599,11 @@ describe("spam protection", () => {
     const s = setup({ rateLimitPerMinute: 100 });
     const json = await call(s.newsletter, { email: "bot@x.com", website: "http://spam.example" });
     expect(json.status).toBe(200);
-    expect(json.json).toEqual({ ok: true, title: "Sucesso!", message: "Obrigado por se inscrever em nossa newsletter!" });
+    expect(json.json).toEqual({
+      ok: true,
+      title: "Sucesso!",
+      message: "Obrigado por se inscrever em nossa newsletter!",
+    });
     const form = await call(s.contact, { ...CONTACT, website: "x", locale: "en" }, { as: "form" });
     expect(form.status).toBe(303);
     expect(form.headers.get("location")).toBe("/en/forms/contact-success");
@@ -549,7 +630,16 @@ describe("spam protection", () => {
     expect(s.rows("contact").map((r) => [r.email, r.suspect])).toEqual([[CONTACT.email, 1]]);
 
     // A timestamp ahead of the server's clock is a browser clock running fast, not a bot.
-    for (const [i, startedAt] of [s.now() - 2000, String(s.now() - 60_000), undefined, "", "soon", null, { at: 1 }, s.now() + 60_000].entries()) {
+    for (const [i, startedAt] of [
+      s.now() - 2000,
+      String(s.now() - 60_000),
+      undefined,
+      "",
+      "soon",
+      null,
+      { at: 1 },
+      s.now() + 60_000,
+    ].entries()) {
       expect((await call(s.newsletter, { email: `slow${i}@x.com`, startedAt })).status).toBe(200);
     }
     expect((await call(s.contact, CONTACT, { as: "form" })).headers.get("location")).toBe("/forms/contact-success");
@@ -595,18 +685,44 @@ describe("rate limit", () => {
     const statuses = async (s: ReturnType<typeof setup>, xff: (i: number) => string, remote: (i: number) => string) => {
       const out: number[] = [];
       for (let i = 0; i < 4; i++) {
-        out.push((await call(s.newsletter, { email: `t${i}@x.com` }, { remote: remote(i), headers: { "x-forwarded-for": xff(i) } })).status);
+        out.push(
+          (
+            await call(
+              s.newsletter,
+              { email: `t${i}@x.com` },
+              { remote: remote(i), headers: { "x-forwarded-for": xff(i) } },
+            )
+          ).status,
+        );
       }
       return out;
     };
     // Spoofed, rotating X-Forwarded-For from one socket: still one client.
-    expect(await statuses(off, (i) => `10.0.0.${i}`, () => "203.0.113.7")).toEqual([200, 200, 429, 429]);
+    expect(
+      await statuses(
+        off,
+        (i) => `10.0.0.${i}`,
+        () => "203.0.113.7",
+      ),
+    ).toEqual([200, 200, 429, 429]);
 
     const on = setup({ rateLimitPerMinute: 2, trustProxy: true });
     // Behind the proxy every socket is the proxy; the first forwarded address is the client.
-    expect(await statuses(on, (i) => `198.51.100.${i}, 10.0.0.1`, () => "10.0.0.1")).toEqual([200, 200, 200, 200]);
+    expect(
+      await statuses(
+        on,
+        (i) => `198.51.100.${i}, 10.0.0.1`,
+        () => "10.0.0.1",
+      ),
+    ).toEqual([200, 200, 200, 200]);
     const same = setup({ rateLimitPerMinute: 2, trustProxy: true });
-    expect(await statuses(same, () => "198.51.100.50, 10.0.0.1", (i) => `10.0.0.${i}`)).toEqual([200, 200, 429, 429]);
+    expect(
+      await statuses(
+        same,
+        () => "198.51.100.50, 10.0.0.1",
+        (i) => `10.0.0.${i}`,
+      ),
+    ).toEqual([200, 200, 429, 429]);
     // Without the header it falls back to the socket address.
     const fallback = setup({ rateLimitPerMinute: 1, trustProxy: true });
     expect((await call(fallback.newsletter, { email: "f1@x.com" })).status).toBe(200);
@@ -631,15 +747,32 @@ describe("cross-site posts", () => {
 
   it("refuses a post from another site with 403 in the visitor's language: JSON to fetch, the error page to a form", async () => {
     const s = setup({ rateLimitPerMinute: 100 });
-    const fetched = await call(s.newsletter, { email: "victim@x.com", locale: "en" }, { headers: { origin: "https://evil.example", "sec-fetch-site": "cross-site" } });
+    const fetched = await call(
+      s.newsletter,
+      { email: "victim@x.com", locale: "en" },
+      { headers: { origin: "https://evil.example", "sec-fetch-site": "cross-site" } },
+    );
     expect(fetched.status).toBe(403);
     expect(fetched.headers.get("cache-control")).toBe("no-store");
-    expect(fetched.json).toEqual({ ok: false, message: "This form can only be sent from our website. Open the page on our site and send it again." });
-    const pt = await call(s.contact, CONTACT, { headers: { origin: "https://evil.example", "accept-language": "pt-BR" } });
+    expect(fetched.json).toEqual({
+      ok: false,
+      message: "This form can only be sent from our website. Open the page on our site and send it again.",
+    });
+    const pt = await call(s.contact, CONTACT, {
+      headers: { origin: "https://evil.example", "accept-language": "pt-BR" },
+    });
     expect(pt.status).toBe(403);
-    expect(pt.json).toEqual({ ok: false, message: "Por segurança, este formulário só pode ser enviado pelo nosso site. Abra a página no site e envie de novo." });
+    expect(pt.json).toEqual({
+      ok: false,
+      message:
+        "Por segurança, este formulário só pode ser enviado pelo nosso site. Abra a página no site e envie de novo.",
+    });
     // A plain form post (no JavaScript) from another site's page goes to the error page of its language.
-    const form = await call(s.contact, { ...CONTACT, locale: "en" }, { as: "form", headers: { origin: "https://evil.example" } });
+    const form = await call(
+      s.contact,
+      { ...CONTACT, locale: "en" },
+      { as: "form", headers: { origin: "https://evil.example" } },
+    );
     expect(form.status).toBe(303);
     expect(form.headers.get("location")).toBe("/en/forms/error?reason=cross-site");
     // An opaque origin (a sandboxed frame, a page opened from a file), a sibling subdomain and a lookalike host.
@@ -652,7 +785,9 @@ describe("cross-site posts", () => {
       { "sec-fetch-site": "cross-site" },
     ];
     for (const headers of foreign) {
-      expect((await call(s.newsletter, { email: "victim@x.com" }, { headers })).status, JSON.stringify(headers)).toBe(403);
+      expect((await call(s.newsletter, { email: "victim@x.com" }, { headers })).status, JSON.stringify(headers)).toBe(
+        403,
+      );
     }
     expect(s.rows("newsletter")).toHaveLength(0);
     expect(s.rows("contact")).toHaveLength(0);
@@ -694,7 +829,9 @@ describe("rate limit counts what is stored", () => {
     expect(s.rows("newsletter")).toHaveLength(3);
     expect(s.rows("contact")).toHaveLength(0);
     // Over the limit, a typo still gets its own message, so the visitor can fix it while waiting.
-    expect((await call(s.newsletter, { email: "", locale: "en" })).json.message).toBe("Please enter your email address");
+    expect((await call(s.newsletter, { email: "", locale: "en" })).json.message).toBe(
+      "Please enter your email address",
+    );
   });
 
   it("caps invalid submissions on their own, at ten times the accepted limit per minute", async () => {
@@ -758,21 +895,30 @@ describe("body size follows the field limits", () => {
     expect(fields.email.length).toBe(254);
     const body = new URLSearchParams(fields).toString();
     expect(body.length).toBeGreaterThan(50_000);
-    const r = await call(s.contact, body, { headers: { "content-type": "application/x-www-form-urlencoded" }, accept: BROWSER_ACCEPT });
+    const r = await call(s.contact, body, {
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      accept: BROWSER_ACCEPT,
+    });
     expect(r.status).toBe(303);
     expect(r.headers.get("location")).toBe("/en/forms/contact-success");
     const [row] = s.rows("contact");
     expect((row.message as string).length).toBe(5000);
     expect(row.email).toBe(fields.email);
     // The same as JSON with every character escaped (\uXXXX, 6 bytes each) is accepted too.
-    const escaped = JSON.stringify({ ...fields, email: "ana@x.com" }).replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+    const escaped = JSON.stringify({ ...fields, email: "ana@x.com" }).replace(
+      /[^\x00-\x7f]/g,
+      (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+    );
     expect((await call(s.contact, escaped, { headers: { "content-type": "application/json" } })).status).toBe(200);
   });
 
   it("refuses one character over the limit as too long, not too large", async () => {
     const s = setup();
     const body = new URLSearchParams({ ...longestChinese(), message: "中".repeat(5001) }).toString();
-    const r = await call(s.contact, body, { headers: { "content-type": "application/x-www-form-urlencoded" }, accept: JSON_ACCEPT });
+    const r = await call(s.contact, body, {
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      accept: JSON_ACCEPT,
+    });
     expect(r.status).toBe(422);
     expect(r.json.errors).toEqual({ message: t("en", "contactForm.errors.tooLong") });
   });
@@ -844,7 +990,10 @@ describe("invalid UTF-8", () => {
   it("refuses form bodies whose percent-encoded bytes are not UTF-8, as JSON bodies are refused", async () => {
     const s = setup({ rateLimitPerMinute: 100 });
     const post = (body: string | Uint8Array, accept = JSON_ACCEPT) =>
-      call(s.contact, body, { accept, headers: { "content-type": "application/x-www-form-urlencoded", "accept-language": "en" } });
+      call(s.contact, body, {
+        accept,
+        headers: { "content-type": "application/x-www-form-urlencoded", "accept-language": "en" },
+      });
     const rest = "firstName=Ana&lastName=Souza&email=ana%40x.com";
     for (const body of [
       `${rest}&message=Ol%E1`,
@@ -862,7 +1011,11 @@ describe("invalid UTF-8", () => {
     // Raw bytes that are not UTF-8, and the same answer as a JSON body with them.
     const raw = new Uint8Array([...new TextEncoder().encode(`${rest}&message=Ol`), 0xe1]);
     expect((await post(raw)).json).toEqual({ ok: false, message: t("en", "api.malformed") });
-    const json = await call(s.contact, new Uint8Array([...new TextEncoder().encode('{"message":"Ol'), 0xe1, 0x22, 0x7d]), { headers: { "content-type": "application/json", "accept-language": "en" } });
+    const json = await call(
+      s.contact,
+      new Uint8Array([...new TextEncoder().encode('{"message":"Ol'), 0xe1, 0x22, 0x7d]),
+      { headers: { "content-type": "application/json", "accept-language": "en" } },
+    );
     expect([json.status, json.json]).toEqual([400, { ok: false, message: t("en", "api.malformed") }]);
     // Without JavaScript: the error page.
     const browser = await post(`${rest}&message=Ol%E1`, BROWSER_ACCEPT);
@@ -880,7 +1033,9 @@ describe("storage", () => {
     const s = setup({ rateLimitPerMinute: 1000 });
     const results = await Promise.all(
       Array.from({ length: 50 }, (_, i) =>
-        i % 2 ? call(s.newsletter, { email: `c${i}@x.com` }) : call(s.contact, { ...CONTACT, email: `c${i}@x.com`, message: `m${i}` }),
+        i % 2
+          ? call(s.newsletter, { email: `c${i}@x.com` })
+          : call(s.contact, { ...CONTACT, email: `c${i}@x.com`, message: `m${i}` }),
       ),
     );
     expect(results.map((r) => r.status)).toEqual(Array(50).fill(200));
@@ -931,9 +1086,19 @@ describe("storage", () => {
 
 describe("endpoints", () => {
   it("mounts paths as they are and absolute http(s) URLs at their paths (that deployment answers them), nothing else", () => {
-    const s = setup({}, { newsletter: "https://forms.example.com/newsletter", contact: "//evil.example/contact", detectLanguage: "/lang" });
+    const s = setup(
+      {},
+      {
+        newsletter: "https://forms.example.com/newsletter",
+        contact: "//evil.example/contact",
+        detectLanguage: "/lang",
+      },
+    );
     expect(Object.keys(s.api.handlers).sort()).toEqual(["/lang", "/newsletter"]);
-    const other = setup({}, { newsletter: "ftp://forms.example.com/n", contact: "mailto:a@b.c", detectLanguage: "lang" });
+    const other = setup(
+      {},
+      { newsletter: "ftp://forms.example.com/n", contact: "mailto:a@b.c", detectLanguage: "lang" },
+    );
     expect(Object.keys(other.api.handlers)).toEqual([]);
     const d = setup();
     expect(Object.keys(d.api.handlers).sort()).toEqual(["/api/contact", "/api/detect-language", "/api/newsletter"]);
@@ -1006,7 +1171,8 @@ describe("detect-language", () => {
 describe("sitegen submissions", () => {
   const project = () => submissionsProject(".data/submissions.db", 100);
   /** The command as the CLI runs it in the project folder `root`. */
-  const printSubmissions = (root: string, opts: { type?: string; format: string }) => printWithContext(commandContext(root), opts);
+  const printSubmissions = (root: string, opts: { type?: string; format: string }) =>
+    printWithContext(commandContext(root), opts);
 
   async function capture(run: () => Promise<void>): Promise<{ out: string; err: string }> {
     const out: string[] = [];
@@ -1030,12 +1196,12 @@ describe("sitegen submissions", () => {
     for (let i = 0; i < text.length; i++) {
       const c = text[i];
       if (quoted) {
-        if (c === '"' && text[i + 1] === '"') (field += '"'), i++;
+        if (c === '"' && text[i + 1] === '"') ((field += '"'), i++);
         else if (c === '"') quoted = false;
         else field += c;
       } else if (c === '"') quoted = true;
-      else if (c === ",") row.push(field), (field = "");
-      else if (c === "\n") row.push(field), rows.push(row), (row = []), (field = "");
+      else if (c === ",") (row.push(field), (field = ""));
+      else if (c === "\n") (row.push(field), rows.push(row), (row = []), (field = ""));
       else field += c;
     }
     row.push(field);
@@ -1075,27 +1241,90 @@ describe("sitegen submissions", () => {
     const site = loadSiteConfig(root);
     const api = createApiHandlers({ site, root, messages: MESSAGES, now: () => T0 });
     opened.push(api);
-    const tricky = { firstName: 'Ana "Aninha"', lastName: "Souza, Jr.", email: "ana@x.com", company: "=HYPERLINK(\"x\")", message: "Linha 1\nLinha 2, com vírgula" };
+    const tricky = {
+      firstName: 'Ana "Aninha"',
+      lastName: "Souza, Jr.",
+      email: "ana@x.com",
+      company: '=HYPERLINK("x")',
+      message: "Linha 1\nLinha 2, com vírgula",
+    };
     expect((await call(api.handlers["/api/contact"], tricky)).status).toBe(200);
     expect((await call(api.handlers["/api/newsletter"], { email: "news@x.com", locale: "en" })).status).toBe(200);
     api.close();
 
     const contactCsv = parseCsv((await capture(() => printSubmissions(root, { type: "contact", format: "csv" }))).out);
-    expect(contactCsv[0]).toEqual(["id", "first_name", "last_name", "email", "company", "message", "locale", "created_at", "suspect", "delivery", "delivery_attempts", "delivery_error"]);
-    expect(contactCsv[1]).toEqual(["1", tricky.firstName, tricky.lastName, "ana@x.com", `'${tricky.company}`, tricky.message, "pt", new Date(T0).toISOString(), "0", "none", "0", ""]);
+    expect(contactCsv[0]).toEqual([
+      "id",
+      "first_name",
+      "last_name",
+      "email",
+      "company",
+      "message",
+      "locale",
+      "created_at",
+      "suspect",
+      "delivery",
+      "delivery_attempts",
+      "delivery_error",
+    ]);
+    expect(contactCsv[1]).toEqual([
+      "1",
+      tricky.firstName,
+      tricky.lastName,
+      "ana@x.com",
+      `'${tricky.company}`,
+      tricky.message,
+      "pt",
+      new Date(T0).toISOString(),
+      "0",
+      "none",
+      "0",
+      "",
+    ]);
     expect(contactCsv).toHaveLength(2);
 
     const both = parseCsv((await capture(() => printSubmissions(root, { format: "csv" }))).out);
-    expect(both[0]).toEqual(["type", "id", "created_at", "locale", "email", "first_name", "last_name", "company", "message", "suspect", "delivery", "delivery_attempts", "delivery_error", "confirmed_at"]);
+    expect(both[0]).toEqual([
+      "type",
+      "id",
+      "created_at",
+      "locale",
+      "email",
+      "first_name",
+      "last_name",
+      "company",
+      "message",
+      "suspect",
+      "delivery",
+      "delivery_attempts",
+      "delivery_error",
+      "confirmed_at",
+    ]);
     expect(both.slice(1).map((r) => [r[0], r[4]])).toEqual([
       ["newsletter", "news@x.com"],
       ["contact", "ana@x.com"],
     ]);
 
     const news = JSON.parse((await capture(() => printSubmissions(root, { type: "newsletter", format: "json" }))).out);
-    expect(news).toEqual([{ id: 1, email: "news@x.com", locale: "en", created_at: new Date(T0).toISOString(), suspect: 0, confirmed_at: new Date(T0).toISOString(), delivery: "none", delivery_attempts: 0, delivery_error: null }]);
+    expect(news).toEqual([
+      {
+        id: 1,
+        email: "news@x.com",
+        locale: "en",
+        created_at: new Date(T0).toISOString(),
+        suspect: 0,
+        confirmed_at: new Date(T0).toISOString(),
+        delivery: "none",
+        delivery_attempts: 0,
+        delivery_error: null,
+      },
+    ]);
     const all = JSON.parse((await capture(() => printSubmissions(root, { format: "json" }))).out);
-    expect(all.contact[0]).toMatchObject({ first_name: tricky.firstName, company: tricky.company, message: tricky.message });
+    expect(all.contact[0]).toMatchObject({
+      first_name: tricky.firstName,
+      company: tricky.company,
+      message: tricky.message,
+    });
     expect(all.newsletter).toHaveLength(1);
   });
 
@@ -1105,15 +1334,37 @@ describe("sitegen submissions", () => {
     const file = join(root, submissionSettings(site, {}).database);
     mkdirSync(dirname(file), { recursive: true });
     const old = openSqlite(file);
-    old.exec("CREATE TABLE newsletter (id INTEGER PRIMARY KEY, email TEXT NOT NULL UNIQUE COLLATE NOCASE, locale TEXT NOT NULL, created_at TEXT NOT NULL);");
-    old.prepare("INSERT INTO newsletter (email, locale, created_at) VALUES (?, ?, ?)").run("early@x.com", "pt", "2026-01-01T00:00:00.000Z");
+    old.exec(
+      "CREATE TABLE newsletter (id INTEGER PRIMARY KEY, email TEXT NOT NULL UNIQUE COLLATE NOCASE, locale TEXT NOT NULL, created_at TEXT NOT NULL);",
+    );
+    old
+      .prepare("INSERT INTO newsletter (email, locale, created_at) VALUES (?, ?, ?)")
+      .run("early@x.com", "pt", "2026-01-01T00:00:00.000Z");
     old.close();
-    expect(JSON.parse((await capture(() => printSubmissions(root, { type: "newsletter", format: "json" }))).out)).toEqual([{ id: 1, email: "early@x.com", locale: "pt", created_at: "2026-01-01T00:00:00.000Z", suspect: 0, confirmed_at: "2026-01-01T00:00:00.000Z", delivery: "none", delivery_attempts: 0, delivery_error: null }]);
+    expect(
+      JSON.parse((await capture(() => printSubmissions(root, { type: "newsletter", format: "json" }))).out),
+    ).toEqual([
+      {
+        id: 1,
+        email: "early@x.com",
+        locale: "pt",
+        created_at: "2026-01-01T00:00:00.000Z",
+        suspect: 0,
+        confirmed_at: "2026-01-01T00:00:00.000Z",
+        delivery: "none",
+        delivery_attempts: 0,
+        delivery_error: null,
+      },
+    ]);
     const api = createApiHandlers({ site, root, messages: MESSAGES, now: () => T0 });
     opened.push(api);
     expect((await call(api.handlers["/api/newsletter"], { email: "later@x.com", startedAt: T0 })).status).toBe(200);
     api.close();
-    expect(JSON.parse((await capture(() => printSubmissions(root, { type: "newsletter", format: "json" }))).out).map((r: { email: string; suspect: number }) => [r.email, r.suspect])).toEqual([
+    expect(
+      JSON.parse((await capture(() => printSubmissions(root, { type: "newsletter", format: "json" }))).out).map(
+        (r: { email: string; suspect: number }) => [r.email, r.suspect],
+      ),
+    ).toEqual([
       ["early@x.com", 0],
       ["later@x.com", 1],
     ]);
@@ -1127,7 +1378,7 @@ describe("sitegen submissions", () => {
       let cell = "";
       if (text[i] === '"') {
         for (i++; i < text.length; i++) {
-          if (text[i] === '"' && text[i + 1] === '"') (cell += '"'), i++;
+          if (text[i] === '"' && text[i + 1] === '"') ((cell += '"'), i++);
           else if (text[i] === '"') {
             i++;
             break;
@@ -1169,7 +1420,12 @@ describe("sitegen submissions", () => {
     }
     // A comma-separated reader gets each field back whole, with the guards.
     const [, row] = parseCsv((await capture(() => printSubmissions(root, { type: "contact", format: "csv" }))).out);
-    expect(row.slice(2, 6)).toEqual(["Souza;'-2+3+cmd|' /C calc'!A0", "ana@x.com", "x;'=1+1;y", "Olá,\n'=cmd|' /C calc'!A0\n'@SUM(1)"]);
+    expect(row.slice(2, 6)).toEqual([
+      "Souza;'-2+3+cmd|' /C calc'!A0",
+      "ana@x.com",
+      "x;'=1+1;y",
+      "Olá,\n'=cmd|' /C calc'!A0\n'@SUM(1)",
+    ]);
   });
 
   it("quotes CSV fields only when needed", () => {

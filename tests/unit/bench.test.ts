@@ -13,7 +13,11 @@ describe("npm run bench -- --incremental", () => {
   it.skipIf(!existsSync(join(root, "..", "shared", "bench", "gen-content.mjs")))(
     "times cold builds, a build after one edit and sitegen serve showing the edit, then cleans up",
     () => {
-      const bench = spawnSync(process.execPath, [join(root, "bench", "run.mjs"), "--incremental", "15", "--runs", "1"], { cwd: root, encoding: "utf8", timeout: 240_000 });
+      const bench = spawnSync(
+        process.execPath,
+        [join(root, "bench", "run.mjs"), "--incremental", "15", "--runs", "1"],
+        { cwd: root, encoding: "utf8", timeout: 240_000 },
+      );
       expect(bench.stderr).toBe("");
       expect(bench.status).toBe(0);
       expect(bench.stdout).toMatch(/cold build 1\/1: \d+ ms \(30 pages\)/);
@@ -29,7 +33,11 @@ describe("npm run bench -- --incremental", () => {
   it.skipIf(!existsSync(join(root, "..", "shared", "bench", "gen-content.mjs")))(
     "on this site, edits a word of an older article's text, which renders that page alone",
     () => {
-      const bench = spawnSync(process.execPath, [join(root, "bench", "run.mjs"), "--incremental", "15", "--runs", "1", "--on", "this"], { cwd: root, encoding: "utf8", timeout: 240_000 });
+      const bench = spawnSync(
+        process.execPath,
+        [join(root, "bench", "run.mjs"), "--incremental", "15", "--runs", "1", "--on", "this"],
+        { cwd: root, encoding: "utf8", timeout: 240_000 },
+      );
       expect(bench.stderr).toBe("");
       expect(bench.status).toBe(0);
       const pages = Number(/cold build 1\/1: \d+ ms \((\d+) pages\)/.exec(bench.stdout)?.[1]);
@@ -37,7 +45,9 @@ describe("npm run bench -- --incremental", () => {
       expect(pages).toBeGreaterThan(90);
       expect(bench.stdout).toContain(`incremental build 1/1: `);
       expect(bench.stdout).toContain(`(1 of ${pages} pages rendered)`);
-      expect(bench.stdout).toMatch(/this site with the generated articles added, \d+ pages, a word of an older article's text edited/);
+      expect(bench.stdout).toMatch(
+        /this site with the generated articles added, \d+ pages, a word of an older article's text edited/,
+      );
       expect(bench.stdout).toMatch(/sitegen serve, save to the edit in the page: \d+ ms/);
     },
     300_000,

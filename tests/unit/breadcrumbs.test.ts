@@ -2,13 +2,29 @@ import { describe, expect, it } from "vitest";
 import { breadcrumbsFor } from "../../src/generator/breadcrumbs.ts";
 import { createTranslator } from "../../src/generator/i18n.ts";
 
-const pt = createTranslator("pt", new Map([
-  ["breadcrumbs.home", "Início"], ["breadcrumbs.services", "Serviços"], ["breadcrumbs.advisory", "Consultoria em IA"],
-  ["breadcrumbs.industries", "Setores"], ["breadcrumbs.financial-services", "Serviços financeiros"],
-]));
-const LOCALES = [{ code: "pt", prefix: "" }, { code: "en", prefix: "/en" }];
+const pt = createTranslator(
+  "pt",
+  new Map([
+    ["breadcrumbs.home", "Início"],
+    ["breadcrumbs.services", "Serviços"],
+    ["breadcrumbs.advisory", "Consultoria em IA"],
+    ["breadcrumbs.industries", "Setores"],
+    ["breadcrumbs.financial-services", "Serviços financeiros"],
+  ]),
+);
+const LOCALES = [
+  { code: "pt", prefix: "" },
+  { code: "en", prefix: "/en" },
+];
 const THREE = [...LOCALES, { code: "es", prefix: "/es" }];
-const en = createTranslator("en", new Map([["breadcrumbs.home", "Home"], ["breadcrumbs.services", "Services"], ["breadcrumbs.advisory", "AI Advisory"]]));
+const en = createTranslator(
+  "en",
+  new Map([
+    ["breadcrumbs.home", "Home"],
+    ["breadcrumbs.services", "Services"],
+    ["breadcrumbs.advisory", "AI Advisory"],
+  ]),
+);
 
 describe("breadcrumbs (spec §2)", () => {
   it("are empty on both home pages", () => {
@@ -42,7 +58,13 @@ describe("breadcrumbs (spec §2)", () => {
   });
 
   it("follow every locale's prefix, and name the last crumb by the page's own title when given", () => {
-    const es = createTranslator("es", new Map([["breadcrumbs.home", "Inicio"], ["breadcrumbs.services", "Servicios"]]));
+    const es = createTranslator(
+      "es",
+      new Map([
+        ["breadcrumbs.home", "Inicio"],
+        ["breadcrumbs.services", "Servicios"],
+      ]),
+    );
     expect(breadcrumbsFor("/es/services/advisory", es, THREE)).toEqual([
       { label: "Inicio", href: "/es" },
       { label: "Servicios", href: "/es/services" },
@@ -51,7 +73,9 @@ describe("breadcrumbs (spec §2)", () => {
     expect(breadcrumbsFor("/es", es, THREE)).toEqual([]);
     // "/espanol" is not under the "/es" prefix: a default-locale page.
     expect(breadcrumbsFor("/espanol", pt, THREE)).toEqual([{ label: "Início", href: "/" }, { label: "Espanol" }]);
-    expect(breadcrumbsFor("/insights/governanca-de-ia", pt, THREE, "Governança de IA").at(-1)).toEqual({ label: "Governança de IA" });
+    expect(breadcrumbsFor("/insights/governanca-de-ia", pt, THREE, "Governança de IA").at(-1)).toEqual({
+      label: "Governança de IA",
+    });
   });
 
   it("decode percent-encoded unknown segments for display", () => {

@@ -1,5 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildSite } from "../../src/generator/pipeline/build.ts";
@@ -16,12 +25,28 @@ let work: string;
 
 const articleFile = (locale: string, i: number) => join(project, "content", locale, "insights", `generated-${i}.md`);
 const article = (locale: string, i: number, body: string) =>
-  ["---", `title: "${locale === "pt" ? "Artigo gerado" : "Generated article"} ${i}"`, `description: "${locale === "pt" ? "Resumo" : "Summary"} ${i}."`, `date: 2025-03-${String((i % 27) + 1).padStart(2, "0")}`, "author: cto", "tags: [governance]", "---", "", body, ""].join("\n");
+  [
+    "---",
+    `title: "${locale === "pt" ? "Artigo gerado" : "Generated article"} ${i}"`,
+    `description: "${locale === "pt" ? "Resumo" : "Summary"} ${i}."`,
+    `date: 2025-03-${String((i % 27) + 1).padStart(2, "0")}`,
+    "author: cto",
+    "tags: [governance]",
+    "---",
+    "",
+    body,
+    "",
+  ].join("\n");
 
 beforeAll(() => {
   project = projectCopy();
   work = mkdtempSync(join(tmpdir(), "sitegen-output-"));
-  for (const locale of ["pt", "en"]) for (let i = 0; i < 40; i++) writeFileSync(articleFile(locale, i), article(locale, i, `${locale === "pt" ? "Texto original" : "Original text"} ${i}.`));
+  for (const locale of ["pt", "en"])
+    for (let i = 0; i < 40; i++)
+      writeFileSync(
+        articleFile(locale, i),
+        article(locale, i, `${locale === "pt" ? "Texto original" : "Original text"} ${i}.`),
+      );
 });
 
 afterAll(() => {
@@ -45,7 +70,9 @@ describe("the files written", () => {
         );
         expect(error).toBeInstanceOf(SitegenError);
         expect((error as SitegenError).name).toBe("OutputWriteFailed");
-        expect((error as SitegenError).message).toMatch(new RegExp(`^Writing ${join(out, "insights")} failed: .*\\(EISDIR\\)`));
+        expect((error as SitegenError).message).toMatch(
+          new RegExp(`^Writing ${join(out, "insights")} failed: .*\\(EISDIR\\)`),
+        );
         expect(treeHashes(out)).toEqual(before);
         expect(readdirSync(work).filter((name) => name.includes(".building-"))).toEqual([]);
       }
@@ -103,13 +130,20 @@ describe("the code an earlier build compiled", () => {
     const footer = join(project, "src", "components", "Footer.tsx");
     const css = join(project, "src", "styles", "base.css");
     const read = (dir: string, file: string) => readFileSync(join(work, dir, file), "utf8");
-    const stylesheetOf = (dir: string) => readdirSync(join(work, dir, "assets")).find((f) => /^site\.\w+\.css$/.test(f))!;
+    const stylesheetOf = (dir: string) =>
+      readdirSync(join(work, dir, "assets")).find((f) => /^site\.\w+\.css$/.test(f))!;
     await buildSite({ root: project, outDir: join(work, "code-1") });
     const compiled = treeHashes(join(work, "code-1"));
     await buildSite({ root: project, outDir: join(work, "code-1") });
     expect(treeHashes(join(work, "code-1"))).toEqual(compiled);
 
-    writeFileSync(footer, readFileSync(footer, "utf8").replace('<div className="container footer-legal">', '<div className="container footer-legal" data-edited="footer">'));
+    writeFileSync(
+      footer,
+      readFileSync(footer, "utf8").replace(
+        '<div className="container footer-legal">',
+        '<div className="container footer-legal" data-edited="footer">',
+      ),
+    );
     writeFileSync(css, `${readFileSync(css, "utf8")}\n.edited-rule { outline-offset: 7px; }\n`);
     const before = stylesheetOf("code-1");
     await buildSite({ root: project, outDir: join(work, "code-1") });
@@ -118,7 +152,10 @@ describe("the code an earlier build compiled", () => {
     expect(read("code-1", `assets/${stylesheetOf("code-1")}`)).toContain(".edited-rule{outline-offset:7px}");
 
     // A new island file: listed, not imported by anything yet, it is still compiled and shipped.
-    writeFileSync(join(project, "src", "islands", "edited-island.ts"), "export default function EditedIsland() { return null; }\n");
+    writeFileSync(
+      join(project, "src", "islands", "edited-island.ts"),
+      "export default function EditedIsland() { return null; }\n",
+    );
     await buildSite({ root: project, outDir: join(work, "code-1") });
     expect(readdirSync(join(work, "code-1", "assets")).some((f) => f.startsWith("edited-island."))).toBe(true);
   }, 180_000);

@@ -40,13 +40,23 @@ describe("every route in both languages", () => {
     expect(doc.querySelector("html")!.getAttribute("lang")).toBe(LANG[locale]);
 
     expect(head.querySelector('link[rel="canonical"]')!.getAttribute("href")).toBe(abs(path));
-    const alternates = head.querySelectorAll('link[rel="alternate"][hreflang]').map((l) => [l.getAttribute("hreflang"), l.getAttribute("href")]);
-    expect(alternates).toEqual([["pt-BR", abs(route.paths.pt)], ["en", abs(route.paths.en)], ["x-default", abs(route.paths.pt)]]);
+    const alternates = head
+      .querySelectorAll('link[rel="alternate"][hreflang]')
+      .map((l) => [l.getAttribute("hreflang"), l.getAttribute("href")]);
+    expect(alternates).toEqual([
+      ["pt-BR", abs(route.paths.pt)],
+      ["en", abs(route.paths.en)],
+      ["x-default", abs(route.paths.pt)],
+    ]);
 
     const metaKey = `meta.${route.id}`;
     const title = head.querySelector("title")!.textContent;
-    expect(title).toBe(route.id === "home" ? text[locale].get(`${metaKey}.title`) : `${text[locale].get(`${metaKey}.title`)} | Vetor AI`);
-    expect(head.querySelector('meta[name="description"]')!.getAttribute("content")).toBe(text[locale].get(`${metaKey}.description`));
+    expect(title).toBe(
+      route.id === "home" ? text[locale].get(`${metaKey}.title`) : `${text[locale].get(`${metaKey}.title`)} | Vetor AI`,
+    );
+    expect(head.querySelector('meta[name="description"]')!.getAttribute("content")).toBe(
+      text[locale].get(`${metaKey}.description`),
+    );
     expect(head.querySelector('meta[property="og:locale"]')!.getAttribute("content")).toBe(OG[locale]);
     expect(head.querySelector('meta[property="og:locale:alternate"]')!.getAttribute("content")).toBe(OG[other(locale)]);
     expect(head.querySelector('meta[property="og:url"]')!.getAttribute("content")).toBe(abs(path));
@@ -59,7 +69,13 @@ describe("every route in both languages", () => {
 
     const graph = jsonLdGraph(doc);
     const types = graph.map((n) => n["@type"]);
-    expect(types).toEqual(expect.arrayContaining(["Organization", "WebSite", route.schemaType === "Service" ? "WebPage" : route.schemaType]));
+    expect(types).toEqual(
+      expect.arrayContaining([
+        "Organization",
+        "WebSite",
+        route.schemaType === "Service" ? "WebPage" : route.schemaType,
+      ]),
+    );
     const org = graph.find((n) => n["@type"] === "Organization")!;
     expect([org.address.addressLocality, org.address.addressCountry]).toEqual(["São Paulo", "BR"]);
 
@@ -71,7 +87,10 @@ describe("every route in both languages", () => {
     } else {
       expect(trail!.getAttribute("aria-label")).toBe(text[locale].get("a11y.breadcrumbs"));
       const items = trail!.querySelectorAll("li");
-      const segments = path.replace(/^\/en(?=\/|$)/, "").split("/").filter(Boolean);
+      const segments = path
+        .replace(/^\/en(?=\/|$)/, "")
+        .split("/")
+        .filter(Boolean);
       expect(items).toHaveLength(segments.length + 1);
       expect(items[0].querySelector("a")!.getAttribute("href")).toBe(locale === "en" ? "/en" : "/");
       expect(items.at(-1)!.querySelector("a")).toBeNull();
@@ -100,7 +119,20 @@ describe("every route in both languages", () => {
 describe("spec §9 marketing figures, on the page they belong to, in both languages", () => {
   const FIGURES = {
     results: {
-      en: ["40% less downtime", "30% lower maintenance cost", "99.5% defect detection accuracy", "50% faster inspection", "25% less inventory", "20% higher throughput", "30% lower delivery costs", "35% fewer stockouts", "15% better diagnostic accuracy", "30% faster drug discovery", "95% imaging accuracy", "40% faster patient recruitment"],
+      en: [
+        "40% less downtime",
+        "30% lower maintenance cost",
+        "99.5% defect detection accuracy",
+        "50% faster inspection",
+        "25% less inventory",
+        "20% higher throughput",
+        "30% lower delivery costs",
+        "35% fewer stockouts",
+        "15% better diagnostic accuracy",
+        "30% faster drug discovery",
+        "95% imaging accuracy",
+        "40% faster patient recruitment",
+      ],
       // Portuguese words the figures its own way; every number is there, with the decimal comma.
       pt: ["40%", "30%", "99,5%", "50%", "25%", "20%", "35%", "15%", "95%"],
     },
@@ -109,7 +141,11 @@ describe("spec §9 marketing figures, on the page they belong to, in both langua
       pt: ["US$ 25 milhões", "de 200 para mais de 700 pessoas", "245 pessoas", "US$ 36 milhões", "mais de 300 pessoas"],
     },
   };
-  it.each(Object.entries(FIGURES).flatMap(([name, byLocale]) => Object.entries(byLocale).map(([locale, figures]) => [name, locale, figures] as const)))("%s (%s)", (name, locale, figures) => {
+  it.each(
+    Object.entries(FIGURES).flatMap(([name, byLocale]) =>
+      Object.entries(byLocale).map(([locale, figures]) => [name, locale, figures] as const),
+    ),
+  )("%s (%s)", (name, locale, figures) => {
     const shown = visibleText(page(locale === "en" ? `en/${name}.html` : `${name}.html`));
     expect(figures.filter((f) => !shown.includes(f))).toEqual([]);
   });
@@ -117,7 +153,9 @@ describe("spec §9 marketing figures, on the page they belong to, in both langua
   it("shows manufacturing and healthcare, which have no page of their own, whole on the industries page: challenges, solutions and use cases", () => {
     for (const locale of LOCALES) {
       const shown = visibleText(page(locale === "en" ? "en/industries.html" : "industries.html"));
-      const titles = [...text[locale].keys()].filter((k) => /^industries\.(manufacturing|healthcare)\.(challenge|solution|useCase)\d+\.title$/.test(k));
+      const titles = [...text[locale].keys()].filter((k) =>
+        /^industries\.(manufacturing|healthcare)\.(challenge|solution|useCase)\d+\.title$/.test(k),
+      );
       expect(titles.filter((k) => k.includes(".solution")).length).toBeGreaterThanOrEqual(8);
       expect(titles.filter((k) => !shown.includes(text[locale].get(k)!))).toEqual([]);
     }
@@ -125,14 +163,22 @@ describe("spec §9 marketing figures, on the page they belong to, in both langua
 
   it("shows no text that is a content key on any page", () => {
     const keys = new Set(LOCALES.flatMap((l) => [...text[l].keys()]));
-    const suspicious = result.pages.flatMap((p) => visibleText(page(p.file)).split(" ").filter((word) => keys.has(word)).map((k) => `${p.file}: ${k}`));
+    const suspicious = result.pages.flatMap((p) =>
+      visibleText(page(p.file))
+        .split(" ")
+        .filter((word) => keys.has(word))
+        .map((k) => `${p.file}: ${k}`),
+    );
     expect(suspicious).toEqual([]);
   });
 });
 
 describe("special pages and files", () => {
   it("writes both not-found pages, not indexable, in their language", () => {
-    for (const [file, locale] of [["404.html", "pt"], ["en/404.html", "en"]]) {
+    for (const [file, locale] of [
+      ["404.html", "pt"],
+      ["en/404.html", "en"],
+    ]) {
       const doc = page(file);
       expect(doc.querySelector("html")!.getAttribute("lang")).toBe(LANG[locale]);
       expect(doc.querySelector('meta[name="robots"]')!.getAttribute("content")).toBe("noindex");
@@ -141,7 +187,13 @@ describe("special pages and files", () => {
   });
 
   it("never lets a page without a route pass for the home page it is rendered from", () => {
-    for (const file of ["404.html", "en/404.html", "500.html", "forms/newsletter-success.html", "en/forms/error.html"]) {
+    for (const file of [
+      "404.html",
+      "en/404.html",
+      "500.html",
+      "forms/newsletter-success.html",
+      "en/forms/error.html",
+    ]) {
       const doc = page(file);
       expect(doc.querySelector('meta[property="og:url"]'), file).toBeNull();
       expect(doc.querySelector('link[rel="canonical"]'), file).toBeNull();
@@ -170,8 +222,15 @@ describe("special pages and files", () => {
       for (const locale of LOCALES) {
         const entry = urls.find((u) => u.querySelector("loc")!.textContent === abs(route.paths[locale]))!;
         expect(entry, route.paths[locale]).toBeDefined();
-        const links = entry.querySelectorAll("*").filter((el) => el.rawTagName === "xhtml:link").map((l) => `${l.getAttribute("hreflang")} ${l.getAttribute("href")}`);
-        expect(links).toEqual([`pt-BR ${abs(route.paths.pt)}`, `en ${abs(route.paths.en)}`, `x-default ${abs(route.paths.pt)}`]);
+        const links = entry
+          .querySelectorAll("*")
+          .filter((el) => el.rawTagName === "xhtml:link")
+          .map((l) => `${l.getAttribute("hreflang")} ${l.getAttribute("href")}`);
+        expect(links).toEqual([
+          `pt-BR ${abs(route.paths.pt)}`,
+          `en ${abs(route.paths.en)}`,
+          `x-default ${abs(route.paths.pt)}`,
+        ]);
       }
     }
     expect(read("robots.txt")).toContain(`Sitemap: ${SITE}/sitemap.xml`);
@@ -198,11 +257,16 @@ describe("special pages and files", () => {
     const motion = css.match(/@media \(prefers-reduced-motion:no-preference\)\{(.*?)\}\}/g)?.join("") ?? "";
     expect(motion).toContain("@view-transition{navigation:auto}");
     expect(motion).toMatch(/main\{transition:opacity \.2s/);
-    expect(css.replace(/@media \(prefers-reduced-motion:no-preference\)\{.*?\}\}/g, "")).not.toContain("@view-transition");
+    expect(css.replace(/@media \(prefers-reduced-motion:no-preference\)\{.*?\}\}/g, "")).not.toContain(
+      "@view-transition",
+    );
   });
 
   it("gives every page the navigation island's skeleton and error templates in its language", () => {
-    for (const [file, loading, status] of [["about.html", "Carregando a página…", "Código de status"], ["en/about.html", "Loading the page…", "Status code"]]) {
+    for (const [file, loading, status] of [
+      ["about.html", "Carregando a página…", "Código de status"],
+      ["en/about.html", "Loading the page…", "Status code"],
+    ]) {
       const doc = page(file);
       const skeleton = parseHtml(doc.querySelector('template[data-nav-template="skeleton"]')!.innerHTML);
       expect(skeleton.querySelector(".visually-hidden")!.textContent).toBe(loading);
@@ -217,27 +281,49 @@ describe("special pages and files", () => {
   it("reports pages per locale, sizes and every stage", () => {
     const ptArticles = articles.filter((a) => a.paths.pt).length;
     expect(result.pages.filter((p) => p.locale === "pt")).toHaveLength(routes.length + ptArticles + 8); // routes, articles, not-found, error, six form results
-    expect(Object.keys(result.timings)).toEqual(["content", "bundle", "collections", "images", "plan", "render", "write"]);
+    expect(Object.keys(result.timings)).toEqual([
+      "content",
+      "bundle",
+      "collections",
+      "images",
+      "plan",
+      "render",
+      "write",
+    ]);
     const summary = buildSummary({ ...result, outDir: out });
     const perLocale = (l: string) => routes.length + articles.filter((a) => a.paths[l]).length + 8;
-    expect(summary).toMatch(new RegExp(`^Built ${result.pages.length} pages \\(pt ${perLocale("pt")}, en ${perLocale("en")}\\) into `));
+    expect(summary).toMatch(
+      new RegExp(`^Built ${result.pages.length} pages \\(pt ${perLocale("pt")}, en ${perLocale("en")}\\) into `),
+    );
     // The page named is the largest one, whichever page that is as the content grows.
     const largest = result.pages.reduce((a, b) => (b.bytes > a.bytes ? b : a));
     expect(largest.bytes).toBe(statSync(join(out, largest.file)).size);
-    expect(summary).toMatch(new RegExp(`largest page ${largest.file.replace(/\./g, "\\.")}, [\\d.]+ KB \\([\\d.]+ KB brotli\\)`));
+    expect(summary).toMatch(
+      new RegExp(`largest page ${largest.file.replace(/\./g, "\\.")}, [\\d.]+ KB \\([\\d.]+ KB brotli\\)`),
+    );
     // Text assets with what brotli makes of them; the font, compressed in its own format, as it is sent.
     expect(summary).toMatch(/\n  assets\/site\.[0-9a-f]+\.css [\d.]+ KB \([\d.]+ KB brotli\)\n/);
     expect(summary).toMatch(/\n  assets\/[\w.-]+\.woff2 [\d.]+ KB \(sent as it is\)\n/);
     // Each figure is its own file's, compressed as precompressed files are (brotli's best quality).
     const brotliKb = (data: Uint8Array) => `${(brotliCompressSync(data).byteLength / 1024).toFixed(1)} KB brotli`;
-    for (const asset of result.assets.filter((a) => /\.(css|js)$/.test(a.file))) expect(summary).toContain(`  ${asset.file} ${(asset.code.byteLength / 1024).toFixed(1)} KB (${brotliKb(asset.code)})\n`);
+    for (const asset of result.assets.filter((a) => /\.(css|js)$/.test(a.file)))
+      expect(summary).toContain(
+        `  ${asset.file} ${(asset.code.byteLength / 1024).toFixed(1)} KB (${brotliKb(asset.code)})\n`,
+      );
     expect(summary).toContain(`(${brotliKb(readFileSync(join(out, largest.file)))})`);
-    expect(summary).toMatch(/stages: content \d+ ms, bundle \d+ ms, collections \d+ ms, images \d+ ms, plan \d+ ms, render \d+ ms, write \d+ ms/);
-    expect(summary).toMatch(new RegExp(`\n  images: ${result.images.count} sources, ${result.images.encoded} encoded, ${result.images.count - result.images.encoded} from the cache\n`));
+    expect(summary).toMatch(
+      /stages: content \d+ ms, bundle \d+ ms, collections \d+ ms, images \d+ ms, plan \d+ ms, render \d+ ms, write \d+ ms/,
+    );
+    expect(summary).toMatch(
+      new RegExp(
+        `\n  images: ${result.images.count} sources, ${result.images.encoded} encoded, ${result.images.count - result.images.encoded} from the cache\n`,
+      ),
+    );
   });
 
   it("has the flat layout hosts need", () => {
-    for (const f of ["index.html", "en.html", "about.html", "en/about.html", "404.html", "en/404.html"]) expect(existsSync(join(out, f))).toBe(true);
+    for (const f of ["index.html", "en.html", "about.html", "en/about.html", "404.html", "en/404.html"])
+      expect(existsSync(join(out, f))).toBe(true);
     expect(existsSync(join(out, "about", "index.html"))).toBe(false);
   });
 
@@ -249,21 +335,27 @@ describe("special pages and files", () => {
 });
 
 describe("the legal pages", () => {
-  it.each(["privacy-policy.html", "terms-of-service.html", "cookie-policy.html", "en/privacy-policy.html", "en/terms-of-service.html", "en/cookie-policy.html"])(
-    "%s: every e-mail address in the text is a link that writes to it",
-    (file) => {
-      const main = page(file).querySelector("main")!;
-      const addresses = visibleText(main).match(/[\w.+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)+/g) ?? [];
-      const links = main.querySelectorAll('a[href^="mailto:"]').map((a) => `${a.getAttribute("href")} ${a.text}`);
-      // Each legal page tells the visitor where to write.
-      expect(addresses).not.toEqual([]);
-      expect(addresses.filter((address) => !links.includes(`mailto:${address} ${address}`))).toEqual([]);
-    },
-  );
+  it.each([
+    "privacy-policy.html",
+    "terms-of-service.html",
+    "cookie-policy.html",
+    "en/privacy-policy.html",
+    "en/terms-of-service.html",
+    "en/cookie-policy.html",
+  ])("%s: every e-mail address in the text is a link that writes to it", (file) => {
+    const main = page(file).querySelector("main")!;
+    const addresses = visibleText(main).match(/[\w.+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)+/g) ?? [];
+    const links = main.querySelectorAll('a[href^="mailto:"]').map((a) => `${a.getAttribute("href")} ${a.text}`);
+    // Each legal page tells the visitor where to write.
+    expect(addresses).not.toEqual([]);
+    expect(addresses.filter((address) => !links.includes(`mailto:${address} ${address}`))).toEqual([]);
+  });
 
   it.each(["privacy-policy.html", "en/privacy-policy.html"])("%s gives the privacy address of site.yaml", (file) => {
     const main = page(file).querySelector("main")!;
-    expect(main.querySelectorAll('a[href^="mailto:"]').map((a) => a.getAttribute("href"))).toContain(`mailto:${config.privacyEmail}`);
+    expect(main.querySelectorAll('a[href^="mailto:"]').map((a) => a.getAttribute("href"))).toContain(
+      `mailto:${config.privacyEmail}`,
+    );
     expect(visibleText(main)).toContain(String(config.privacyEmail));
   });
 });
@@ -271,9 +363,20 @@ describe("the legal pages", () => {
 describe("the illustrations (issue 40: art with a purpose per kind of page)", () => {
   const art = (file: string) => page(file).querySelector("main svg.illustration");
   it("gives each sector and each service line a drawing of its own subject, and each other kind of page its own", () => {
-    const sectors = ["financial-services", "energy", "retail", "agriculture", "education", "professional"].map((s) => art(`industries/${s}.html`)!.toString());
+    const sectors = ["financial-services", "energy", "retail", "agriculture", "education", "professional"].map((s) =>
+      art(`industries/${s}.html`)!.toString(),
+    );
     const lines = ["advisory", "implementation", "managed"].map((l) => art(`services/${l}.html`)!.toString());
-    const kinds = ["index.html", "services.html", "technologies.html", "industries.html", "about.html", "insights.html", "results.html", "contact.html"].map((f) => art(f)!.toString());
+    const kinds = [
+      "index.html",
+      "services.html",
+      "technologies.html",
+      "industries.html",
+      "about.html",
+      "insights.html",
+      "results.html",
+      "contact.html",
+    ].map((f) => art(f)!.toString());
     const all = [...sectors, ...lines, ...kinds];
     expect(new Set(all).size).toBe(all.length);
     for (const svg of all) expect(svg).toMatch(/aria-hidden="true"/);
@@ -290,6 +393,10 @@ describe("the illustrations (issue 40: art with a purpose per kind of page)", ()
 
   it("draws the not-found, error and form result pages' quiet visuals, each for what happened", () => {
     const quiet = (file: string) => page(file).querySelector("main svg.illustration-quiet")!.getAttribute("data-art");
-    expect(["404.html", "500.html", "forms/contact-success.html", "forms/newsletter-pending.html", "forms/error.html"].map(quiet)).toEqual(["notFound", "serverError", "sent", "waiting", "failed"]);
+    expect(
+      ["404.html", "500.html", "forms/contact-success.html", "forms/newsletter-pending.html", "forms/error.html"].map(
+        quiet,
+      ),
+    ).toEqual(["notFound", "serverError", "sent", "waiting", "failed"]);
   });
 });

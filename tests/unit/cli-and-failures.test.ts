@@ -9,7 +9,12 @@ import { ROOT, parseHtml, projectCopy } from "../helpers.ts";
 const cli = join(ROOT, "bin", "sitegen.js");
 // A CLI that does not stop by itself (a thread left running) is stopped, and its run fails: status null.
 const run = (args: string[], cwd = ROOT, env: Record<string, string> = {}) =>
-  spawnSync(process.execPath, [cli, ...args], { cwd, encoding: "utf8", env: { ...process.env, ...env }, timeout: 120_000 });
+  spawnSync(process.execPath, [cli, ...args], {
+    cwd,
+    encoding: "utf8",
+    env: { ...process.env, ...env },
+    timeout: 120_000,
+  });
 
 /** Every file of a folder with its content hash, to prove a failed build left it byte-for-byte alone. */
 function snapshot(dir: string): Record<string, string> {
@@ -41,16 +46,26 @@ describe("the CLI", () => {
     expect(flag.status).not.toBe(0);
     expect(flag.stderr).toMatch(/unknown option '--bogus'/);
     // What is valid: build's own options.
-    for (const option of ["--out <dir>", "--site-url <url>", "--strict", "--precompress"]) expect(flag.stderr).toContain(option);
+    for (const option of ["--out <dir>", "--site-url <url>", "--strict", "--precompress"])
+      expect(flag.stderr).toContain(option);
     const command = run(["biuld"]);
     expect(command.status).not.toBe(0);
     expect(command.stderr).toMatch(/Did you mean build\?/);
-    for (const name of ["build [options]", "serve [options]", "start [options]", "submissions [options]"]) expect(command.stderr).toContain(name);
+    for (const name of ["build [options]", "serve [options]", "start [options]", "submissions [options]"])
+      expect(command.stderr).toContain(name);
     expect(run(["serve", "--port", "abc"]).status).not.toBe(0);
     // A host sitegen cannot build for is named with those it can, before anything is built.
-    const target = run(["build", "--target", "vercel", "--out", join(mkdtempSync(join(tmpdir(), "sitegen-target-")), "dist")]);
+    const target = run([
+      "build",
+      "--target",
+      "vercel",
+      "--out",
+      join(mkdtempSync(join(tmpdir(), "sitegen-target-")), "dist"),
+    ]);
     expect(target.status).not.toBe(0);
-    expect(target.stderr).toContain("option '--target <host>' argument 'vercel' is invalid. Allowed choices are node, cloudflare, netlify.");
+    expect(target.stderr).toContain(
+      "option '--target <host>' argument 'vercel' is invalid. Allowed choices are node, cloudflare, netlify.",
+    );
   });
 });
 
@@ -87,10 +102,18 @@ describe("failing builds", () => {
     expect(run(["build", "--out", out], project).status).toBe(0);
     const before = snapshot(out);
     const page = join(project, "src", "pages", "about.tsx");
-    writeFileSync(page, readFileSync(page, "utf8").replace("export default function AboutPage() {", 'export default function AboutPage() {\n  throw new Error("leadership data is broken");'));
+    writeFileSync(
+      page,
+      readFileSync(page, "utf8").replace(
+        "export default function AboutPage() {",
+        'export default function AboutPage() {\n  throw new Error("leadership data is broken");',
+      ),
+    );
     const failed = run(["build", "--out", out], project);
     expect(failed.status).not.toBe(0);
-    expect(failed.stderr).toMatch(/PageRenderError: A page failed to render\n\s+Rendering route "about" at \/about \(pt\) failed: leadership data is broken\n\s+at AboutPage/);
+    expect(failed.stderr).toMatch(
+      /PageRenderError: A page failed to render\n\s+Rendering route "about" at \/about \(pt\) failed: leadership data is broken\n\s+at AboutPage/,
+    );
     expect(snapshot(out)).toEqual(before);
   });
 
@@ -100,16 +123,33 @@ describe("failing builds", () => {
     const file = join(project, "content", "en", "common.yaml");
     // The first two-space "about:" of common.yaml is nav.about (nav is the file's first block);
     // footer.tagline shows in the footer, so on every English page.
-    writeFileSync(file, readFileSync(file, "utf8").replace(/^  about: .*\n/m, "").replace(/^  tagline: .*\n/m, ""));
+    writeFileSync(
+      file,
+      readFileSync(file, "utf8")
+        .replace(/^  about: .*\n/m, "")
+        .replace(/^  tagline: .*\n/m, ""),
+    );
     const warned = run(["build", "--out", out], project);
     expect(warned.status).toBe(0);
     expect(warned.stdout).toMatch(/warning: \d+ missing translation/);
     expect(warned.stdout).toMatch(/en\s+nav\.about\s+\(defined only in content\/pt\/common\.yaml; shown raw on \/en/);
-    const englishPages = readdirSync(out, { recursive: true }).filter((f) => String(f).startsWith("en") && String(f).endsWith(".html")).length;
+    const englishPages = readdirSync(out, { recursive: true }).filter(
+      (f) => String(f).startsWith("en") && String(f).endsWith(".html"),
+    ).length;
     expect(englishPages).toBeGreaterThan(20);
-    expect(warned.stdout).toMatch(new RegExp(`en\\s+footer\\.tagline\\s+\\(defined only in content/pt/common\\.yaml; shown raw on [^,\\n]+, [^,\\n]+, [^ \\n]+ and ${englishPages - 3} more\\)`));
-    expect(parseHtml(readFileSync(join(out, "en/contact.html"), "utf8")).querySelector(".site-footer p")!.textContent).toBe("footer.tagline");
-    expect(parseHtml(readFileSync(join(out, "en.html"), "utf8")).querySelectorAll(".nav-list a").map((a) => a.textContent)).toContain("nav.about");
+    expect(warned.stdout).toMatch(
+      new RegExp(
+        `en\\s+footer\\.tagline\\s+\\(defined only in content/pt/common\\.yaml; shown raw on [^,\\n]+, [^,\\n]+, [^ \\n]+ and ${englishPages - 3} more\\)`,
+      ),
+    );
+    expect(
+      parseHtml(readFileSync(join(out, "en/contact.html"), "utf8")).querySelector(".site-footer p")!.textContent,
+    ).toBe("footer.tagline");
+    expect(
+      parseHtml(readFileSync(join(out, "en.html"), "utf8"))
+        .querySelectorAll(".nav-list a")
+        .map((a) => a.textContent),
+    ).toContain("nav.about");
     const strict = run(["build", "--out", out, "--strict"], project);
     expect(strict.status).not.toBe(0);
     expect(strict.stderr).toMatch(/MissingTranslations: Missing translations\n.*\n\s+en\s+footer\.tagline/);
@@ -122,9 +162,17 @@ describe("failing builds", () => {
   it("take the site address from --site-url or SITE_URL", () => {
     const out = join(mkdtempSync(join(tmpdir(), "sitegen-out-")), "dist");
     expect(run(["build", "--out", out], ROOT, { SITE_URL: "https://staging.example.org/" }).status).toBe(0);
-    expect(parseHtml(readFileSync(join(out, "about.html"), "utf8")).querySelector('link[rel="canonical"]')!.getAttribute("href")).toBe("https://staging.example.org/about");
+    expect(
+      parseHtml(readFileSync(join(out, "about.html"), "utf8"))
+        .querySelector('link[rel="canonical"]')!
+        .getAttribute("href"),
+    ).toBe("https://staging.example.org/about");
     expect(run(["build", "--out", out, "--site-url", "https://flag.example.org"]).status).toBe(0);
-    expect(parseHtml(readFileSync(join(out, "sitemap.xml"), "utf8")).querySelectorAll("loc").map((l) => l.textContent)).toContain("https://flag.example.org/en/about");
+    expect(
+      parseHtml(readFileSync(join(out, "sitemap.xml"), "utf8"))
+        .querySelectorAll("loc")
+        .map((l) => l.textContent),
+    ).toContain("https://flag.example.org/en/about");
   });
 
   it("after a build killed with kill -9, remove the staging folder it left, cold or incremental", () => {
@@ -145,7 +193,9 @@ describe("failing builds", () => {
     const empty = mkdtempSync(join(tmpdir(), "sitegen-empty-"));
     const failed = run(["build", "--out", join(empty, "dist")], empty);
     expect(failed.status).toBe(1);
-    expect(failed.stderr).toContain(`ConfigMissing: No site configuration\n  ${join(empty, "content", "site.yaml")} does not exist`);
+    expect(failed.stderr).toContain(
+      `ConfigMissing: No site configuration\n  ${join(empty, "content", "site.yaml")} does not exist`,
+    );
     expect(failed.stderr).toMatch(/hint: Run sitegen in the project folder/);
     expect(failed.stderr).not.toMatch(/\n\s+at /);
   });
@@ -156,7 +206,9 @@ describe("failing builds", () => {
     const script = `mount -t tmpfs -o size=256k tmpfs "${mount}" && "${process.execPath}" "${cli}" build --out "${mount}/dist"; status=$?; ls -A "${mount}"; exit $status`;
     const failed = spawnSync("unshare", ["-rm", "sh", "-c", script], { cwd: ROOT, encoding: "utf8" });
     expect(failed.status).toBe(1);
-    expect(failed.stderr).toMatch(/OutputWriteFailed: Cannot write the output\n\s+Writing \S+ failed: no space left on device \(ENOSPC\)/);
+    expect(failed.stderr).toMatch(
+      /OutputWriteFailed: Cannot write the output\n\s+Writing \S+ failed: no space left on device \(ENOSPC\)/,
+    );
     expect(failed.stderr).toMatch(/hint: The disk is full/);
     expect(failed.stdout.trim()).toBe("");
   });

@@ -39,7 +39,11 @@ describe("data cache (spec §7, §9)", () => {
 
 describe("language (spec §4)", () => {
   it("comes from the path", () => {
-    const locales = [{ code: "pt", prefix: "" }, { code: "en", prefix: "/en" }, { code: "es", prefix: "/es" }];
+    const locales = [
+      { code: "pt", prefix: "" },
+      { code: "en", prefix: "/en" },
+      { code: "es", prefix: "/es" },
+    ];
     const prefixes = { pt: "", en: "/en", es: "/es" };
     expect(languageOfPath("/en", prefixes)).toBe("en");
     expect(languageOfPath("/en/about", prefixes)).toBe("en");
@@ -52,7 +56,10 @@ describe("language (spec §4)", () => {
     // The same answers as the generator's rules, which the runtime repeats in a few lines of its own.
     for (const path of ["/", "/en", "/en/about", "/es", "/es/x/y", "/english", "/about/en", "/enx/es"]) {
       expect(languageOfPath(path, prefixes), path).toBe(localeOfPath(path, locales).code);
-      for (const target of locales) expect(pathInLanguage(path, target.code, prefixes), `${path} → ${target.code}`).toBe(switchPrefix(path, target, locales));
+      for (const target of locales)
+        expect(pathInLanguage(path, target.code, prefixes), `${path} → ${target.code}`).toBe(
+          switchPrefix(path, target, locales),
+        );
     }
   });
 

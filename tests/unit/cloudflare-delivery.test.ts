@@ -28,10 +28,18 @@ beforeAll(async () => {
   writeFileSync(config, readFileSync(config, "utf8").replace("doubleOptIn: false", "doubleOptIn: true"));
   smtp = await startSmtpSink();
   hook = await startWebhook();
-  const build = spawnSync(process.execPath, [join(ROOT, "bin", "sitegen.js"), "build", "--target", "cloudflare"], { cwd: project, encoding: "utf8", timeout: 170_000 });
-  if (build.status !== 0) throw new Error(`sitegen build --target cloudflare failed:\n${build.stdout}\n${build.stderr}`);
+  const build = spawnSync(process.execPath, [join(ROOT, "bin", "sitegen.js"), "build", "--target", "cloudflare"], {
+    cwd: project,
+    encoding: "utf8",
+    timeout: 170_000,
+  });
+  if (build.status !== 0)
+    throw new Error(`sitegen build --target cloudflare failed:\n${build.stdout}\n${build.stderr}`);
   // How wrangler gives a Pages project's variables and secrets to the worker locally.
-  writeFileSync(join(project, ".dev.vars"), `SMTP_URL=${smtp.url}\nNOTIFY_EMAIL_TO=${FIRM}\nNOTIFY_WEBHOOK_URL=${hook.url}\nSUBMISSIONS_SECRET=${SECRET}\n`);
+  writeFileSync(
+    join(project, ".dev.vars"),
+    `SMTP_URL=${smtp.url}\nNOTIFY_EMAIL_TO=${FIRM}\nNOTIFY_WEBHOOK_URL=${hook.url}\nSUBMISSIONS_SECRET=${SECRET}\n`,
+  );
   pages = await startPagesDev(project);
 }, 240_000);
 
@@ -43,18 +51,43 @@ afterAll(async () => {
 
 const SITE = loadSiteConfig(ROOT);
 const PT = loadLocaleContent(ROOT, "pt", SITE).dictionary;
-const json = (client: string) => ({ "content-type": "application/json", accept: "application/json", "cf-connecting-ip": client });
-const post = (path: string, body: unknown, client: string) => fetch(`${pages!.url}${path}`, { method: "POST", body: JSON.stringify(body), headers: json(client), redirect: "manual" });
+const json = (client: string) => ({
+  "content-type": "application/json",
+  accept: "application/json",
+  "cf-connecting-ip": client,
+});
+const post = (path: string, body: unknown, client: string) =>
+  fetch(`${pages!.url}${path}`, {
+    method: "POST",
+    body: JSON.stringify(body),
+    headers: json(client),
+    redirect: "manual",
+  });
 const outbox = (email: string) =>
-  d1Query(project, `SELECT o.kind, o.attempts, o.last_error, o.delivered_at IS NOT NULL AS delivered FROM outbox o JOIN contact c ON c.id = o.submission_id AND o.submission_type = 'contact' WHERE c.email = '${email}' ORDER BY o.kind`);
+  d1Query(
+    project,
+    `SELECT o.kind, o.attempts, o.last_error, o.delivered_at IS NOT NULL AS delivered FROM outbox o JOIN contact c ON c.id = o.submission_id AND o.submission_type = 'contact' WHERE c.email = '${email}' ORDER BY o.kind`,
+  );
 
 describe("notifications on Cloudflare Pages", () => {
   it("routes the confirmation link to the worker, with the endpoints", () => {
-    expect(JSON.parse(readFileSync(join(project, "dist", "_routes.json"), "utf8")).include).toEqual(["/api/contact", "/api/detect-language", "/api/newsletter", "/api/newsletter/confirm"]);
+    expect(JSON.parse(readFileSync(join(project, "dist", "_routes.json"), "utf8")).include).toEqual([
+      "/api/contact",
+      "/api/detect-language",
+      "/api/newsletter",
+      "/api/newsletter/confirm",
+    ]);
   });
 
   it("e-mails a contact message to the firm and posts it to the webhook after answering the visitor", async () => {
-    const message = { firstName: "Ana", lastName: "Souza", email: "ana@cliente.example.com", company: "Cliente & Cia", message: "Olá!\nQueremos um piloto de IA.", locale: "pt" };
+    const message = {
+      firstName: "Ana",
+      lastName: "Souza",
+      email: "ana@cliente.example.com",
+      company: "Cliente & Cia",
+      message: "Olá!\nQueremos um piloto de IA.",
+      locale: "pt",
+    };
     const response = await post("/api/contact", message, "203.0.113.10");
     expect(response.status).toBe(200);
     expect((await response.json()).ok).toBe(true);
@@ -67,8 +100,15 @@ describe("notifications on Cloudflare Pages", () => {
     expect(mail.subject).toContain("Ana Souza");
     expect(mail.text).toContain("Olá!\nQueremos um piloto de IA.");
     expect(mail.text).toContain("Cliente & Cia");
-    expect(hook.bodies[0]).toMatchObject({ event: "contact", submission: { type: "contact", firstName: "Ana", email: "ana@cliente.example.com", message: message.message } });
-    await until(async () => (await outbox("ana@cliente.example.com")).every((row) => row.delivered === 1), 15_000, "the outbox rows marked delivered");
+    expect(hook.bodies[0]).toMatchObject({
+      event: "contact",
+      submission: { type: "contact", firstName: "Ana", email: "ana@cliente.example.com", message: message.message },
+    });
+    await until(
+      async () => (await outbox("ana@cliente.example.com")).every((row) => row.delivered === 1),
+      15_000,
+      "the outbox rows marked delivered",
+    );
     expect(await outbox("ana@cliente.example.com")).toEqual([
       { kind: "email", attempts: 1, last_error: null, delivered: 1 },
       { kind: "webhook", attempts: 1, last_error: null, delivered: 1 },
@@ -78,13 +118,27 @@ describe("notifications on Cloudflare Pages", () => {
   it("keeps a notification whose receiver is down in the outbox with its error, and a later request delivers it once it is up", async () => {
     const port = hook.port;
     await hook.close();
-    const response = await post("/api/contact", { firstName: "Bruno", lastName: "Lima", email: "bruno@cliente.example.com", message: "Retorno, por favor.", locale: "en" }, "203.0.113.11");
+    const response = await post(
+      "/api/contact",
+      {
+        firstName: "Bruno",
+        lastName: "Lima",
+        email: "bruno@cliente.example.com",
+        message: "Retorno, por favor.",
+        locale: "en",
+      },
+      "203.0.113.11",
+    );
     expect(response.status).toBe(200);
     // Both rows, each tried once: an empty list (the rows not written yet) would pass `every` at once.
-    await until(async () => {
-      const rows = await outbox("bruno@cliente.example.com");
-      return rows.length === 2 && rows.every((row) => row.attempts === 1);
-    }, 30_000, "the e-mail sent and the webhook's failed try recorded");
+    await until(
+      async () => {
+        const rows = await outbox("bruno@cliente.example.com");
+        return rows.length === 2 && rows.every((row) => row.attempts === 1);
+      },
+      30_000,
+      "the e-mail sent and the webhook's failed try recorded",
+    );
     const [email, webhook] = await outbox("bruno@cliente.example.com");
     expect(email).toEqual({ kind: "email", attempts: 1, last_error: null, delivered: 1 });
     expect(webhook.delivered).toBe(0);
@@ -93,10 +147,19 @@ describe("notifications on Cloudflare Pages", () => {
     hook = await startWebhook(port);
     // As if the backoff's wait were over.
     await d1Query(project, "UPDATE outbox SET next_attempt_at = '2000-01-01T00:00:00.000Z' WHERE delivered_at IS NULL");
-    expect((await fetch(`${pages!.url}/api/detect-language`, { headers: { "accept-language": "en" } })).status).toBe(200);
+    expect((await fetch(`${pages!.url}/api/detect-language`, { headers: { "accept-language": "en" } })).status).toBe(
+      200,
+    );
     await until(() => hook.bodies.length === 1, 30_000, "the webhook call on a later request");
-    expect(hook.bodies[0]).toMatchObject({ event: "contact", submission: { firstName: "Bruno", message: "Retorno, por favor." } });
-    await until(async () => (await outbox("bruno@cliente.example.com"))[1].delivered === 1, 15_000, "the row marked delivered");
+    expect(hook.bodies[0]).toMatchObject({
+      event: "contact",
+      submission: { firstName: "Bruno", message: "Retorno, por favor." },
+    });
+    await until(
+      async () => (await outbox("bruno@cliente.example.com"))[1].delivered === 1,
+      15_000,
+      "the row marked delivered",
+    );
     expect((await outbox("bruno@cliente.example.com"))[1]).toMatchObject({ attempts: 2, last_error: null });
   });
 
@@ -105,7 +168,9 @@ describe("notifications on Cloudflare Pages", () => {
     const response = await post("/api/newsletter", { email: "Leitora@Exemplo.com.br", locale: "pt" }, "203.0.113.12");
     expect(response.status).toBe(200);
     expect(await response.json()).toMatchObject({ ok: true, title: PT.get("newsletter.pendingTitle") });
-    expect(await d1Query(project, "SELECT confirmed_at FROM newsletter WHERE email_key = 'leitora@exemplo.com.br'")).toEqual([{ confirmed_at: null }]);
+    expect(
+      await d1Query(project, "SELECT confirmed_at FROM newsletter WHERE email_key = 'leitora@exemplo.com.br'"),
+    ).toEqual([{ confirmed_at: null }]);
 
     await until(() => smtp.mails.length === before + 1, 30_000, "the confirmation e-mail");
     const mail = smtp.mails[before];
@@ -118,8 +183,15 @@ describe("notifications on Cloudflare Pages", () => {
 
     const confirm = await fetch(`${pages!.url}${url.pathname}${url.search}`, { redirect: "manual" });
     expect([confirm.status, confirm.headers.get("location")]).toEqual([303, "/forms/newsletter-confirmed"]);
-    expect(await d1Query(project, "SELECT confirmed_at IS NOT NULL AS confirmed FROM newsletter WHERE email_key = 'leitora@exemplo.com.br'")).toEqual([{ confirmed: 1 }]);
-    const altered = await fetch(`${pages!.url}${url.pathname}?token=${url.searchParams.get("token")!.slice(0, -2)}xx`, { redirect: "manual" });
+    expect(
+      await d1Query(
+        project,
+        "SELECT confirmed_at IS NOT NULL AS confirmed FROM newsletter WHERE email_key = 'leitora@exemplo.com.br'",
+      ),
+    ).toEqual([{ confirmed: 1 }]);
+    const altered = await fetch(`${pages!.url}${url.pathname}?token=${url.searchParams.get("token")!.slice(0, -2)}xx`, {
+      redirect: "manual",
+    });
     expect(altered.headers.get("location")).toBe("/forms/newsletter-confirm-failed");
   });
 });

@@ -24,8 +24,13 @@ const EN = loadLocaleContent(ROOT, "en", SITE).dictionary;
 let pages: PagesDev | undefined;
 
 beforeAll(async () => {
-  const build = spawnSync(process.execPath, [join(ROOT, "bin", "sitegen.js"), "build", "--target", "cloudflare", "--out", dist], { cwd: ROOT, encoding: "utf8", timeout: 170_000 });
-  if (build.status !== 0) throw new Error(`sitegen build --target cloudflare failed:\n${build.stdout}\n${build.stderr}`);
+  const build = spawnSync(
+    process.execPath,
+    [join(ROOT, "bin", "sitegen.js"), "build", "--target", "cloudflare", "--out", dist],
+    { cwd: ROOT, encoding: "utf8", timeout: 170_000 },
+  );
+  if (build.status !== 0)
+    throw new Error(`sitegen build --target cloudflare failed:\n${build.stdout}\n${build.stderr}`);
   pages = await startPagesDev(folder);
 });
 
@@ -35,9 +40,20 @@ afterAll(async () => {
 });
 
 const url = (path: string) => `${pages!.url}${path}`;
-const post = (path: string, body: string, headers: Record<string, string>) => fetch(url(path), { method: "POST", body, headers, redirect: "manual" });
-const json = (client: string, extra: Record<string, string> = {}) => ({ "content-type": "application/json", accept: "application/json", "cf-connecting-ip": client, ...extra });
-const form = (client: string, extra: Record<string, string> = {}) => ({ "content-type": "application/x-www-form-urlencoded", accept: "text/html", "cf-connecting-ip": client, ...extra });
+const post = (path: string, body: string, headers: Record<string, string>) =>
+  fetch(url(path), { method: "POST", body, headers, redirect: "manual" });
+const json = (client: string, extra: Record<string, string> = {}) => ({
+  "content-type": "application/json",
+  accept: "application/json",
+  "cf-connecting-ip": client,
+  ...extra,
+});
+const form = (client: string, extra: Record<string, string> = {}) => ({
+  "content-type": "application/x-www-form-urlencoded",
+  accept: "text/html",
+  "cf-connecting-ip": client,
+  ...extra,
+});
 
 describe("sitegen build --target cloudflare", () => {
   it("writes the worker, the routes that send only the endpoints to it, and the wrangler configuration beside the output", () => {
@@ -45,7 +61,11 @@ describe("sitegen build --target cloudflare", () => {
     expect(existsSync(join(dist, "_sitegen"))).toBe(false);
     expect(existsSync(join(dist, "_redirects"))).toBe(false);
     expect(existsSync(join(dist, "en", "404.html"))).toBe(true);
-    expect(JSON.parse(readFileSync(join(dist, "_routes.json"), "utf8"))).toEqual({ version: 1, include: ["/api/contact", "/api/detect-language", "/api/newsletter"], exclude: [] });
+    expect(JSON.parse(readFileSync(join(dist, "_routes.json"), "utf8"))).toEqual({
+      version: 1,
+      include: ["/api/contact", "/api/detect-language", "/api/newsletter"],
+      exclude: [],
+    });
     const worker = readFileSync(join(dist, "_worker.js"), "utf8");
     expect(worker).not.toMatch(/from\s*["']node:|require\(["']node:/);
     expect(worker).toContain("export {");
@@ -64,27 +84,66 @@ describe("sitegen build --target cloudflare", () => {
   });
 
   it("stores a newsletter signup and a contact message sent as JSON, answering in the form's language", async () => {
-    const signup = await post("/api/newsletter", JSON.stringify({ email: "Leitora@Exemplo.com.br", locale: "pt" }), json("203.0.113.1"));
+    const signup = await post(
+      "/api/newsletter",
+      JSON.stringify({ email: "Leitora@Exemplo.com.br", locale: "pt" }),
+      json("203.0.113.1"),
+    );
     expect(signup.status).toBe(200);
-    expect(await signup.json()).toEqual({ ok: true, title: PT.get("newsletter.successTitle"), message: PT.get("newsletter.successMessage") });
+    expect(await signup.json()).toEqual({
+      ok: true,
+      title: PT.get("newsletter.successTitle"),
+      message: PT.get("newsletter.successMessage"),
+    });
     const message = await post(
       "/api/contact",
-      JSON.stringify({ firstName: "Ana", lastName: "Souza", email: "ana@empresa.com.br", company: "Empresa", message: "Queremos um piloto de IA.", locale: "en" }),
+      JSON.stringify({
+        firstName: "Ana",
+        lastName: "Souza",
+        email: "ana@empresa.com.br",
+        company: "Empresa",
+        message: "Queremos um piloto de IA.",
+        locale: "en",
+      }),
       json("203.0.113.1"),
     );
     expect(message.status).toBe(200);
-    expect(await message.json()).toEqual({ ok: true, title: EN.get("contactForm.successTitle"), message: EN.get("contactForm.successMessage") });
+    expect(await message.json()).toEqual({
+      ok: true,
+      title: EN.get("contactForm.successTitle"),
+      message: EN.get("contactForm.successMessage"),
+    });
     expect(message.headers.get("cache-control")).toBe("no-store");
 
-    expect(await d1Query(folder, "SELECT email, email_key, locale, suspect FROM newsletter WHERE email_key = 'leitora@exemplo.com.br'")).toEqual([
-      { email: "Leitora@Exemplo.com.br", email_key: "leitora@exemplo.com.br", locale: "pt", suspect: 0 },
-    ]);
-    expect(await d1Query(folder, "SELECT first_name, last_name, email, company, message, locale FROM contact WHERE email = 'ana@empresa.com.br'")).toEqual([
-      { first_name: "Ana", last_name: "Souza", email: "ana@empresa.com.br", company: "Empresa", message: "Queremos um piloto de IA.", locale: "en" },
+    expect(
+      await d1Query(
+        folder,
+        "SELECT email, email_key, locale, suspect FROM newsletter WHERE email_key = 'leitora@exemplo.com.br'",
+      ),
+    ).toEqual([{ email: "Leitora@Exemplo.com.br", email_key: "leitora@exemplo.com.br", locale: "pt", suspect: 0 }]);
+    expect(
+      await d1Query(
+        folder,
+        "SELECT first_name, last_name, email, company, message, locale FROM contact WHERE email = 'ana@empresa.com.br'",
+      ),
+    ).toEqual([
+      {
+        first_name: "Ana",
+        last_name: "Souza",
+        email: "ana@empresa.com.br",
+        company: "Empresa",
+        message: "Queremos um piloto de IA.",
+        locale: "en",
+      },
     ]);
     // No notifier set in the project's variables and no double opt-in for this site: signups are final and
     // nothing is queued (cloudflare-delivery.test.ts sets them).
-    expect(await d1Query(folder, "SELECT confirmed_at = created_at AS confirmed FROM newsletter WHERE email_key = 'leitora@exemplo.com.br'")).toEqual([{ confirmed: 1 }]);
+    expect(
+      await d1Query(
+        folder,
+        "SELECT confirmed_at = created_at AS confirmed FROM newsletter WHERE email_key = 'leitora@exemplo.com.br'",
+      ),
+    ).toEqual([{ confirmed: 1 }]);
     expect(await d1Query(folder, "SELECT count(*) AS queued FROM outbox")).toEqual([{ queued: 0 }]);
   });
 
@@ -92,7 +151,11 @@ describe("sitegen build --target cloudflare", () => {
     const signup = await post("/api/newsletter", "email=sem-js%40exemplo.com.br&locale=pt", form("203.0.113.2"));
     expect(signup.status).toBe(303);
     expect(signup.headers.get("location")).toBe("/forms/newsletter-success");
-    const message = await post("/api/contact", "firstName=Jo%C3%A3o&lastName=Lima&email=joao%40exemplo.com.br&message=Ol%C3%A1%2C+equipe&locale=en", form("203.0.113.2"));
+    const message = await post(
+      "/api/contact",
+      "firstName=Jo%C3%A3o&lastName=Lima&email=joao%40exemplo.com.br&message=Ol%C3%A1%2C+equipe&locale=en",
+      form("203.0.113.2"),
+    );
     expect(message.status).toBe(303);
     expect(message.headers.get("location")).toBe("/en/forms/contact-success");
     const page = await fetch(url(message.headers.get("location")!));
@@ -103,34 +166,58 @@ describe("sitegen build --target cloudflare", () => {
     expect([invalid.status, invalid.headers.get("location")]).toEqual([303, "/forms/error?reason=invalid"]);
 
     expect(await d1Query(folder, "SELECT email FROM newsletter WHERE email = 'sem-js@exemplo.com.br'")).toHaveLength(1);
-    expect(await d1Query(folder, "SELECT first_name, message, locale FROM contact WHERE email = 'joao@exemplo.com.br'")).toEqual([{ first_name: "João", message: "Olá, equipe", locale: "en" }]);
+    expect(
+      await d1Query(folder, "SELECT first_name, message, locale FROM contact WHERE email = 'joao@exemplo.com.br'"),
+    ).toEqual([{ first_name: "João", message: "Olá, equipe", locale: "en" }]);
   });
 
   it("refuses a cross-site post, storing nothing", async () => {
-    const response = await post("/api/newsletter", JSON.stringify({ email: "vitima@exemplo.com.br" }), json("203.0.113.3", { origin: "https://attacker.example", "sec-fetch-site": "cross-site" }));
+    const response = await post(
+      "/api/newsletter",
+      JSON.stringify({ email: "vitima@exemplo.com.br" }),
+      json("203.0.113.3", { origin: "https://attacker.example", "sec-fetch-site": "cross-site" }),
+    );
     expect(response.status).toBe(403);
     expect((await response.json()).ok).toBe(false);
     expect(await d1Query(folder, "SELECT email FROM newsletter WHERE email = 'vitima@exemplo.com.br'")).toEqual([]);
   });
 
   it("answers CORS for the site's own origin only, for its pages served by another host", async () => {
-    const preflight = (origin: string) => fetch(url("/api/contact"), { method: "OPTIONS", headers: { origin, "access-control-request-method": "POST", "access-control-request-headers": "content-type" } });
+    const preflight = (origin: string) =>
+      fetch(url("/api/contact"), {
+        method: "OPTIONS",
+        headers: { origin, "access-control-request-method": "POST", "access-control-request-headers": "content-type" },
+      });
     const own = await preflight(SITE.siteUrl);
-    expect([own.status, own.headers.get("access-control-allow-origin"), own.headers.get("access-control-allow-methods")]).toEqual([204, SITE.siteUrl, "POST"]);
+    expect([
+      own.status,
+      own.headers.get("access-control-allow-origin"),
+      own.headers.get("access-control-allow-methods"),
+    ]).toEqual([204, SITE.siteUrl, "POST"]);
     const other = await preflight("https://attacker.example");
     expect([other.status, other.headers.get("access-control-allow-origin")]).toEqual([403, null]);
-    const signup = await post("/api/newsletter", JSON.stringify({ email: "cors@exemplo.com.br" }), json("203.0.113.6", { origin: SITE.siteUrl, "sec-fetch-site": "cross-site" }));
+    const signup = await post(
+      "/api/newsletter",
+      JSON.stringify({ email: "cors@exemplo.com.br" }),
+      json("203.0.113.6", { origin: SITE.siteUrl, "sec-fetch-site": "cross-site" }),
+    );
     expect([signup.status, signup.headers.get("access-control-allow-origin")]).toEqual([200, SITE.siteUrl]);
   });
 
   it("rate-limits by CF-Connecting-IP, whatever address header the client adds", async () => {
     const statuses: number[] = [];
     for (let i = 0; i < submissionSettings(SITE, {}).rateLimitPerMinute + 1; i++) {
-      const response = await post("/api/newsletter", JSON.stringify({ email: `limite${i}@exemplo.com.br` }), json("203.0.113.4", { "x-sitegen-remote-address": `198.51.100.${i}` }));
+      const response = await post(
+        "/api/newsletter",
+        JSON.stringify({ email: `limite${i}@exemplo.com.br` }),
+        json("203.0.113.4", { "x-sitegen-remote-address": `198.51.100.${i}` }),
+      );
       statuses.push(response.status);
     }
     expect(statuses).toEqual([...Array(submissionSettings(SITE, {}).rateLimitPerMinute).fill(200), 429]);
-    expect((await post("/api/newsletter", JSON.stringify({ email: "outro@exemplo.com.br" }), json("203.0.113.5"))).status).toBe(200);
+    expect(
+      (await post("/api/newsletter", JSON.stringify({ email: "outro@exemplo.com.br" }), json("203.0.113.5"))).status,
+    ).toBe(200);
   });
 
   it("serves the pages with the build's headers and CSP, and adds them to the endpoints' answers", async () => {

@@ -1,5 +1,16 @@
 import { describe, expect, it, vi } from "vitest";
-import { acceptAll, clearConsent, isGranted, readConsent, rejectAll, saveConsent, withdrawConsent, ALL_GRANTED, ESSENTIAL_ONLY, CONSENT_EVENT } from "../../src/islands/runtime/consent.ts";
+import {
+  acceptAll,
+  clearConsent,
+  isGranted,
+  readConsent,
+  rejectAll,
+  saveConsent,
+  withdrawConsent,
+  ALL_GRANTED,
+  ESSENTIAL_ONLY,
+  CONSENT_EVENT,
+} from "../../src/islands/runtime/consent.ts";
 import { cookieString } from "../../src/islands/runtime/cookies.ts";
 
 /** An in-memory Storage with the browser's interface; `broken` makes every call throw, as private modes do. */
@@ -9,12 +20,27 @@ function memoryStorage(initial: Record<string, string> = {}, broken = false): St
     if (broken) throw new DOMException("The operation is insecure.", "SecurityError");
   };
   return {
-    get length() { guard(); return data.size; },
-    clear: () => { guard(); data.clear(); },
-    getItem: (k) => { guard(); return data.has(k) ? data.get(k)! : null; },
+    get length() {
+      guard();
+      return data.size;
+    },
+    clear: () => {
+      guard();
+      data.clear();
+    },
+    getItem: (k) => {
+      guard();
+      return data.has(k) ? data.get(k)! : null;
+    },
     key: (i) => [...data.keys()][i] ?? null,
-    removeItem: (k) => { guard(); data.delete(k); },
-    setItem: (k, v) => { guard(); data.set(k, String(v)); },
+    removeItem: (k) => {
+      guard();
+      data.delete(k);
+    },
+    setItem: (k, v) => {
+      guard();
+      data.set(k, String(v));
+    },
   };
 }
 
@@ -34,12 +60,23 @@ describe("cookie consent state (spec §4)", () => {
     expect(JSON.parse(store.getItem("cookie-consent")!)).toMatchObject({ consent: true, timestamp: now });
     rejectAll(policy, now, store);
     expect(readConsent(policy, now, store)).toEqual({ consent: false, preferences: ESSENTIAL_ONLY });
-    expect(JSON.parse(store.getItem("cookie-preferences")!)).toEqual({ essential: true, analytics: false, marketing: false, functional: false });
+    expect(JSON.parse(store.getItem("cookie-preferences")!)).toEqual({
+      essential: true,
+      analytics: false,
+      marketing: false,
+      functional: false,
+    });
   });
 
   it("saves custom preferences with consent true, and essential can never be switched off", () => {
     const store = memoryStorage();
-    saveConsent(true, { essential: false as unknown as true, analytics: true, marketing: false, functional: true }, policy, now, store);
+    saveConsent(
+      true,
+      { essential: false as unknown as true, analytics: true, marketing: false, functional: true },
+      policy,
+      now,
+      store,
+    );
     const state = readConsent(policy, now, store)!;
     expect(state.preferences).toEqual({ essential: true, analytics: true, marketing: false, functional: true });
     expect(isGranted(state, "analytics")).toBe(true);
@@ -77,11 +114,22 @@ describe("cookie consent state (spec §4)", () => {
     ["an array", JSON.stringify([true, now]), JSON.stringify(ALL_GRANTED)],
     ["null", "null", JSON.stringify(ALL_GRANTED)],
     ["accepted with unreadable preferences", JSON.stringify({ consent: true, timestamp: now }), "{"],
-    ["accepted with essential off", JSON.stringify({ consent: true, timestamp: now }), JSON.stringify({ ...ALL_GRANTED, essential: false })],
-    ["accepted with a missing category", JSON.stringify({ consent: true, timestamp: now }), JSON.stringify({ essential: true, analytics: true })],
+    [
+      "accepted with essential off",
+      JSON.stringify({ consent: true, timestamp: now }),
+      JSON.stringify({ ...ALL_GRANTED, essential: false }),
+    ],
+    [
+      "accepted with a missing category",
+      JSON.stringify({ consent: true, timestamp: now }),
+      JSON.stringify({ essential: true, analytics: true }),
+    ],
     ["accepted with no preferences", JSON.stringify({ consent: true, timestamp: now }), null],
   ])("discards %s and asks again", (_name, consent, preferences) => {
-    const store = memoryStorage({ "cookie-consent": consent, ...(preferences === null ? {} : { "cookie-preferences": preferences }) });
+    const store = memoryStorage({
+      "cookie-consent": consent,
+      ...(preferences === null ? {} : { "cookie-preferences": preferences }),
+    });
     expect(readConsent(policy, now, store)).toBeNull();
     expect(store.getItem("cookie-consent")).toBeNull();
   });

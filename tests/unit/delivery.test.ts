@@ -21,16 +21,35 @@ import { postgresBackend, sqliteBackend, type Backend, type Place } from "../sto
  * `sitegen submissions retry`. Against SQLite and PostgreSQL, as the store suite runs.
  */
 const SITE = loadSiteConfig(ROOT);
-const MESSAGES = { pt: loadLocaleContent(ROOT, "pt", SITE).dictionary, en: loadLocaleContent(ROOT, "en", SITE).dictionary };
+const MESSAGES = {
+  pt: loadLocaleContent(ROOT, "pt", SITE).dictionary,
+  en: loadLocaleContent(ROOT, "en", SITE).dictionary,
+};
 const T0 = Date.UTC(2026, 0, 15, 12, 0, 0);
 const FIRM = "leads@firma.example.com, socios@firma.example.com";
-const NOTIFICATIONS = { from: "Site <site@firma.example.com>", to: "fallback@firma.example.com", newsletter: true, timeoutSeconds: 1 };
+const NOTIFICATIONS = {
+  from: "Site <site@firma.example.com>",
+  to: "fallback@firma.example.com",
+  newsletter: true,
+  timeoutSeconds: 1,
+};
 
-const contactBody = { firstName: "Ana", lastName: "Souza", email: "ana@cliente.example.com", company: "Cliente & Cia", message: "Olá!\nQueremos um piloto de IA.", locale: "pt" };
+const contactBody = {
+  firstName: "Ana",
+  lastName: "Souza",
+  email: "ana@cliente.example.com",
+  company: "Cliente & Cia",
+  message: "Olá!\nQueremos um piloto de IA.",
+  locale: "pt",
+};
 
 function post(api: ReturnType<typeof createApiHandlers>, path: string, body: unknown) {
   return api.handlers[path](
-    new Request(`http://localhost${path}`, { method: "POST", headers: { "content-type": "application/json", accept: "application/json" }, body: JSON.stringify(body) }),
+    new Request(`http://localhost${path}`, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json" },
+      body: JSON.stringify(body),
+    }),
   );
 }
 
@@ -42,7 +61,11 @@ function cliProject(place: Place): void {
 }
 
 /** The CLI as a child process, awaited without blocking this process, whose event loop runs the receivers. */
-function cli(place: Place, args: string[], env: Record<string, string>): Promise<{ status: number | null; stdout: string; stderr: string }> {
+function cli(
+  place: Place,
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ status: number | null; stdout: string; stderr: string }> {
   const child = spawn(process.execPath, [join(ROOT, "bin", "sitegen.js"), ...args], {
     cwd: place.root,
     env: { ...process.env, DATABASE_URL: "", ...place.env, ...env },
@@ -53,7 +76,10 @@ function cli(place: Place, args: string[], env: Record<string, string>): Promise
   child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
   child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => (child.kill("SIGKILL"), reject(new Error(`sitegen ${args.join(" ")} did not end within 60 s\n${stderr}`))), 60_000);
+    const timer = setTimeout(
+      () => (child.kill("SIGKILL"), reject(new Error(`sitegen ${args.join(" ")} did not end within 60 s\n${stderr}`))),
+      60_000,
+    );
     child.once("exit", (status) => {
       clearTimeout(timer);
       resolve({ status, stdout, stderr });
@@ -64,7 +90,9 @@ function cli(place: Place, args: string[], env: Record<string, string>): Promise
 describe("backoff", () => {
   it("doubles from the base after each failure and stops growing at the maximum", () => {
     const backoff = { baseMs: 30_000, maxMs: 3_600_000 };
-    expect([1, 2, 3, 4, 5, 6, 7, 8, 50, 5000].map((n) => backoffDelay(n, backoff))).toEqual([30_000, 60_000, 120_000, 240_000, 480_000, 960_000, 1_920_000, 3_600_000, 3_600_000, 3_600_000]);
+    expect([1, 2, 3, 4, 5, 6, 7, 8, 50, 5000].map((n) => backoffDelay(n, backoff))).toEqual([
+      30_000, 60_000, 120_000, 240_000, 480_000, 960_000, 1_920_000, 3_600_000, 3_600_000, 3_600_000,
+    ]);
   });
 });
 
@@ -88,9 +116,24 @@ for (const backend of BACKENDS) {
       backend.stop();
     });
 
-    const api = (place: Place, env: Record<string, string>, extra: Partial<Parameters<typeof createApiHandlers>[0]> = {}) => {
-      const site: SiteConfig = { ...SITE, submissions: { ...place.settings, rateLimitPerMinute: 100 }, notifications: NOTIFICATIONS };
-      const instance = createApiHandlers({ site, root: place.root, messages: MESSAGES, env: { ...place.env, ...env }, deliveryIntervalMs: 50, ...extra });
+    const api = (
+      place: Place,
+      env: Record<string, string>,
+      extra: Partial<Parameters<typeof createApiHandlers>[0]> = {},
+    ) => {
+      const site: SiteConfig = {
+        ...SITE,
+        submissions: { ...place.settings, rateLimitPerMinute: 100 },
+        notifications: NOTIFICATIONS,
+      };
+      const instance = createApiHandlers({
+        site,
+        root: place.root,
+        messages: MESSAGES,
+        env: { ...place.env, ...env },
+        deliveryIntervalMs: 50,
+        ...extra,
+      });
       closing.push(instance);
       return instance;
     };
@@ -119,7 +162,9 @@ for (const backend of BACKENDS) {
       expect(mail.headers["reply-to"]).toContain("ana@cliente.example.com");
       expect(mail.headers["content-type"]).toMatch(/^text\/plain/);
       expect(mail.text).toContain("Uma mensagem chegou pelo formulário de contato do site.");
-      expect(mail.text).toContain("Nome: Ana Souza\nE-mail: ana@cliente.example.com\nEmpresa: Cliente & Cia\nIdioma da página: pt\n");
+      expect(mail.text).toContain(
+        "Nome: Ana Souza\nE-mail: ana@cliente.example.com\nEmpresa: Cliente & Cia\nIdioma da página: pt\n",
+      );
       expect(mail.text).toContain("Mensagem:\nOlá!\nQueremos um piloto de IA.\n");
 
       expect(hook.bodies).toEqual([
@@ -132,7 +177,11 @@ for (const backend of BACKENDS) {
 
       // A newsletter signup notifies too when notifications.newsletter is on.
       expect((await post(instance, "/api/newsletter", { email: "leitor@example.com" })).status).toBe(200);
-      await until(async () => (await store.list("newsletter"))[0]?.delivery === "delivered", 10_000, "the newsletter's delivery");
+      await until(
+        async () => (await store.list("newsletter"))[0]?.delivery === "delivered",
+        10_000,
+        "the newsletter's delivery",
+      );
       expect(smtp.mails[1].subject).toBe("Nova inscrição na newsletter: leitor@example.com");
       await instance.stopBackground(1000);
     });
@@ -143,13 +192,26 @@ for (const backend of BACKENDS) {
       let clock = T0;
       const store = place.open();
       closing.push(store);
-      const instance = api(place, { SMTP_URL: smtp.url, NOTIFY_EMAIL_TO: FIRM, NOTIFY_WEBHOOK_URL: down.url }, { now: () => clock });
+      const instance = api(
+        place,
+        { SMTP_URL: smtp.url, NOTIFY_EMAIL_TO: FIRM, NOTIFY_WEBHOOK_URL: down.url },
+        { now: () => clock },
+      );
       expect((await post(instance, "/api/contact", contactBody)).status).toBe(200);
 
       smtp.refuse = "Mailbox busy, try again later";
-      const settings = notifySettings(NOTIFICATIONS, { SMTP_URL: smtp.url, NOTIFY_EMAIL_TO: FIRM, NOTIFY_WEBHOOK_URL: down.url });
+      const settings = notifySettings(NOTIFICATIONS, {
+        SMTP_URL: smtp.url,
+        NOTIFY_EMAIL_TO: FIRM,
+        NOTIFY_WEBHOOK_URL: down.url,
+      });
       const { deliverers, close } = createDeliverers(settings, MESSAGES, "pt", { createMailer });
-      const worker = new DeliveryWorker({ store, deliverers, now: () => clock, backoff: { baseMs: 1000, maxMs: 4000 } });
+      const worker = new DeliveryWorker({
+        store,
+        deliverers,
+        now: () => clock,
+        backoff: { baseMs: 1000, maxMs: 4000 },
+      });
       try {
         const waits: number[] = [];
         for (let attempt = 1; attempt <= 5; attempt++) {
@@ -174,24 +236,42 @@ for (const backend of BACKENDS) {
         cliProject(place);
         const listed = await cli(place, ["submissions", "--type", "contact", "--format", "json"], {});
         expect(listed.status, listed.stderr).toBe(0);
-        expect(JSON.parse(listed.stdout)[0]).toMatchObject({ email: "ana@cliente.example.com", delivery: "failing", delivery_attempts: 5 });
+        expect(JSON.parse(listed.stdout)[0]).toMatchObject({
+          email: "ana@cliente.example.com",
+          delivery: "failing",
+          delivery_attempts: 5,
+        });
 
         // The receivers come back; `sitegen submissions retry` sends at once what waits out its backoff.
         smtp.refuse = undefined;
         const mailsBefore = smtp.mails.length;
         const back = await startWebhook(down.port);
         try {
-          const retried = await cli(place, ["submissions", "retry"], { SMTP_URL: smtp.url, NOTIFY_EMAIL_TO: FIRM, NOTIFY_WEBHOOK_URL: back.url });
+          const retried = await cli(place, ["submissions", "retry"], {
+            SMTP_URL: smtp.url,
+            NOTIFY_EMAIL_TO: FIRM,
+            NOTIFY_WEBHOOK_URL: back.url,
+          });
           expect(retried.status, retried.stderr).toBe(0);
           expect(retried.stdout).toContain("Sent 2:\n");
           expect(retried.stdout).toContain("  email for contact 1 (try 6)\n");
           expect(retried.stdout).toContain("  webhook for contact 1 (try 6)");
           expect(back.bodies).toHaveLength(1);
           expect(smtp.mails.length).toBe(mailsBefore + 1);
-          expect((await store.list("contact"))[0]).toMatchObject({ delivery: "delivered", delivery_attempts: 6, delivery_error: null });
-          expect((await cli(place, ["submissions", "retry"], { SMTP_URL: smtp.url, NOTIFY_EMAIL_TO: FIRM, NOTIFY_WEBHOOK_URL: back.url })).stdout).toBe(
-            "Nothing to send: every notification in the outbox has been delivered.\n",
-          );
+          expect((await store.list("contact"))[0]).toMatchObject({
+            delivery: "delivered",
+            delivery_attempts: 6,
+            delivery_error: null,
+          });
+          expect(
+            (
+              await cli(place, ["submissions", "retry"], {
+                SMTP_URL: smtp.url,
+                NOTIFY_EMAIL_TO: FIRM,
+                NOTIFY_WEBHOOK_URL: back.url,
+              })
+            ).stdout,
+          ).toBe("Nothing to send: every notification in the outbox has been delivered.\n");
         } finally {
           await back.close();
         }
@@ -212,9 +292,15 @@ for (const backend of BACKENDS) {
         expect((await post(instance, "/api/newsletter", { email: "lento@example.com" })).status).toBe(200);
         const report = await instance.retry();
         expect(report.delivered).toEqual([]);
-        expect(report.failed.map((f) => [f.row.kind, f.error])).toEqual([["webhook", "the webhook did not answer within 1 s"]]);
+        expect(report.failed.map((f) => [f.row.kind, f.error])).toEqual([
+          ["webhook", "the webhook did not answer within 1 s"],
+        ]);
         expect(slow.arrived).toBe(1);
-        expect((await store.list("newsletter"))[0]).toMatchObject({ delivery: "failing", delivery_attempts: 1, delivery_error: "the webhook did not answer within 1 s" });
+        expect((await store.list("newsletter"))[0]).toMatchObject({
+          delivery: "failing",
+          delivery_attempts: 1,
+          delivery_error: "the webhook did not answer within 1 s",
+        });
 
         cliProject(place);
         const retried = await cli(place, ["submissions", "retry"], { NOTIFY_WEBHOOK_URL: slow.url });
@@ -233,8 +319,18 @@ for (const backend of BACKENDS) {
       const store = place.open();
       closing.push(store) as unknown as SubmissionStore;
       try {
-        const site: SiteConfig = { ...SITE, submissions: { ...place.settings, rateLimitPerMinute: 100 }, notifications: { ...NOTIFICATIONS, timeoutSeconds: 30 } };
-        const instance = createApiHandlers({ site, root: place.root, messages: MESSAGES, env: { ...place.env, NOTIFY_WEBHOOK_URL: slow.url }, deliveryIntervalMs: 50 });
+        const site: SiteConfig = {
+          ...SITE,
+          submissions: { ...place.settings, rateLimitPerMinute: 100 },
+          notifications: { ...NOTIFICATIONS, timeoutSeconds: 30 },
+        };
+        const instance = createApiHandlers({
+          site,
+          root: place.root,
+          messages: MESSAGES,
+          env: { ...place.env, NOTIFY_WEBHOOK_URL: slow.url },
+          deliveryIntervalMs: 50,
+        });
         closing.push(instance);
         instance.startBackground();
         expect((await post(instance, "/api/contact", contactBody)).status).toBe(200);
@@ -247,7 +343,11 @@ for (const backend of BACKENDS) {
           spy.mockRestore();
         }
         // The server's log says what failed and when it is tried again.
-        expect(logged).toEqual([expect.stringMatching(/^sitegen: the webhook notification of contact 1 failed \(try 1\): interrupted by a shutdown: .*; next try at \d{4}-/)]);
+        expect(logged).toEqual([
+          expect.stringMatching(
+            /^sitegen: the webhook notification of contact 1 failed \(try 1\): interrupted by a shutdown: .*; next try at \d{4}-/,
+          ),
+        ]);
         const [row] = await store.list("contact");
         expect(row.delivery).toBe("failing");
         expect(row.delivery_error).toMatch(/^interrupted by a shutdown/);

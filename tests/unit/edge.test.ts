@@ -18,7 +18,10 @@ import { startWebhook, type WebhookReceiver } from "../notify-sinks.ts";
  * without the password. The same module runs for real in cloudflare-delivery and netlify-delivery.
  */
 const SITE = loadSiteConfig(ROOT);
-const MESSAGES = plainDictionaries({ pt: loadLocaleContent(ROOT, "pt", SITE).dictionary, en: loadLocaleContent(ROOT, "en", SITE).dictionary });
+const MESSAGES = plainDictionaries({
+  pt: loadLocaleContent(ROOT, "pt", SITE).dictionary,
+  en: loadLocaleContent(ROOT, "en", SITE).dictionary,
+});
 let hook: WebhookReceiver;
 let store: SubmissionStore;
 
@@ -35,8 +38,18 @@ afterAll(async () => {
 const contact = () =>
   new Request("http://localhost/api/contact", {
     method: "POST",
-    headers: { "content-type": "application/json", accept: "application/json", "x-sitegen-remote-address": "203.0.113.20" },
-    body: JSON.stringify({ firstName: "Ana", lastName: "Souza", email: "ana@cliente.example.com", message: "Olá!", locale: "pt" }),
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json",
+      "x-sitegen-remote-address": "203.0.113.20",
+    },
+    body: JSON.stringify({
+      firstName: "Ana",
+      lastName: "Souza",
+      email: "ana@cliente.example.com",
+      message: "Olá!",
+      locale: "pt",
+    }),
   });
 
 describe("the endpoints on an edge host", () => {
@@ -44,7 +57,11 @@ describe("the endpoints on an edge host", () => {
     const api = createEdgeApi({ site: SITE, messages: MESSAGES, createMailer });
     hook.delayMs = 300;
     const background: Promise<unknown>[] = [];
-    const response = await api.handle(contact(), { store, env: { NOTIFY_WEBHOOK_URL: hook.url }, waitUntil: (promise) => background.push(promise) });
+    const response = await api.handle(contact(), {
+      store,
+      env: { NOTIFY_WEBHOOK_URL: hook.url },
+      waitUntil: (promise) => background.push(promise),
+    });
     expect(response!.status).toBe(200);
     expect(background).toHaveLength(1);
     expect(hook.bodies).toEqual([]);
@@ -66,13 +83,19 @@ describe("the endpoints on an edge host", () => {
       expect(json!.status).toBe(503);
       expect(await json!.json()).toEqual({ ok: false, message: MESSAGES.pt["contactForm.failure"] });
       const form = await api.handle(
-        new Request("http://localhost/api/newsletter", { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded", "x-sitegen-remote-address": "203.0.113.21" }, body: "email=leitor%40exemplo.com.br&locale=en" }),
+        new Request("http://localhost/api/newsletter", {
+          method: "POST",
+          headers: { "content-type": "application/x-www-form-urlencoded", "x-sitegen-remote-address": "203.0.113.21" },
+          body: "email=leitor%40exemplo.com.br&locale=en",
+        }),
         { store, env },
       );
       expect([form!.status, form!.headers.get("location")]).toEqual([303, "/en/forms/error?reason=unavailable"]);
       expect((await api.handle(new Request("http://localhost/api/detect-language"), { store, env }))!.status).toBe(200);
       const logged = error.mock.calls.map((call) => call.map(String).join(" ")).join("\n");
-      expect(logged).toContain("sitegen: the form endpoints cannot run: SMTP_URL is http://leads:***@mail.example.com/");
+      expect(logged).toContain(
+        "sitegen: the form endpoints cannot run: SMTP_URL is http://leads:***@mail.example.com/",
+      );
       expect(logged.match(/cannot run/g)).toHaveLength(1);
       expect(logged).not.toContain("s3cret");
       expect((await store.list("contact")).length).toBe(1);

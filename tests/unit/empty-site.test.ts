@@ -38,7 +38,11 @@ export default defineSite({
 }
 
 const sitegen = (project: string, ...args: string[]) =>
-  spawnSync(process.execPath, [join(ROOT, "bin", "sitegen.js"), "build", ...args], { cwd: project, encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } });
+  spawnSync(process.execPath, [join(ROOT, "bin", "sitegen.js"), "build", ...args], {
+    cwd: project,
+    encoding: "utf8",
+    env: { ...process.env, NO_COLOR: "1" },
+  });
 
 describe("a site with no page to publish", () => {
   it("builds its not-found page with no sitemap, and says why; an earlier build's sitemap goes; --strict fails", async () => {
@@ -51,7 +55,9 @@ describe("a site with no page to publish", () => {
     setRoutes(project, "[]");
     const strict = sitegen(project, "--out", out, "--strict");
     expect(strict.status).not.toBe(0);
-    expect(strict.stderr).toContain("NoPages: No page to publish\n  src/pages/routes.ts gives no page an address of its own in any locale");
+    expect(strict.stderr).toContain(
+      "NoPages: No page to publish\n  src/pages/routes.ts gives no page an address of its own in any locale",
+    );
     // The failed build left the previous output as it was.
     expect(existsSync(join(out, "sitemap.xml"))).toBe(true);
 
@@ -59,11 +65,19 @@ describe("a site with no page to publish", () => {
     const built = sitegen(project, "--out", out);
     expect(built.status, built.stderr).toBe(0);
     expect(built.stdout).toMatch(/^Built 2 pages \(fr 2\) into /);
-    expect(built.stdout).toContain("warning: NoPages: No page to publish\n  src/pages/routes.ts gives no page an address of its own");
+    expect(built.stdout).toContain(
+      "warning: NoPages: No page to publish\n  src/pages/routes.ts gives no page an address of its own",
+    );
     expect(built.stdout).toMatch(/hint: Add a route to `routes` in src\/pages\/routes\.ts, or publish an entry/);
-    expect(readdirSync(out).filter((f) => !f.startsWith("_") && f !== "assets").sort()).toEqual(["404.html", "500.html", "favicon.svg", "robots.txt"]);
+    expect(
+      readdirSync(out)
+        .filter((f) => !f.startsWith("_") && f !== "assets")
+        .sort(),
+    ).toEqual(["404.html", "500.html", "favicon.svg", "robots.txt"]);
     expect(readFileSync(join(out, "robots.txt"), "utf8")).toBe("User-agent: *\nAllow: /\n");
-    expect(parseHtml(readFileSync(join(out, "404.html"), "utf8")).querySelector("h1")!.textContent).toBe("Cette page n'existe pas");
+    expect(parseHtml(readFileSync(join(out, "404.html"), "utf8")).querySelector("h1")!.textContent).toBe(
+      "Cette page n'existe pas",
+    );
 
     // Built again with --strict and nothing changed since, every page kept: the warning still fails it.
     const again = sitegen(project, "--out", out, "--strict");
@@ -79,7 +93,10 @@ describe("a site with no page to publish", () => {
       '[{ name: "notes", schema: { title: { type: "text", required: true }, description: { type: "text", required: true }, date: { type: "date", required: true }, draft: { type: "boolean" } } }]',
     );
     mkdirSync(join(project, "content", "fr", "notes"));
-    writeFileSync(join(project, "content", "fr", "notes", "vitrail.md"), "---\ntitle: Le plomb\ndescription: Sertir le verre.\ndate: 2026-11-01\ndraft: true\n---\nBientôt.\n");
+    writeFileSync(
+      join(project, "content", "fr", "notes", "vitrail.md"),
+      "---\ntitle: Le plomb\ndescription: Sertir le verre.\ndate: 2026-11-01\ndraft: true\n---\nBientôt.\n",
+    );
 
     const out = join(mkdtempSync(join(tmpdir(), "sitegen-drafts-")), "dist");
     const published = await buildSite({ root: project, outDir: out });
@@ -89,8 +106,12 @@ describe("a site with no page to publish", () => {
 
     const drafts = await buildSite({ root: project, outDir: out, drafts: true });
     expect(drafts.warnings).toEqual([]);
-    const locs = parseHtml(readFileSync(join(out, "sitemap.xml"), "utf8")).querySelectorAll("loc").map((l) => l.textContent);
+    const locs = parseHtml(readFileSync(join(out, "sitemap.xml"), "utf8"))
+      .querySelectorAll("loc")
+      .map((l) => l.textContent);
     expect(locs).toEqual(["https://atelier.example.fr/notes/vitrail"]);
-    expect(readFileSync(join(out, "robots.txt"), "utf8")).toBe("User-agent: *\nAllow: /\n\nSitemap: https://atelier.example.fr/sitemap.xml\n");
+    expect(readFileSync(join(out, "robots.txt"), "utf8")).toBe(
+      "User-agent: *\nAllow: /\n\nSitemap: https://atelier.example.fr/sitemap.xml\n",
+    );
   }, 120_000);
 });

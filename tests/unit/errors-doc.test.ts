@@ -26,8 +26,12 @@ describe("docs/errors.md", () => {
   it("shows a parameter as a placeholder, and each variant of a hint that depends on one", () => {
     const doc = errorsDoc();
     expect(doc).toContain("{file} does not exist: sitegen reads the site's address, locales and endpoints from it.");
-    expect(doc).toContain("Hint: The disk is full: free some space (or build elsewhere with --out &lt;dir>) and build again.");
-    expect(doc).toContain("Hint: sitegen may not write there: check the folder's permissions, or choose another with --out &lt;dir>.");
+    expect(doc).toContain(
+      "Hint: The disk is full: free some space (or build elsewhere with --out &lt;dir>) and build again.",
+    );
+    expect(doc).toContain(
+      "Hint: sitegen may not write there: check the folder's permissions, or choose another with --out &lt;dir>.",
+    );
     expect(doc).not.toMatch(/undefined|\[object |NaN/);
   });
 
@@ -35,7 +39,10 @@ describe("docs/errors.md", () => {
     const dir = mkdtempSync(join(tmpdir(), "sitegen-errors-doc-"));
     try {
       const out = join(dir, "errors.md");
-      const run = spawnSync(process.execPath, [join(ROOT, "scripts", "errors-doc.mjs"), out], { cwd: ROOT, encoding: "utf8" });
+      const run = spawnSync(process.execPath, [join(ROOT, "scripts", "errors-doc.mjs"), out], {
+        cwd: ROOT,
+        encoding: "utf8",
+      });
       expect(run.stderr).toBe("");
       expect(run.status).toBe(0);
       expect(readFileSync(out, "utf8")).toBe(errorsDoc());

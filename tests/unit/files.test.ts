@@ -48,13 +48,21 @@ describe("listing a project's files", () => {
     expect(images).toEqual(["content/pt/images/Cover.JPG", "content/pt/images/diagram.svg"]);
     expect(filesBelow(root, "content")).toContain("content/pt/insights/drafts/nested.md");
     expect(filesBelow(root, "content")).toContain("content/en-linked/one.yaml");
-    expect(filesBelow(root, "content").filter((file) => file.includes(".cache") || file.includes(".hidden"))).toEqual([]);
+    expect(filesBelow(root, "content").filter((file) => file.includes(".cache") || file.includes(".hidden"))).toEqual(
+      [],
+    );
   });
 
   it("lists an output folder whole, dot files included", () => {
     const out = join(root, "out");
     mkdirSync(join(out, "en", "insights"), { recursive: true });
-    for (const file of [".well-known", "index.html", "en/insights/x.html", "en/insights/x.html.br"]) writeFileSync(join(out, file), "");
-    expect(filesUnder(out).sort()).toEqual([".well-known", "en/insights/x.html", "en/insights/x.html.br", "index.html"]);
+    for (const file of [".well-known", "index.html", "en/insights/x.html", "en/insights/x.html.br"])
+      writeFileSync(join(out, file), "");
+    expect(filesUnder(out).sort()).toEqual([
+      ".well-known",
+      "en/insights/x.html",
+      "en/insights/x.html.br",
+      "index.html",
+    ]);
   });
 });

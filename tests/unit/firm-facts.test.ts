@@ -70,10 +70,14 @@ beforeAll(async () => {
   const project = projectCopy();
   const site = join(project, "content", "site.yaml");
   let yaml = readFileSync(site, "utf8");
-  for (const [key, value] of Object.entries(FACTS)) yaml = yaml.replace(new RegExp(`^${key}: .*$`, "m"), `${key}: ${JSON.stringify(value)}`);
+  for (const [key, value] of Object.entries(FACTS))
+    yaml = yaml.replace(new RegExp(`^${key}: .*$`, "m"), `${key}: ${JSON.stringify(value)}`);
   writeFileSync(site, yaml);
   mkdirSync(join(project, "content", "images", "people"), { recursive: true });
-  copyFileSync(join(ROOT, "tests", "fixtures", "images", "portrait.jpg"), join(project, "content", "images", "people", "ceo.jpg"));
+  copyFileSync(
+    join(ROOT, "tests", "fixtures", "images", "portrait.jpg"),
+    join(project, "content", "images", "people", "ceo.jpg"),
+  );
   for (const lang of ["pt", "en"] as const) {
     const about = join(project, "content", lang, "about.yaml");
     writeFileSync(
@@ -84,7 +88,10 @@ beforeAll(async () => {
       ),
     );
     mkdirSync(join(project, "content", lang, "cases"), { recursive: true });
-    writeFileSync(join(project, "content", lang, "cases", lang === "pt" ? "credito-banco-medio.md" : "credit-mid-sized-bank.md"), CASE(lang));
+    writeFileSync(
+      join(project, "content", lang, "cases", lang === "pt" ? "credito-banco-medio.md" : "credit-mid-sized-bank.md"),
+      CASE(lang),
+    );
   }
   withFacts = join(mkdtempSync(join(tmpdir(), "sitegen-facts-")), "dist");
   await buildSite({ root: project, outDir: withFacts });
@@ -97,7 +104,9 @@ describe("the firm's facts, once site.yaml and the leaders' text give them", () 
     const doc = page(withFacts, "contact.html");
     const details = doc.querySelector(".details")!;
     expect(details.querySelector('a[href="tel:+551130000000"]')!.textContent).toBe(FACTS.phone);
-    expect(visibleText(details.querySelector("address")!)).toBe("Rua Exemplo, 100, conj. 1 São Paulo, SP, Brasil CEP 01000-000");
+    expect(visibleText(details.querySelector("address")!)).toBe(
+      "Rua Exemplo, 100, conj. 1 São Paulo, SP, Brasil CEP 01000-000",
+    );
     expect(visibleText(details)).toContain("Vetor AI Consultoria em Tecnologia Ltda. CNPJ 00.000.000/0001-00");
     expect(doc.querySelector(`.page-hero a[href="${FACTS.bookingUrl}"]`)!.textContent).toBe("Agende uma conversa");
     expect(doc.querySelector(".privacy-note a")!.getAttribute("href")).toBe("/privacy-policy");
@@ -112,7 +121,13 @@ describe("the firm's facts, once site.yaml and the leaders' text give them", () 
       expect(doc.querySelector(`.site-footer a[href="${FACTS.bookingUrl}"]`)).not.toBeNull();
       expect(doc.querySelector(`.site-footer a[href="${FACTS.sameAs[0]}"]`)!.textContent).toBe("linkedin.com");
       const org = jsonLdGraph(doc).find((n) => n["@type"] === "Organization")!;
-      expect([org.telephone, org.taxID, org.address.streetAddress, org.address.postalCode, org.sameAs]).toEqual([FACTS.phone, FACTS.taxId, FACTS.streetAddress, FACTS.postalCode, FACTS.sameAs]);
+      expect([org.telephone, org.taxID, org.address.streetAddress, org.address.postalCode, org.sameAs]).toEqual([
+        FACTS.phone,
+        FACTS.taxId,
+        FACTS.streetAddress,
+        FACTS.postalCode,
+        FACTS.sameAs,
+      ]);
     }
   });
 
@@ -130,19 +145,36 @@ describe("a case added to the cases collection", () => {
     const pt = page(withFacts, "results.html");
     expect(pt.querySelector("#cases .case-card a")!.getAttribute("href")).toBe("/results/credito-banco-medio");
     expect(visibleText(pt.querySelector("#cases .case-card")!)).toContain("38% menos tempo de análise por proposta");
-    expect(page(withFacts, "en/results.html").querySelector("#cases .case-card a")!.getAttribute("href")).toBe("/en/results/credit-mid-sized-bank");
+    expect(page(withFacts, "en/results.html").querySelector("#cases .case-card a")!.getAttribute("href")).toBe(
+      "/en/results/credit-mid-sized-bank",
+    );
   });
 
   it("has a page with the client described, its sector and service line linked, the team, the duration and each result with what was measured", () => {
     const doc = page(withFacts, "results/credito-banco-medio.html");
     expect(doc.querySelector("h1")!.textContent).toBe("Análise de crédito em um banco médio");
     const facts = visibleText(doc.querySelector(".case-facts")!);
-    for (const fact of ["Banco de médio porte, com atuação nacional", "Quatro pessoas da Vetor AI e três do banco", "Cinco meses"]) expect(facts).toContain(fact);
+    for (const fact of [
+      "Banco de médio porte, com atuação nacional",
+      "Quatro pessoas da Vetor AI e três do banco",
+      "Cinco meses",
+    ])
+      expect(facts).toContain(fact);
     expect(doc.querySelector('.case-facts a[href="/industries/financial-services"]')).not.toBeNull();
     expect(doc.querySelector('.case-facts a[href="/services/implementation"]')).not.toBeNull();
-    expect(doc.querySelectorAll("#measured li p").map((p) => visibleText(p))).toEqual(["38%", "menos tempo de análise por proposta", "Medido nos três meses após a entrada em produção, contra os seis anteriores."]);
-    expect(doc.querySelector('link[rel="alternate"][hreflang="en"]')!.getAttribute("href")).toMatch(/\/en\/results\/credit-mid-sized-bank$/);
-    expect(doc.querySelectorAll(".breadcrumbs li").map((li) => visibleText(li))).toEqual(["Início", "Resultados", "Análise de crédito em um banco médio"]);
+    expect(doc.querySelectorAll("#measured li p").map((p) => visibleText(p))).toEqual([
+      "38%",
+      "menos tempo de análise por proposta",
+      "Medido nos três meses após a entrada em produção, contra os seis anteriores.",
+    ]);
+    expect(doc.querySelector('link[rel="alternate"][hreflang="en"]')!.getAttribute("href")).toMatch(
+      /\/en\/results\/credit-mid-sized-bank$/,
+    );
+    expect(doc.querySelectorAll(".breadcrumbs li").map((li) => visibleText(li))).toEqual([
+      "Início",
+      "Resultados",
+      "Análise de crédito em um banco médio",
+    ]);
   });
 
   it("shows on its sector's page and its service line's page, and on no other sector or line", () => {
@@ -170,7 +202,10 @@ describe("the site as committed, before the firm gives its facts", () => {
   });
 
   it("publishes no case, shows no band of cases, and still has a results page of typical results", () => {
-    for (const lang of ["pt", "en"]) expect(existsSync(join(ROOT, "content", lang, "cases")) ? readdirSync(join(ROOT, "content", lang, "cases")) : []).toEqual([]);
+    for (const lang of ["pt", "en"])
+      expect(
+        existsSync(join(ROOT, "content", lang, "cases")) ? readdirSync(join(ROOT, "content", lang, "cases")) : [],
+      ).toEqual([]);
     for (const p of plainResult.pages) expect(page(plain, p.file).querySelector("#cases"), p.file).toBeNull();
     const results = page(plain, "results.html");
     expect(results.querySelectorAll("#typical figure.outcome").length).toBe(12);

@@ -15,7 +15,10 @@ let stdout = "";
 const page = (file: string) => parseHtml(readFileSync(join(out, file), "utf8"));
 
 beforeAll(() => {
-  const built = spawnSync(process.execPath, [join(ROOT, "bin", "sitegen.js"), "build", "--out", out], { cwd: site, encoding: "utf8" });
+  const built = spawnSync(process.execPath, [join(ROOT, "bin", "sitegen.js"), "build", "--out", out], {
+    cwd: site,
+    encoding: "utf8",
+  });
   expect(built.status, built.stderr).toBe(0);
   stdout = built.stdout;
 });
@@ -25,17 +28,34 @@ describe("a second site, built by the same CLI from its own folder", () => {
     expect(stdout).toMatch(/^Built 4 pages \(fr 4\) into /);
     const files = readdirSync(out, { recursive: true }).map(String).sort();
     // _sitegen/ holds what `sitegen start` reads; no api.cjs, since this site has no src/api.
-    expect(files).toEqual(["404.html", "500.html", "_headers", "_sitegen", "_sitegen/site.json", "assets", expect.stringMatching(/^assets\/site\.[0-9a-f]{10}\.css$/), "atelier.html", "favicon.svg", "index.html", "robots.txt", "sitemap.xml"]);
+    expect(files).toEqual([
+      "404.html",
+      "500.html",
+      "_headers",
+      "_sitegen",
+      "_sitegen/site.json",
+      "assets",
+      expect.stringMatching(/^assets\/site\.[0-9a-f]{10}\.css$/),
+      "atelier.html",
+      "favicon.svg",
+      "index.html",
+      "robots.txt",
+      "sitemap.xml",
+    ]);
     const home = page("index.html");
     expect(home.querySelector("html")!.getAttribute("lang")).toBe("fr-FR");
     expect(home.querySelector("title")!.textContent).toBe("Atelier Lumière, vitraux sur mesure");
-    expect(home.querySelector("main p")!.textContent).toBe("Atelier Lumière restaure les vitraux anciens et en crée de nouveaux, pièce par pièce.");
+    expect(home.querySelector("main p")!.textContent).toBe(
+      "Atelier Lumière restaure les vitraux anciens et en crée de nouveaux, pièce par pièce.",
+    );
     expect(home.querySelectorAll("script[src]")).toHaveLength(0);
   });
 
   it("gives a one-language site canonical links and breadcrumbs, and no hreflang alternates", () => {
     const workshop = page("atelier.html");
-    expect(workshop.querySelector('link[rel="canonical"]')!.getAttribute("href")).toBe("https://atelier.example.fr/atelier");
+    expect(workshop.querySelector('link[rel="canonical"]')!.getAttribute("href")).toBe(
+      "https://atelier.example.fr/atelier",
+    );
     expect(workshop.querySelectorAll('link[rel="alternate"]')).toHaveLength(0);
     expect(workshop.querySelectorAll(".trail li").map((li) => li.textContent)).toEqual(["Accueil", "L'atelier"]);
     const graph = jsonLdGraph(workshop);
@@ -45,7 +65,9 @@ describe("a second site, built by the same CLI from its own folder", () => {
   });
 
   it("lists its pages in its sitemap, and needs no _redirects (no prefixed locale)", () => {
-    const locs = parseHtml(readFileSync(join(out, "sitemap.xml"), "utf8")).querySelectorAll("loc").map((l) => l.textContent);
+    const locs = parseHtml(readFileSync(join(out, "sitemap.xml"), "utf8"))
+      .querySelectorAll("loc")
+      .map((l) => l.textContent);
     expect(locs).toEqual(["https://atelier.example.fr/", "https://atelier.example.fr/atelier"]);
     expect(readdirSync(out)).not.toContain("_redirects");
   });

@@ -37,8 +37,13 @@ describe("the typeface", () => {
     expect(css).toContain(`src:url(/${fonts[0]})format("woff2")`);
     expect(css).toContain("font-display:swap");
     for (const page of result.pages) {
-      const links = parseHtml(readFileSync(join(out, page.file), "utf8")).querySelectorAll('link[rel="preload"][as="font"]');
-      expect(links.map((l) => [l.getAttribute("href"), l.getAttribute("type"), l.hasAttribute("crossorigin")]), page.file).toEqual([[`/${fonts[0]}`, "font/woff2", true]]);
+      const links = parseHtml(readFileSync(join(out, page.file), "utf8")).querySelectorAll(
+        'link[rel="preload"][as="font"]',
+      );
+      expect(
+        links.map((l) => [l.getAttribute("href"), l.getAttribute("type"), l.hasAttribute("crossorigin")]),
+        page.file,
+      ).toEqual([[`/${fonts[0]}`, "font/woff2", true]]);
     }
   });
 
@@ -48,12 +53,18 @@ describe("the typeface", () => {
     expect(font.familyName).toBe("Inter");
     expect(font.variationAxes.wght).toMatchObject({ min: 400, max: 800 });
     const chars = new Set<string>();
-    for (const page of result.pages) for (const c of visibleText(parseHtml(readFileSync(join(out, page.file), "utf8")))) chars.add(c);
-    for (const dictionary of Object.values(result.dictionaries)) for (const value of dictionary.values()) for (const c of value) chars.add(c);
+    for (const page of result.pages)
+      for (const c of visibleText(parseHtml(readFileSync(join(out, page.file), "utf8")))) chars.add(c);
+    for (const dictionary of Object.values(result.dictionaries))
+      for (const value of dictionary.values()) for (const c of value) chars.add(c);
     // Letters, digits, punctuation and currency: symbols (the footnotes' ↩) may come from a local font.
     const shown = [...chars].filter((c) => /[\p{L}\p{N}\p{P}\p{Sc}]/u.test(c));
     expect(shown.length).toBeGreaterThan(100);
-    expect(shown.filter((c) => !font.hasGlyphForCodePoint(c.codePointAt(0)!)).map((c) => `U+${c.codePointAt(0)!.toString(16)} ${c}`)).toEqual([]);
+    expect(
+      shown
+        .filter((c) => !font.hasGlyphForCodePoint(c.codePointAt(0)!))
+        .map((c) => `U+${c.codePointAt(0)!.toString(16)} ${c}`),
+    ).toEqual([]);
   });
 
   it("falls back to local fonts sized to Inter's metrics, as Capsize computes them, so the swap moves nothing", async () => {
@@ -73,7 +84,9 @@ describe("the typeface", () => {
       expect(actual["line-gap-override"], `${family} line-gap-override`).toBe(expected.lineGapOverride ?? "0%");
     }
     const base = readFileSync(join(ROOT, "src", "styles", "base.css"), "utf8");
-    expect(base).toContain('--font: "Inter Variable", "Inter Fallback Arial", "Inter Fallback Helvetica", "Inter Fallback DejaVu", sans-serif;');
+    expect(base).toContain(
+      '--font: "Inter Variable", "Inter Fallback Arial", "Inter Fallback Helvetica", "Inter Fallback DejaVu", sans-serif;',
+    );
     expect(face("Inter Variable")["font-display"]).toBe("swap");
   });
 });

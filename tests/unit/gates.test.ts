@@ -38,11 +38,16 @@ describe("quality gates over every built page", () => {
     const jar = join(ROOT, "node_modules", "vnu-jar", "build", "dist", "vnu.jar");
     let report = "";
     try {
-      execFileSync("java", ["-jar", jar, "--errors-only", "--format", "json", ...htmlFiles.map((f) => join(out, f))], { encoding: "utf8", stdio: "pipe" });
+      execFileSync("java", ["-jar", jar, "--errors-only", "--format", "json", ...htmlFiles.map((f) => join(out, f))], {
+        encoding: "utf8",
+        stdio: "pipe",
+      });
     } catch (error) {
       report = (error as { stderr?: string }).stderr ?? String(error);
     }
-    const messages = report ? (JSON.parse(report) as { messages: { url: string; message: string; lastLine?: number }[] }).messages : [];
+    const messages = report
+      ? (JSON.parse(report) as { messages: { url: string; message: string; lastLine?: number }[] }).messages
+      : [];
     expect(messages.map((m) => `${m.url.replace(`file:${out}`, "")}:${m.lastLine}: ${m.message}`)).toEqual([]);
   }, 180_000);
 
@@ -51,7 +56,9 @@ describe("quality gates over every built page", () => {
     for (const file of htmlFiles) {
       const doc = parseHtml(readFileSync(join(out, file), "utf8"));
       const ids = new Set(doc.querySelectorAll("[id]").map((el) => el.id));
-      const urls = doc.querySelectorAll("[href], [src]").map((el) => el.getAttribute("href") ?? el.getAttribute("src")!);
+      const urls = doc
+        .querySelectorAll("[href], [src]")
+        .map((el) => el.getAttribute("href") ?? el.getAttribute("src")!);
       for (const url of urls) {
         if (/^(https?:|mailto:|tel:)/.test(url)) continue;
         if (url.startsWith("#")) {
@@ -69,7 +76,8 @@ describe("quality gates over every built page", () => {
           continue;
         }
         const fragment = url.split("#")[1];
-        if (fragment && !parseHtml(readFileSync(join(out, target), "utf8")).querySelector(`[id="${fragment}"]`)) broken.push(`${file}: ${url} (no #${fragment})`);
+        if (fragment && !parseHtml(readFileSync(join(out, target), "utf8")).querySelector(`[id="${fragment}"]`))
+          broken.push(`${file}: ${url} (no #${fragment})`);
       }
     }
     expect(broken).toEqual([]);
@@ -97,11 +105,14 @@ describe("quality gates over every built page", () => {
       // The page, its stylesheet, the fonts it preloads and the scripts it starts: brotli as a host serves
       // them, the WOFF2 as it is.
       const linked = [
-        ...doc.querySelectorAll('link[rel="stylesheet"], script[src], link[rel="modulepreload"]').map((el) => el.getAttribute("href") ?? el.getAttribute("src")!),
+        ...doc
+          .querySelectorAll('link[rel="stylesheet"], script[src], link[rel="modulepreload"]')
+          .map((el) => el.getAttribute("href") ?? el.getAttribute("src")!),
       ];
       let total = br(file);
       for (const url of linked) total += br(url.slice(1));
-      for (const el of doc.querySelectorAll('link[rel="preload"][as="font"]')) total += statSync(join(out, el.getAttribute("href")!.slice(1))).size;
+      for (const el of doc.querySelectorAll('link[rel="preload"][as="font"]'))
+        total += statSync(join(out, el.getAttribute("href")!.slice(1))).size;
       if (total > 64 * 1024) over.push(`${file}: ${total} B`);
     }
     expect(over).toEqual([]);
@@ -126,7 +137,8 @@ describe("quality gates over every built page", () => {
         const code = readFileSync(join(out, url.slice(1)), "utf8");
         total += br(url.slice(1));
         // Static imports between chunks: the browser fetches them before running the module.
-        for (const m of code.matchAll(/(?:^|[;}\s])import\s*(?:[\w{},*\s]+from\s*)?"(\.\/[^"]+)"/g)) queue.push(`/assets/${m[1].slice(2)}`);
+        for (const m of code.matchAll(/(?:^|[;}\s])import\s*(?:[\w{},*\s]+from\s*)?"(\.\/[^"]+)"/g))
+          queue.push(`/assets/${m[1].slice(2)}`);
       }
       if (total > 15 * 1024) over.push(`${file}: ${total} B`);
     }

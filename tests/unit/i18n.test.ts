@@ -15,7 +15,14 @@ const site = loadSiteConfig(root);
 describe("t()", () => {
   it("returns the text, fills variables, and shows the key itself when it is missing (spec §8)", () => {
     const missing: string[] = [];
-    const { t, has } = createTranslator("en", new Map([["hero.title", "Hello"], ["labels.explore", "Explore {name}"]]), (l, k) => missing.push(`${l}:${k}`));
+    const { t, has } = createTranslator(
+      "en",
+      new Map([
+        ["hero.title", "Hello"],
+        ["labels.explore", "Explore {name}"],
+      ]),
+      (l, k) => missing.push(`${l}:${k}`),
+    );
     expect(t("hero.title")).toBe("Hello");
     expect(t("labels.explore", { name: "Retail" })).toBe("Explore Retail");
     expect(t("hero.nothing")).toBe("hero.nothing");
@@ -24,9 +31,15 @@ describe("t()", () => {
   });
 
   it("counts numbered items until the first gap", () => {
-    const { count } = createTranslator("pt", new Map([
-      ["s.service1.title", "a"], ["s.service2.title", "b"], ["s.service4.title", "d"], ["s.benefit1", "x"],
-    ]));
+    const { count } = createTranslator(
+      "pt",
+      new Map([
+        ["s.service1.title", "a"],
+        ["s.service2.title", "b"],
+        ["s.service4.title", "d"],
+        ["s.benefit1", "x"],
+      ]),
+    );
     expect(count("s", "service")).toBe(2);
     expect(count("s", "benefit")).toBe(1);
     expect(count("s", "none")).toBe(0);
@@ -42,13 +55,17 @@ describe("content of this site", () => {
   });
 
   it("writes the brand only in site.yaml: copy refers to it as {brand}, which is filled in", () => {
-    for (const c of [pt, en]) for (const text of c.dictionary.values()) expect(text).not.toMatch(/\{(brand|city|email|legalName)\}/);
+    for (const c of [pt, en])
+      for (const text of c.dictionary.values()) expect(text).not.toMatch(/\{(brand|city|email|legalName)\}/);
     expect(en.dictionary.get("meta.home.title")).toContain(site.brand);
   });
 
   it("gives each action one label per language: every call to contact reads as the navigation's (issue 19)", () => {
     for (const c of [pt, en]) {
-      expect([c.dictionary.get("hero.cta"), c.dictionary.get("cta.button")]).toEqual([c.dictionary.get("nav.contact"), c.dictionary.get("nav.contact")]);
+      expect([c.dictionary.get("hero.cta"), c.dictionary.get("cta.button")]).toEqual([
+        c.dictionary.get("nav.contact"),
+        c.dictionary.get("nav.contact"),
+      ]);
     }
     expect(en.dictionary.get("nav.contact")).toBe("Contact Us");
   });
@@ -61,13 +78,31 @@ describe("content of this site", () => {
   });
 
   it("uses the terms a Brazilian business reader and an English one expect, not the ones the copy review flagged (issue 40)", () => {
-    const articles = (dir: string) => readdirSync(join(root, dir)).map((f) => readFileSync(join(root, dir, f), "utf8")).join("\n");
+    const articles = (dir: string) =>
+      readdirSync(join(root, dir))
+        .map((f) => readFileSync(join(root, dir, f), "utf8"))
+        .join("\n");
     const ptText = [...pt.dictionary.values()].join("\n") + articles("content/pt/insights");
     const enText = [...en.dictionary.values()].join("\n") + articles("content/en/insights");
-    for (const flagged of [/ordens? de grandeza/i, /\bpilha\b/i, /passagens claras/i, /sistemas de registro/i, /modelos de fundação/i, /\bMediriam|Serviriam|Lembrariam\b/]) {
+    for (const flagged of [
+      /ordens? de grandeza/i,
+      /\bpilha\b/i,
+      /passagens claras/i,
+      /sistemas de registro/i,
+      /modelos de fundação/i,
+      /\bMediriam|Serviriam|Lembrariam\b/,
+    ]) {
       expect(ptText).not.toMatch(flagged);
     }
-    for (const flagged of [/orders? of magnitude/i, /\blicences?\b/i, /consumer units/i, /bill copies/i, /put to use/i, /stop, adjust or go on/i, /\bWould (measure|remember)\b/]) {
+    for (const flagged of [
+      /orders? of magnitude/i,
+      /\blicences?\b/i,
+      /consumer units/i,
+      /bill copies/i,
+      /put to use/i,
+      /stop, adjust or go on/i,
+      /\bWould (measure|remember)\b/,
+    ]) {
       expect(enText).not.toMatch(flagged);
     }
     // One label per page: the trail, the navigation and the heading name the contact page alike, and a sector's
@@ -75,7 +110,8 @@ describe("content of this site", () => {
     for (const c of [pt, en]) {
       expect(c.dictionary.get("breadcrumbs.contact")).toBe(c.dictionary.get("nav.contact"));
       expect(c.dictionary.get("contact.heading")).toBe(c.dictionary.get("nav.contact"));
-      for (const [slug, key] of Object.entries(ROUTED_SECTORS)) expect(c.dictionary.get(`breadcrumbs.${slug}`)).toBe(c.dictionary.get(`industries.${key}.name`));
+      for (const [slug, key] of Object.entries(ROUTED_SECTORS))
+        expect(c.dictionary.get(`breadcrumbs.${slug}`)).toBe(c.dictionary.get(`industries.${key}.name`));
     }
     // A figure never breaks from its currency or its unit at the end of a line.
     expect(pt.dictionary.get("advisors.advisor2.bio")).toContain("US$\u00a036\u00a0milhões");
@@ -87,7 +123,9 @@ describe("content of this site", () => {
     expect(pt.dictionary.get("newsletter.emptyEmail")).toBe("Por favor, insira um email válido.");
     expect(en.dictionary.get("newsletter.failure")).toBe("Failed to subscribe. Please try again.");
     expect(pt.dictionary.get("newsletter.failure")).toBe("Falha ao inscrever. Tente novamente.");
-    expect(en.dictionary.get("contactForm.successMessage")).toBe("Your message has been sent. We'll get back to you soon!");
+    expect(en.dictionary.get("contactForm.successMessage")).toBe(
+      "Your message has been sent. We'll get back to you soon!",
+    );
     expect(pt.dictionary.get("contactForm.successTitle")).toBe("Mensagem Enviada!");
     expect(en.dictionary.get("error.title")).toBe("Unexpected Application Error!");
     expect(pt.dictionary.get("error.title")).toBe("Unexpected Application Error!");
@@ -106,15 +144,27 @@ describe("content errors", () => {
     };
     const duplicate = error("hero:\n  title: A\n  title: B\n");
     expect(duplicate.name).toBe("YamlSyntaxError");
-    expect(duplicate.message).toBe("content/en/home.yaml:3:3: duplicated mapping key\n 1 | hero:\n 2 |   title: A\n 3 |   title: B\n-------^");
+    expect(duplicate.message).toBe(
+      "content/en/home.yaml:3:3: duplicated mapping key\n 1 | hero:\n 2 |   title: A\n 3 |   title: B\n-------^",
+    );
     expect(duplicate.hint).toMatch(/indentation/);
-    expect(error("hero:\n\ttitle: A\n").message).toMatch(/^content\/en\/home\.yaml:2:1: tab characters must not be used in indentation/);
-    expect(error("hero:\n  title: Hello: world\n").message).toMatch(/^content\/en\/home\.yaml:2:15: bad indentation of a mapping entry/);
+    expect(error("hero:\n\ttitle: A\n").message).toMatch(
+      /^content\/en\/home\.yaml:2:1: tab characters must not be used in indentation/,
+    );
+    expect(error("hero:\n  title: Hello: world\n").message).toMatch(
+      /^content\/en\/home\.yaml:2:15: bad indentation of a mapping entry/,
+    );
     expect(error('hero:\n  title: "unclosed\n  cta: Talk to us\n').message).toMatch(/^content\/en\/home\.yaml:3:3: /);
   });
 
   it("read dates, yes/no and numbers as YAML 1.2's core schema does: dates and words stay text", () => {
-    expect(parseYaml("x.yaml", "date: 2026-11-22\nanswer: yes\nzip: 01310-100\ncount: 12\nempty: ~\n")).toEqual({ date: "2026-11-22", answer: "yes", zip: "01310-100", count: 12, empty: null });
+    expect(parseYaml("x.yaml", "date: 2026-11-22\nanswer: yes\nzip: 01310-100\ncount: 12\nempty: ~\n")).toEqual({
+      date: "2026-11-22",
+      answer: "yes",
+      zip: "01310-100",
+      count: 12,
+      empty: null,
+    });
   });
 
   it("name both files when two define the same key", () => {
@@ -122,6 +172,8 @@ describe("content errors", () => {
     mkdirSync(join(dir, "content", "pt"), { recursive: true });
     writeFileSync(join(dir, "content", "pt", "a.yaml"), "hero:\n  title: A\n");
     writeFileSync(join(dir, "content", "pt", "b.yaml"), "hero:\n  title: B\n");
-    expect(() => loadLocaleContent(dir, "pt", site)).toThrowError('The key "hero.title" is defined in content/pt/a.yaml and again in content/pt/b.yaml.');
+    expect(() => loadLocaleContent(dir, "pt", site)).toThrowError(
+      'The key "hero.title" is defined in content/pt/a.yaml and again in content/pt/b.yaml.',
+    );
   });
 });

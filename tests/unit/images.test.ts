@@ -1,5 +1,14 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import sharp from "sharp";
@@ -16,7 +25,10 @@ import { jsonLdGraph, parseHtml, projectCopy, ROOT } from "../helpers.ts";
  */
 const SITE = "https://www.vetorai.com.br";
 const FIXTURES = join(ROOT, "tests", "fixtures", "images");
-const ARTICLES = { pt: readdirSync(join(ROOT, "content/pt/insights")), en: readdirSync(join(ROOT, "content/en/insights")) };
+const ARTICLES = {
+  pt: readdirSync(join(ROOT, "content/pt/insights")),
+  en: readdirSync(join(ROOT, "content/en/insights")),
+};
 // The alt text of the Markdown image: quotes, angle brackets and an ampersand, which must come out escaped.
 const CHART_ALT = `Receita "por trimestre" <em> & custo`;
 let root: string;
@@ -32,7 +44,10 @@ beforeAll(async () => {
   copyFileSync(join(FIXTURES, "portrait.jpg"), join(root, "content/images/people/ceo.jpg"));
   for (const locale of ["pt", "en"]) {
     const file = join(root, `content/${locale}/about.yaml`);
-    writeFileSync(file, readFileSync(file, "utf8").replace(/^( {2}ceo:\n)/m, "$1    photo: ../images/people/ceo.jpg\n"));
+    writeFileSync(
+      file,
+      readFileSync(file, "utf8").replace(/^( {2}ceo:\n)/m, "$1    photo: ../images/people/ceo.jpg\n"),
+    );
   }
   // An article with an image in its text, beside the Markdown file.
   copyFileSync(join(FIXTURES, "chart.png"), join(root, "content/pt/insights/receita.png"));
@@ -50,9 +65,15 @@ async function checkPicture(picture: HTMLElement) {
   expect(avif.getAttribute("type")).toBe("image/avif");
   expect(webp.getAttribute("type")).toBe("image/webp");
   const widths: number[][] = [];
-  for (const [source, format, ext] of [[avif, "heif", "avif"], [webp, "webp", "webp"]] as const) {
+  for (const [source, format, ext] of [
+    [avif, "heif", "avif"],
+    [webp, "webp", "webp"],
+  ] as const) {
     expect(source.getAttribute("sizes")).toMatch(/\S/);
-    const candidates = source.getAttribute("srcset")!.split(", ").map((c) => c.split(" "));
+    const candidates = source
+      .getAttribute("srcset")!
+      .split(", ")
+      .map((c) => c.split(" "));
     const seen: number[] = [];
     for (const [src, descriptor] of candidates) {
       expect(src).toMatch(new RegExp(`^/assets/img/[a-z0-9-]+-\\d+\\.[0-9a-f]{10}\\.${ext}$`));
@@ -73,22 +94,23 @@ async function checkPicture(picture: HTMLElement) {
 }
 
 describe("article covers", () => {
-  it.each([...ARTICLES.pt.map((f) => `insights/${f.replace(/\.md$/, ".html")}`), ...ARTICLES.en.map((f) => `en/insights/${f.replace(/\.md$/, ".html")}`)])(
-    "%s shows its cover above the fold: fetched first, never lazy, AVIF and WebP at several widths",
-    async (file) => {
-      const doc = page(file);
-      const cover = doc.querySelector("header img.article-cover")!.parentNode as unknown as HTMLElement;
-      expect(cover.tagName).toBe("PICTURE");
-      const { img, widths } = await checkPicture(cover);
-      expect(widths).toEqual([400, 800, 1200, 1600]);
-      expect(img.getAttribute("fetchpriority")).toBe("high");
-      expect(img.hasAttribute("loading")).toBe(false);
-      expect(img.getAttribute("alt")).toBe("");
-      // The one image fetched first; the others (related articles) wait until they near the viewport.
-      expect(doc.querySelectorAll("img[fetchpriority]")).toHaveLength(1);
-      for (const other of doc.querySelectorAll("main img:not([fetchpriority])")) expect(other.getAttribute("loading")).toBe("lazy");
-    },
-  );
+  it.each([
+    ...ARTICLES.pt.map((f) => `insights/${f.replace(/\.md$/, ".html")}`),
+    ...ARTICLES.en.map((f) => `en/insights/${f.replace(/\.md$/, ".html")}`),
+  ])("%s shows its cover above the fold: fetched first, never lazy, AVIF and WebP at several widths", async (file) => {
+    const doc = page(file);
+    const cover = doc.querySelector("header img.article-cover")!.parentNode as unknown as HTMLElement;
+    expect(cover.tagName).toBe("PICTURE");
+    const { img, widths } = await checkPicture(cover);
+    expect(widths).toEqual([400, 800, 1200, 1600]);
+    expect(img.getAttribute("fetchpriority")).toBe("high");
+    expect(img.hasAttribute("loading")).toBe(false);
+    expect(img.getAttribute("alt")).toBe("");
+    // The one image fetched first; the others (related articles) wait until they near the viewport.
+    expect(doc.querySelectorAll("img[fetchpriority]")).toHaveLength(1);
+    for (const other of doc.querySelectorAll("main img:not([fetchpriority])"))
+      expect(other.getAttribute("loading")).toBe("lazy");
+  });
 
   it("shows on every card of the listings and the home page with the card's sizes (wider for a card leading its row): the listing's first fetched first, every other lazily", async () => {
     for (const file of ["insights.html", "en/insights.html", "index.html", "en.html"]) {
@@ -99,10 +121,14 @@ describe("article covers", () => {
         const picture = card.querySelector("picture")!;
         const { img } = await checkPicture(picture);
         const first = listing && i === 0;
-        expect([img.getAttribute("loading"), img.getAttribute("decoding"), img.getAttribute("fetchpriority")]).toEqual(first ? [undefined, undefined, "high"] : ["lazy", "async", undefined]);
+        expect([img.getAttribute("loading"), img.getAttribute("decoding"), img.getAttribute("fetchpriority")]).toEqual(
+          first ? [undefined, undefined, "high"] : ["lazy", "async", undefined],
+        );
         // A first card that leads its row in three columns (a count that would leave one alone) has a wider cover.
         const leads = i === 0 && cards.length % 3 === 1;
-        expect(picture.querySelector("source")!.getAttribute("sizes")).toBe(`(min-width: 64rem) ${leads ? "38rem" : "23rem"}, (min-width: 48rem) 50vw, 100vw`);
+        expect(picture.querySelector("source")!.getAttribute("sizes")).toBe(
+          `(min-width: 64rem) ${leads ? "38rem" : "23rem"}, (min-width: 48rem) 50vw, 100vw`,
+        );
       }
       // The home page's articles are far below the fold: nothing there is fetched first.
       expect(page(file).querySelectorAll("img[fetchpriority]")).toHaveLength(listing ? 1 : 0);
@@ -110,7 +136,11 @@ describe("article covers", () => {
   });
 
   it("gives each article a 1200×630 Open Graph image, in og:image and the BlogPosting's image, as full addresses", async () => {
-    for (const file of ["insights/governanca-de-ia.html", "en/insights/ai-governance.html", "en/insights/mlops-llmops.html"]) {
+    for (const file of [
+      "insights/governanca-de-ia.html",
+      "en/insights/ai-governance.html",
+      "en/insights/mlops-llmops.html",
+    ]) {
       const doc = page(file);
       const og = doc.querySelector('meta[property="og:image"]')!.getAttribute("content")!;
       expect(og).toMatch(new RegExp(`^${SITE}/assets/img/[a-z0-9-]+-og\\.[0-9a-f]{10}\\.jpg$`));
@@ -134,10 +164,14 @@ describe("article covers", () => {
       expect(doc.querySelector('meta[property="og:image:width"]')!.getAttribute("content")).toBe("1200");
       expect(doc.querySelector('meta[name="twitter:card"]')!.getAttribute("content")).toBe("summary_large_image");
     }
-    const meta = await sharp(fileOf(page("index.html").querySelector('meta[property="og:image"]')!.getAttribute("content")!)).metadata();
+    const meta = await sharp(
+      fileOf(page("index.html").querySelector('meta[property="og:image"]')!.getAttribute("content")!),
+    ).metadata();
     expect([meta.format, meta.width, meta.height]).toEqual(["jpeg", 1200, 630]);
     // No page shows the card as a picture: its AVIF and WebP widths are not in the output.
-    expect(readdirSync(join(out, "assets/img")).filter((f) => f.startsWith("social-card-"))).toEqual([expect.stringMatching(/^social-card-og\./)]);
+    expect(readdirSync(join(out, "assets/img")).filter((f) => f.startsWith("social-card-"))).toEqual([
+      expect.stringMatching(/^social-card-og\./),
+    ]);
   });
 });
 
@@ -156,7 +190,9 @@ describe("an article without a cover", () => {
     expect(doc.querySelector("header picture")).toBeNull();
     // Its translation keeps its own cover.
     const pt = parseHtml(readFileSync(join(dist, "insights/mlops-llmops.html"), "utf8"));
-    expect(pt.querySelector('meta[property="og:image"]')!.getAttribute("content")).toMatch(/\/assets\/img\/mlops-llmops-og\./);
+    expect(pt.querySelector('meta[property="og:image"]')!.getAttribute("content")).toMatch(
+      /\/assets\/img\/mlops-llmops-og\./,
+    );
   }, 120_000);
 });
 
@@ -179,28 +215,37 @@ describe("an image in an article's Markdown", () => {
     const rss = readFileSync(join(out, "insights/rss.xml"), "utf8");
     const item = rss.slice(rss.indexOf("<title><![CDATA[Um artigo com gráfico]]></title>"));
     expect(item).toMatch(new RegExp(`<img src="${SITE}/assets/img/receita-800\\.[0-9a-f]{10}\\.jpg"`));
-    expect(item).toMatch(new RegExp(`srcset="${SITE}/assets/img/receita-400\\.[0-9a-f]{10}\\.avif 400w, ${SITE}/assets/img/receita-800\\.`));
+    expect(item).toMatch(
+      new RegExp(
+        `srcset="${SITE}/assets/img/receita-400\\.[0-9a-f]{10}\\.avif 400w, ${SITE}/assets/img/receita-800\\.`,
+      ),
+    );
     expect(rss).not.toMatch(/(src|srcset)="\//);
   });
 });
 
 describe("leadership portraits", () => {
-  it.each([["about.html"], ["en/about.html"]])("%s shows the photo of a person who has one, and the monogram of one who has none", async (file) => {
-    const people = page(file).querySelectorAll("#leadership .person");
-    const ceo = people[0];
-    const { img, widths } = await checkPicture(ceo.querySelector("picture")!);
-    expect(img.getAttribute("alt")).toBe("Carolina Mendes Vasconcelos");
-    expect(img.getAttribute("class")).toBe("portrait");
-    expect(img.getAttribute("loading")).toBe("lazy");
-    // A 600-pixel photo is never upscaled.
-    expect(widths).toEqual([400, 600]);
-    expect(ceo.querySelector(".monogram")).toBeNull();
-    expect(people[1].querySelector("picture")).toBeNull();
-    expect(people[1].querySelector(".monogram")!.textContent).toMatch(/^\p{Lu}{1,2}$/u);
-  });
+  it.each([["about.html"], ["en/about.html"]])(
+    "%s shows the photo of a person who has one, and the monogram of one who has none",
+    async (file) => {
+      const people = page(file).querySelectorAll("#leadership .person");
+      const ceo = people[0];
+      const { img, widths } = await checkPicture(ceo.querySelector("picture")!);
+      expect(img.getAttribute("alt")).toBe("Carolina Mendes Vasconcelos");
+      expect(img.getAttribute("class")).toBe("portrait");
+      expect(img.getAttribute("loading")).toBe("lazy");
+      // A 600-pixel photo is never upscaled.
+      expect(widths).toEqual([400, 600]);
+      expect(ceo.querySelector(".monogram")).toBeNull();
+      expect(people[1].querySelector("picture")).toBeNull();
+      expect(people[1].querySelector(".monogram")!.textContent).toMatch(/^\p{Lu}{1,2}$/u);
+    },
+  );
 
   it("puts the author's portrait in an article's byline when there is one, the initials otherwise", () => {
-    expect(page("insights/governanca-de-ia.html").querySelector("article header .byline img.portrait")!.getAttribute("alt")).toBe("");
+    expect(
+      page("insights/governanca-de-ia.html").querySelector("article header .byline img.portrait")!.getAttribute("alt"),
+    ).toBe("");
     const cto = page("en/insights/ai-ready-data.html").querySelector("article header .byline")!;
     expect(cto.querySelector("picture")).toBeNull();
     expect(cto.querySelector(".monogram")!.textContent).toBe("RL");
@@ -216,14 +261,23 @@ describe("the cache", () => {
     expect(second.images).toEqual({ count: result.images.count, encoded: 0 });
     const files = (dir: string) => readdirSync(join(dir, "assets/img")).sort();
     expect(files(again)).toEqual(files(out));
-    for (const file of files(out)) expect(readFileSync(join(again, "assets/img", file)).equals(readFileSync(join(out, "assets/img", file)))).toBe(true);
+    for (const file of files(out))
+      expect(readFileSync(join(again, "assets/img", file)).equals(readFileSync(join(out, "assets/img", file)))).toBe(
+        true,
+      );
   }, 120_000);
 
   it("keeps an image's files between runs, keyed by its content, and reads them back instead of encoding", async () => {
     const root = mkdtempSync(join(tmpdir(), "sitegen-image-cache-"));
     mkdirSync(join(root, "content/xx"), { recursive: true });
     copyFileSync(join(FIXTURES, "portrait.jpg"), join(root, "content/xx/face.jpg"));
-    const contents = [{ locale: "xx", dictionary: new Map([["team.ana.photo", "face.jpg"]]), sources: new Map([["team.ana.photo", "content/xx/about.yaml"]]) }];
+    const contents = [
+      {
+        locale: "xx",
+        dictionary: new Map([["team.ana.photo", "face.jpg"]]),
+        sources: new Map([["team.ana.photo", "content/xx/about.yaml"]]),
+      },
+    ];
     const input = { root, definitions: [], collections: {}, contents, imageKeys: ["team.*.photo"] };
     const first = await processImages(input);
     expect([first.count, first.encoded]).toEqual([1, 1]);

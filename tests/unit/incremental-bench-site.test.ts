@@ -18,7 +18,8 @@ let project: string;
 let work: string;
 let out: string;
 
-const entryFile = (locale: string, i: number) => join(project, "content", locale, "insights", `entry-${String(i).padStart(2, "0")}.yaml`);
+const entryFile = (locale: string, i: number) =>
+  join(project, "content", locale, "insights", `entry-${String(i).padStart(2, "0")}.yaml`);
 const entry = (locale: string, i: number, fields: Partial<Record<"title" | "date" | "body", string>> = {}) =>
   [
     `title: "${fields.title ?? `${locale === "pt" ? "Artigo" : "Article"} ${i}`}"`,

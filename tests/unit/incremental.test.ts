@@ -1,5 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  copyFileSync,
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
@@ -20,7 +29,12 @@ let work: string;
 let out: string;
 let cold: string;
 
-const article = (locale: string, i: number, title = `${locale === "pt" ? "Artigo de teste" : "Test article"} ${i}`, body = `${locale === "pt" ? "Texto do artigo" : "Text of the article"} ${i}.`) =>
+const article = (
+  locale: string,
+  i: number,
+  title = `${locale === "pt" ? "Artigo de teste" : "Test article"} ${i}`,
+  body = `${locale === "pt" ? "Texto do artigo" : "Text of the article"} ${i}.`,
+) =>
   [
     "---",
     `title: "${title}"`,
@@ -51,7 +65,8 @@ beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), "sitegen-incremental-"));
   out = join(work, "dist");
   cold = join(work, "cold");
-  for (const locale of ["pt", "en"]) for (let i = 0; i < GENERATED; i++) writeFileSync(articleFile(locale, i), article(locale, i));
+  for (const locale of ["pt", "en"])
+    for (let i = 0; i < GENERATED; i++) writeFileSync(articleFile(locale, i), article(locale, i));
   const first = await buildSite({ root: project, outDir: out });
   expect(first.rendered).toBe(first.pages.length);
 }, 180_000);
@@ -89,7 +104,10 @@ describe("incremental build", () => {
   }, 120_000);
 
   it("renders the pages that show an article's card when its reading time changes", async () => {
-    writeFileSync(articleFile("en", 12), article("en", 12, undefined, Array.from({ length: 900 }, (_, i) => `word${i}`).join(" ")));
+    writeFileSync(
+      articleFile("en", 12),
+      article("en", 12, undefined, Array.from({ length: 900 }, (_, i) => `word${i}`).join(" ")),
+    );
     const result = await buildBoth();
     expect(result.rendered).toBeGreaterThan(1);
     expect(read("en/insights/generated-12.html")).toContain("word899");
@@ -101,11 +119,18 @@ describe("incremental build", () => {
     const result = await buildBoth();
     expect(result.rendered).toBeGreaterThan(1);
     expect(read("insights/generated-8.html")).not.toBe(before);
-    const listings = readdirSync(join(out, "insights", "page")).map((f) => read(`insights/page/${f}`)).concat(read("insights.html"));
+    const listings = readdirSync(join(out, "insights", "page"))
+      .map((f) => read(`insights/page/${f}`))
+      .concat(read("insights.html"));
     expect(listings.some((html) => html.includes("Um título novo para o artigo oito"))).toBe(true);
-    expect(read("insights/atom.xml") + read("insights/rss.xml") + readdirSync(join(out, "insights")).filter((f) => f.startsWith("generated-") && f !== "generated-8.html").map((f) => read(`insights/${f}`)).join("")).toContain(
-      "Um título novo para o artigo oito",
-    );
+    expect(
+      read("insights/atom.xml") +
+        read("insights/rss.xml") +
+        readdirSync(join(out, "insights"))
+          .filter((f) => f.startsWith("generated-") && f !== "generated-8.html")
+          .map((f) => read(`insights/${f}`))
+          .join(""),
+    ).toContain("Um título novo para o artigo oito");
   }, 120_000);
 
   it("keeps the sitemap while the addresses and dates stay, and writes it again when an article's date changes", async () => {
@@ -115,7 +140,13 @@ describe("incremental build", () => {
     expect(statSync(join(out, "sitemap.xml")).mtimeMs).toBe(sitemap.mtimeMs);
     const url = /<url><loc>[^<]*\/en\/insights\/generated-30<\/loc><lastmod>([^<]+)<\/lastmod>/;
     expect(read("sitemap.xml").match(url)?.[1]).toMatch(/^2025-07-04/);
-    writeFileSync(articleFile("en", 30), article("en", 30, undefined, "A new paragraph, same date.").replace(/^date: .*$/m, "date: 2025-07-09\nupdated: 2026-02-01"));
+    writeFileSync(
+      articleFile("en", 30),
+      article("en", 30, undefined, "A new paragraph, same date.").replace(
+        /^date: .*$/m,
+        "date: 2025-07-09\nupdated: 2026-02-01",
+      ),
+    );
     await buildBoth();
     expect(read("sitemap.xml").match(url)?.[1]).toMatch(/^2026-02-01/);
   }, 120_000);
@@ -139,12 +170,15 @@ describe("incremental build", () => {
     expect(read("sitemap.xml")).not.toContain("/en/insights/generated-11<");
     expect(read("en/insights/rss.xml")).not.toContain("/en/insights/generated-11<");
     // The Portuguese page that was its translation no longer links to it.
-    expect(read("insights/generated-11.html")).not.toContain("/en/insights/generated-11\"");
+    expect(read("insights/generated-11.html")).not.toContain('/en/insights/generated-11"');
   }, 120_000);
 
   it("renders again the translation of an article that leaves its pair, whose own file did not change", async () => {
     expect(read("insights/generated-14.html")).toContain('/en/insights/generated-14"');
-    writeFileSync(articleFile("en", 14), article("en", 14).replace(/^tags: (.*)$/m, "tags: $1\ntranslationKey: generated-fourteen-alone"));
+    writeFileSync(
+      articleFile("en", 14),
+      article("en", 14).replace(/^tags: (.*)$/m, "tags: $1\ntranslationKey: generated-fourteen-alone"),
+    );
     const result = await buildBoth();
     expect(read("insights/generated-14.html")).not.toContain('/en/insights/generated-14"');
     expect(result.rendered).toBeLessThan(result.pages.length / 2);
@@ -186,7 +220,13 @@ describe("incremental build", () => {
   }, 300_000);
 
   it("keeps an article with an image in its body as it is, its image files included, when another article changes", async () => {
-    const withImage = (text: string) => article("en", 120, "An article with a chart", `${text}\n\n![A chart of the pilots](../../images/insights/ai-governance.webp)\n`);
+    const withImage = (text: string) =>
+      article(
+        "en",
+        120,
+        "An article with a chart",
+        `${text}\n\n![A chart of the pilots](../../images/insights/ai-governance.webp)\n`,
+      );
     writeFileSync(articleFile("en", 120), withImage("Before the chart."));
     await buildBoth();
     expect(read("en/insights/generated-120.html")).toMatch(/<picture>[^]*alt="A chart of the pilots"/);

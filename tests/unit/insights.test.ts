@@ -19,25 +19,47 @@ beforeAll(async () => {
 });
 
 describe("the listing", () => {
-  it.each([["insights.html", "pt"], ["en/insights.html", "en"]] as const)("%s lists every article, newest first, each linked", (file, locale) => {
+  it.each([
+    ["insights.html", "pt"],
+    ["en/insights.html", "en"],
+  ] as const)("%s lists every article, newest first, each linked", (file, locale) => {
     const cards = page(file).querySelectorAll("main .post");
     expect(cards).toHaveLength(ARTICLES[locale]);
     const dates = cards.map((c) => c.querySelector("time")!.getAttribute("datetime")!);
     expect(dates).toEqual([...dates].sort().reverse());
-    for (const card of cards) expect(card.querySelector("h3 a")!.getAttribute("href")).toMatch(locale === "en" ? /^\/en\/insights\/[a-z0-9-]+$/ : /^\/insights\/[a-z0-9-]+$/);
+    for (const card of cards)
+      expect(card.querySelector("h3 a")!.getAttribute("href")).toMatch(
+        locale === "en" ? /^\/en\/insights\/[a-z0-9-]+$/ : /^\/insights\/[a-z0-9-]+$/,
+      );
   });
 
   it("is what the navigation and the footer lead to, and the home page shows the three newest, linked", () => {
     const home = page("index.html");
-    expect(home.querySelectorAll(".nav-list a").find((a) => a.textContent === "Insights")!.getAttribute("href")).toBe("/insights");
-    expect(home.querySelectorAll(".site-footer a").find((a) => a.textContent === "Insights")!.getAttribute("href")).toBe("/insights");
-    const newest = page("insights.html").querySelectorAll("main .post h3 a").slice(0, 3).map((a) => a.getAttribute("href"));
+    expect(
+      home
+        .querySelectorAll(".nav-list a")
+        .find((a) => a.textContent === "Insights")!
+        .getAttribute("href"),
+    ).toBe("/insights");
+    expect(
+      home
+        .querySelectorAll(".site-footer a")
+        .find((a) => a.textContent === "Insights")!
+        .getAttribute("href"),
+    ).toBe("/insights");
+    const newest = page("insights.html")
+      .querySelectorAll("main .post h3 a")
+      .slice(0, 3)
+      .map((a) => a.getAttribute("href"));
     expect(home.querySelectorAll("#insights .post h3 a").map((a) => a.getAttribute("href"))).toEqual(newest);
     expect(page("en.html").querySelector("#insights .arrow-link")!.getAttribute("href")).toBe("/en/insights");
   });
 
   it("is the section the menu marks on the listing (the page itself) and on an article (within it)", () => {
-    const insightsLink = (file: string) => page(file).querySelectorAll(".nav-list a").find((a) => a.getAttribute("href") === (file.startsWith("en/") ? "/en/insights" : "/insights"))!;
+    const insightsLink = (file: string) =>
+      page(file)
+        .querySelectorAll(".nav-list a")
+        .find((a) => a.getAttribute("href") === (file.startsWith("en/") ? "/en/insights" : "/insights"))!;
     expect(insightsLink("insights.html").getAttribute("aria-current")).toBe("page");
     for (const file of ["insights/governanca-de-ia.html", "en/insights/ai-governance.html"]) {
       expect(insightsLink(file).getAttribute("aria-current"), file).toBeUndefined();
@@ -53,7 +75,11 @@ describe("an article", () => {
 
   it("has breadcrumbs Home › Insights › title, the author at the top, its date in the page's language and reading time", () => {
     const doc = pt();
-    expect(doc.querySelectorAll("nav.breadcrumbs li").map((li) => li.textContent)).toEqual(["Início", "Insights", "PL 2338 e LGPD: uma só estrutura de governança de IA para atender às duas"]);
+    expect(doc.querySelectorAll("nav.breadcrumbs li").map((li) => li.textContent)).toEqual([
+      "Início",
+      "Insights",
+      "PL 2338 e LGPD: uma só estrutura de governança de IA para atender às duas",
+    ]);
     expect(doc.querySelector(".article-meta")!.textContent).toMatch(/^22 de novembro de 2026 · \d+ min de leitura$/);
     expect(en().querySelector(".article-meta")!.textContent).toMatch(/^November 22, 2026 · \d+ min read$/);
     // The byline sits in the article's header, before the text: name (linked to the leadership) and role.
@@ -78,21 +104,46 @@ describe("an article", () => {
     const related = doc.querySelectorAll("#related-title + ul h3 a").map((a) => a.getAttribute("href"));
     expect(related.length).toBeGreaterThan(0);
     for (const href of related) {
-      const tags = page(`${href!.slice(1)}.html`).querySelectorAll(".tag-list li").map((li) => li.textContent);
-      expect(tags.some((tag) => doc.querySelectorAll(".tag-list li").map((li) => li.textContent).includes(tag)), href!).toBe(true);
+      const tags = page(`${href!.slice(1)}.html`)
+        .querySelectorAll(".tag-list li")
+        .map((li) => li.textContent);
+      expect(
+        tags.some((tag) =>
+          doc
+            .querySelectorAll(".tag-list li")
+            .map((li) => li.textContent)
+            .includes(tag),
+        ),
+        href!,
+      ).toBe(true);
     }
-    const sequence = doc.querySelectorAll(".article-sequence a").map((a) => `${a.getAttribute("rel") ?? ""} ${a.getAttribute("href")}`);
-    expect(sequence).toEqual(["prev /en/insights/ai-agents-back-office", "next /en/insights/ai-governance", " /en/insights"]);
+    const sequence = doc
+      .querySelectorAll(".article-sequence a")
+      .map((a) => `${a.getAttribute("rel") ?? ""} ${a.getAttribute("href")}`);
+    expect(sequence).toEqual([
+      "prev /en/insights/ai-agents-back-office",
+      "next /en/insights/ai-governance",
+      " /en/insights",
+    ]);
   });
 
   it("pairs translated slugs in hreflang and in the language switcher", () => {
-    const links = (doc: ReturnType<typeof pt>) => doc.querySelectorAll('link[rel="alternate"][hreflang]').map((l) => `${l.getAttribute("hreflang")} ${l.getAttribute("href")}`);
-    const expected = [`pt-BR ${abs("/insights/governanca-de-ia")}`, `en ${abs("/en/insights/ai-governance")}`, `x-default ${abs("/insights/governanca-de-ia")}`];
+    const links = (doc: ReturnType<typeof pt>) =>
+      doc
+        .querySelectorAll('link[rel="alternate"][hreflang]')
+        .map((l) => `${l.getAttribute("hreflang")} ${l.getAttribute("href")}`);
+    const expected = [
+      `pt-BR ${abs("/insights/governanca-de-ia")}`,
+      `en ${abs("/en/insights/ai-governance")}`,
+      `x-default ${abs("/insights/governanca-de-ia")}`,
+    ];
     expect(links(pt())).toEqual(expected);
     expect(links(en())).toEqual(expected);
     expect(pt().querySelector("a.lang-switch")!.getAttribute("href")).toBe("/en/insights/ai-governance");
     // Same file name in both folders: paired by it.
-    expect(page("insights/mlops-llmops.html").querySelector("a.lang-switch")!.getAttribute("href")).toBe("/en/insights/mlops-llmops");
+    expect(page("insights/mlops-llmops.html").querySelector("a.lang-switch")!.getAttribute("href")).toBe(
+      "/en/insights/mlops-llmops",
+    );
   });
 
   it("says it is an article: og:type, published time, and a BlogPosting in JSON-LD", () => {
@@ -104,7 +155,12 @@ describe("an article", () => {
       headline: "Preparing for PL 2338: one AI governance framework that also serves the LGPD",
       datePublished: "2026-11-22",
       dateModified: "2026-11-22",
-      author: { "@type": "Person", name: "Carolina Mendes Vasconcelos", jobTitle: "Co-founder and CEO", url: abs("/en/about") },
+      author: {
+        "@type": "Person",
+        name: "Carolina Mendes Vasconcelos",
+        jobTitle: "Co-founder and CEO",
+        url: abs("/en/about"),
+      },
       publisher: { "@id": `${SITE}/#organization` },
       inLanguage: "en",
     });
@@ -120,7 +176,12 @@ describe("an article", () => {
     expect(body.querySelectorAll("table th").length).toBeGreaterThan(2);
     // A table sits in a frame that scrolls on a phone, takes keyboard focus and has a name, announced by a hint.
     const frame = body.querySelector("table")!.parentNode!;
-    expect([frame.getAttribute("class"), frame.getAttribute("role"), frame.getAttribute("tabindex"), frame.getAttribute("aria-label")]).toEqual(["table-wrap", "region", "0", "Tabela 1"]);
+    expect([
+      frame.getAttribute("class"),
+      frame.getAttribute("role"),
+      frame.getAttribute("tabindex"),
+      frame.getAttribute("aria-label"),
+    ]).toEqual(["table-wrap", "region", "0", "Tabela 1"]);
     expect(frame.previousElementSibling!.classList.contains("table-hint")).toBe(true);
     const note = body.querySelector("sup.footnote-ref a")!;
     expect(body.querySelector(note.getAttribute("href")!)).not.toBeNull();
@@ -132,17 +193,23 @@ describe("an article", () => {
 
 describe("feeds and the sitemap", () => {
   it("write RSS 2.0 and Atom per locale with every article (up to 20), full URLs, announced in every page's head", () => {
-    for (const [dir, locale] of [["insights", "pt"], ["en/insights", "en"]] as const) {
+    for (const [dir, locale] of [
+      ["insights", "pt"],
+      ["en/insights", "en"],
+    ] as const) {
       const rss = parseHtml(read(`${dir}/rss.xml`));
       const items = rss.querySelectorAll("item");
       expect(items).toHaveLength(Math.min(20, ARTICLES[locale]));
-      for (const item of items) expect(item.querySelector("guid")!.textContent).toMatch(new RegExp(`^${SITE}/${dir}/[a-z0-9-]+$`));
+      for (const item of items)
+        expect(item.querySelector("guid")!.textContent).toMatch(new RegExp(`^${SITE}/${dir}/[a-z0-9-]+$`));
       const atom = parseHtml(read(`${dir}/atom.xml`));
       expect(atom.querySelectorAll("entry")).toHaveLength(items.length);
       expect(atom.querySelector("feed > id")!.textContent).toBe(`${SITE}/${dir}`);
     }
     for (const file of ["about.html", "en/contact.html", "insights/governanca-de-ia.html"]) {
-      const feeds = page(file).querySelectorAll('link[rel="alternate"][type]').map((l) => `${l.getAttribute("type")} ${l.getAttribute("href")}`);
+      const feeds = page(file)
+        .querySelectorAll('link[rel="alternate"][type]')
+        .map((l) => `${l.getAttribute("type")} ${l.getAttribute("href")}`);
       const dir = file.startsWith("en/") ? "/en/insights" : "/insights";
       expect(feeds).toEqual([`application/rss+xml ${dir}/rss.xml`, `application/atom+xml ${dir}/atom.xml`]);
     }
@@ -152,7 +219,9 @@ describe("feeds and the sitemap", () => {
     const urls = parseHtml(read("sitemap.xml")).querySelectorAll("url");
     const article = urls.find((u) => u.querySelector("loc")!.textContent === abs("/en/insights/ai-governance"))!;
     expect(article.querySelector("lastmod")!.textContent).toMatch(/^2026-11-22/);
-    expect(urls.filter((u) => /\/insights\/(?!tags(\/|$))[a-z]/.test(u.querySelector("loc")!.textContent))).toHaveLength(ARTICLES.pt + ARTICLES.en);
+    expect(
+      urls.filter((u) => /\/insights\/(?!tags(\/|$))[a-z]/.test(u.querySelector("loc")!.textContent)),
+    ).toHaveLength(ARTICLES.pt + ARTICLES.en);
   });
 });
 
@@ -167,7 +236,11 @@ describe("collections, as an author meets them", () => {
     await buildSite({ root: project, outDir: dist });
     const doc = parseHtml(readFileSync(join(dist, "insights", "so-em-portugues.html"), "utf8"));
     const self = `${SITE}/insights/so-em-portugues`;
-    expect(doc.querySelectorAll('link[rel="alternate"][hreflang]').map((l) => `${l.getAttribute("hreflang")} ${l.getAttribute("href")}`)).toEqual([`pt-BR ${self}`, `x-default ${self}`]);
+    expect(
+      doc
+        .querySelectorAll('link[rel="alternate"][hreflang]')
+        .map((l) => `${l.getAttribute("hreflang")} ${l.getAttribute("href")}`),
+    ).toEqual([`pt-BR ${self}`, `x-default ${self}`]);
     // The switcher leads to the other language's listing.
     expect(doc.querySelector("a.lang-switch")!.getAttribute("href")).toBe("/en/insights");
     // Raw HTML is text; a javascript: link is no link.
@@ -179,7 +252,10 @@ describe("collections, as an author meets them", () => {
 
   it("build drafts only when asked (sitegen serve), never by default (sitegen build)", async () => {
     const project = projectCopy();
-    writeFileSync(join(project, "content", "en", "insights", "draft.md"), "---\ntitle: Not yet\ndescription: A draft.\ndate: 2026-11-24\nauthor: ceo\ntags: [strategy]\ndraft: true\n---\n\nSoon.\n");
+    writeFileSync(
+      join(project, "content", "en", "insights", "draft.md"),
+      "---\ntitle: Not yet\ndescription: A draft.\ndate: 2026-11-24\nauthor: ceo\ntags: [strategy]\ndraft: true\n---\n\nSoon.\n",
+    );
     const built = join(mkdtempSync(join(tmpdir(), "sitegen-insights-")), "dist");
     await buildSite({ root: project, outDir: built });
     expect(readdirSync(join(built, "en", "insights"))).not.toContain("draft.html");
@@ -191,7 +267,10 @@ describe("collections, as an author meets them", () => {
   it("paginate a listing twelve a page, with YAML entries too", async () => {
     const project = projectCopy();
     for (let i = 1; i <= 6; i++) {
-      writeFileSync(join(project, "content", "en", "insights", `note-${i}.yaml`), `title: Note ${i}\ndescription: A short note.\ndate: 2025-01-0${i}\nauthor: cto\ntags: [mlops]\nbody: "Text of note ${i}."\n`);
+      writeFileSync(
+        join(project, "content", "en", "insights", `note-${i}.yaml`),
+        `title: Note ${i}\ndescription: A short note.\ndate: 2025-01-0${i}\nauthor: cto\ntags: [mlops]\nbody: "Text of note ${i}."\n`,
+      );
     }
     const dist = join(mkdtempSync(join(tmpdir(), "sitegen-insights-")), "dist");
     await buildSite({ root: project, outDir: dist });
@@ -202,23 +281,48 @@ describe("collections, as an author meets them", () => {
     expect(first.querySelector(".pagination a[rel=next]")!.getAttribute("href")).toBe("/en/insights/page/2");
     expect(second.querySelector(".pagination a[rel=prev]")!.getAttribute("href")).toBe("/en/insights");
     expect(second.querySelector("title")!.textContent).toBe("Insights (Page 2) | Vetor AI");
-    expect(second.querySelectorAll("nav.breadcrumbs li").map((li) => li.textContent)).toEqual(["Home", "Insights", "Page 2"]);
-    expect(parseHtml(readFileSync(join(dist, "en", "insights", "note-3.html"), "utf8")).querySelector(".article-prose")!.textContent.trim()).toBe("Text of note 3.");
+    expect(second.querySelectorAll("nav.breadcrumbs li").map((li) => li.textContent)).toEqual([
+      "Home",
+      "Insights",
+      "Page 2",
+    ]);
+    expect(
+      parseHtml(readFileSync(join(dist, "en", "insights", "note-3.html"), "utf8"))
+        .querySelector(".article-prose")!
+        .textContent.trim(),
+    ).toBe("Text of note 3.");
     // Portuguese has one page: no page 2, and page 2's hreflang names English only.
     expect(readdirSync(join(dist, "insights"))).not.toContain("page");
-    expect(second.querySelectorAll('link[rel="alternate"][hreflang]').map((l) => l.getAttribute("hreflang"))).toEqual(["en", "x-default"]);
+    expect(second.querySelectorAll('link[rel="alternate"][hreflang]').map((l) => l.getAttribute("hreflang"))).toEqual([
+      "en",
+      "x-default",
+    ]);
   });
 
   it.each([
     // A field that is there is named by its line; a missing one by the file alone.
     ["a missing title", (t: string) => t.replace(/^title: .*\n/m, ""), ", `title`: is required and missing."],
-    ["a bad date", (t: string) => t.replace(/^date: .*$/m, "date: 2026-13-40"), ':5:1, `date`: must be a date written YYYY-MM-DD, not "2026-13-40".'],
-    ["an unknown author", (t: string) => t.replace(/^author: .*$/m, "author: ghost"), ':6:1, `author`: "ghost" is not one of ceo, cto.'],
-    ["an unknown tag", (t: string) => t.replace(/^tags: .*$/m, "tags: [governance, blockchain]"), ':7:1, `tags`: "blockchain" is not one of governance, regulation, generative-ai, agents, operations, data-platforms, strategy, mlops, financial-services.'],
+    [
+      "a bad date",
+      (t: string) => t.replace(/^date: .*$/m, "date: 2026-13-40"),
+      ':5:1, `date`: must be a date written YYYY-MM-DD, not "2026-13-40".',
+    ],
+    [
+      "an unknown author",
+      (t: string) => t.replace(/^author: .*$/m, "author: ghost"),
+      ':6:1, `author`: "ghost" is not one of ceo, cto.',
+    ],
+    [
+      "an unknown tag",
+      (t: string) => t.replace(/^tags: .*$/m, "tags: [governance, blockchain]"),
+      ':7:1, `tags`: "blockchain" is not one of governance, regulation, generative-ai, agents, operations, data-platforms, strategy, mlops, financial-services.',
+    ],
   ])("fail on %s, naming the file, the line and the field", async (_what, change, message) => {
     const project = projectCopy();
     const file = join(project, "content", "en", "insights", "ai-ready-data.md");
     writeFileSync(file, change(readFileSync(file, "utf8")));
-    await expect(buildSite({ root: project, outDir: join(mkdtempSync(join(tmpdir(), "sitegen-insights-")), "dist") })).rejects.toThrowError(`content/en/insights/ai-ready-data.md${message}`);
+    await expect(
+      buildSite({ root: project, outDir: join(mkdtempSync(join(tmpdir(), "sitegen-insights-")), "dist") }),
+    ).rejects.toThrowError(`content/en/insights/ai-ready-data.md${message}`);
   });
 });

@@ -8,7 +8,11 @@ const reference = (source: string) => source.match(/[\p{L}\p{N}][^\s#>*_`|[\]()-
 
 describe("the words of an article (its reading time)", () => {
   it("counts the words of prose, not its markup", () => {
-    expect(countWords("# Governança de IA\n\nA **LGPD** já pede isso — e o PL 2338/2023 também.\n\n- item _um_\n- [link](https://example.com)")).toBe(17);
+    expect(
+      countWords(
+        "# Governança de IA\n\nA **LGPD** já pede isso — e o PL 2338/2023 também.\n\n- item _um_\n- [link](https://example.com)",
+      ),
+    ).toBe(17);
     expect(countWords("")).toBe(0);
     expect(countWords("  --- *** ### ```  ")).toBe(0);
   });
@@ -17,7 +21,8 @@ describe("the words of an article (its reading time)", () => {
     const samples: string[] = [];
     for (const locale of ["pt", "en"]) {
       const dir = join("content", locale, "insights");
-      for (const file of readdirSync(dir).filter((f) => f.endsWith(".md"))) samples.push(readFileSync(join(dir, file), "utf8"));
+      for (const file of readdirSync(dir).filter((f) => f.endsWith(".md")))
+        samples.push(readFileSync(join(dir, file), "utf8"));
     }
     expect(samples.length).toBeGreaterThan(6);
     samples.push(

@@ -38,14 +38,21 @@ beforeAll(async () => {
   writeFileSync(config, readFileSync(config, "utf8").replace("doubleOptIn: false", "doubleOptIn: true"));
   const log = vi.spyOn(console, "log").mockImplementation(() => {});
   try {
-    expect(await main(["node", "sitegen", "build", "--target", "netlify", "--out", join(project, "dist")], project)).toBe(0);
+    expect(
+      await main(["node", "sitegen", "build", "--target", "netlify", "--out", join(project, "dist")], project),
+    ).toBe(0);
   } finally {
     log.mockRestore();
   }
   smtp = await startSmtpSink();
   hook = await startWebhook();
   // As a site's environment variables: the runtime's workers start with the process's environment.
-  Object.assign(process.env, { SMTP_URL: smtp.url, NOTIFY_EMAIL_TO: FIRM, NOTIFY_WEBHOOK_URL: hook.url, SUBMISSIONS_SECRET: SECRET });
+  Object.assign(process.env, {
+    SMTP_URL: smtp.url,
+    NOTIFY_EMAIL_TO: FIRM,
+    NOTIFY_WEBHOOK_URL: hook.url,
+    SUBMISSIONS_SECRET: SECRET,
+  });
   netlify = await startNetlifyDev(project);
 }, 180_000);
 
@@ -61,7 +68,12 @@ afterAll(async () => {
 
 const fromOwnPage = () => ({ origin: netlify!.url, "sec-fetch-site": "same-origin" });
 const post = (path: string, body: unknown) =>
-  fetch(`${netlify!.url}${path}`, { method: "POST", redirect: "manual", body: JSON.stringify(body), headers: { ...fromOwnPage(), "content-type": "application/json", accept: "application/json" } });
+  fetch(`${netlify!.url}${path}`, {
+    method: "POST",
+    redirect: "manual",
+    body: JSON.stringify(body),
+    headers: { ...fromOwnPage(), "content-type": "application/json", accept: "application/json" },
+  });
 /** As if the backoff's wait were over: every notification not yet delivered is due now. */
 async function overdue(): Promise<void> {
   const blobs = getStore({ name: "submissions", consistency: "strong" });
@@ -71,16 +83,27 @@ async function overdue(): Promise<void> {
   }
 }
 const outbox = async (email: string) =>
-  (await new BlobsSubmissionStore().findByEmail(email)).outbox.map((o) => ({ kind: o.kind, attempts: o.attempts, last_error: o.last_error, delivered: o.delivered_at !== null })).sort((a, b) => a.kind.localeCompare(b.kind));
+  (await new BlobsSubmissionStore().findByEmail(email)).outbox
+    .map((o) => ({ kind: o.kind, attempts: o.attempts, last_error: o.last_error, delivered: o.delivered_at !== null }))
+    .sort((a, b) => a.kind.localeCompare(b.kind));
 
 describe("notifications on Netlify", () => {
   it("routes the confirmation link to the function, with the endpoints", () => {
     const fn = readFileSync(join(project, FUNCTIONS_DIR, FUNCTION_NAME, `${FUNCTION_NAME}.mjs`), "utf8");
-    expect(fn).toContain('export const config = { path: ["/api/newsletter","/api/contact","/api/detect-language","/api/newsletter/confirm"] };');
+    expect(fn).toContain(
+      'export const config = { path: ["/api/newsletter","/api/contact","/api/detect-language","/api/newsletter/confirm"] };',
+    );
   });
 
   it("e-mails a contact message to the firm and posts it to the webhook after answering the visitor", async () => {
-    const message = { firstName: "Ana", lastName: "Souza", email: "ana@cliente.example.com", company: "Cliente & Cia", message: "Olá!\nQueremos um piloto de IA.", locale: "pt" };
+    const message = {
+      firstName: "Ana",
+      lastName: "Souza",
+      email: "ana@cliente.example.com",
+      company: "Cliente & Cia",
+      message: "Olá!\nQueremos um piloto de IA.",
+      locale: "pt",
+    };
     const response = await post("/api/contact", message);
     expect(response.status).toBe(200);
     expect((await response.json()).ok).toBe(true);
@@ -92,8 +115,15 @@ describe("notifications on Netlify", () => {
     expect(mail.headers["reply-to"]).toContain("<ana@cliente.example.com>");
     expect(mail.subject).toContain("Ana Souza");
     expect(mail.text).toContain("Olá!\nQueremos um piloto de IA.");
-    expect(hook.bodies[0]).toMatchObject({ event: "contact", submission: { type: "contact", firstName: "Ana", email: "ana@cliente.example.com", message: message.message } });
-    await until(async () => (await outbox("ana@cliente.example.com")).every((row) => row.delivered), 15_000, "the outbox rows marked delivered");
+    expect(hook.bodies[0]).toMatchObject({
+      event: "contact",
+      submission: { type: "contact", firstName: "Ana", email: "ana@cliente.example.com", message: message.message },
+    });
+    await until(
+      async () => (await outbox("ana@cliente.example.com")).every((row) => row.delivered),
+      15_000,
+      "the outbox rows marked delivered",
+    );
     expect(await outbox("ana@cliente.example.com")).toEqual([
       { kind: "email", attempts: 1, last_error: null, delivered: true },
       { kind: "webhook", attempts: 1, last_error: null, delivered: true },
@@ -103,13 +133,23 @@ describe("notifications on Netlify", () => {
   it("keeps a notification whose receiver is down in the outbox with its error, and a later request delivers it once it is up", async () => {
     const port = hook.port;
     await hook.close();
-    const response = await post("/api/contact", { firstName: "Bruno", lastName: "Lima", email: "bruno@cliente.example.com", message: "Retorno, por favor.", locale: "en" });
+    const response = await post("/api/contact", {
+      firstName: "Bruno",
+      lastName: "Lima",
+      email: "bruno@cliente.example.com",
+      message: "Retorno, por favor.",
+      locale: "en",
+    });
     expect(response.status).toBe(200);
     // Both rows, each tried once: an empty list (the rows not written yet) would pass `every` at once.
-    await until(async () => {
-      const rows = await outbox("bruno@cliente.example.com");
-      return rows.length === 2 && rows.every((row) => row.attempts === 1);
-    }, 30_000, "the e-mail sent and the webhook's failed try recorded");
+    await until(
+      async () => {
+        const rows = await outbox("bruno@cliente.example.com");
+        return rows.length === 2 && rows.every((row) => row.attempts === 1);
+      },
+      30_000,
+      "the e-mail sent and the webhook's failed try recorded",
+    );
     const [email, webhook] = await outbox("bruno@cliente.example.com");
     expect(email).toEqual({ kind: "email", attempts: 1, last_error: null, delivered: true });
     expect(webhook.delivered).toBe(false);
@@ -117,10 +157,19 @@ describe("notifications on Netlify", () => {
 
     hook = await startWebhook(port);
     await overdue();
-    expect((await fetch(`${netlify!.url}/api/detect-language`, { headers: { "accept-language": "en" } })).status).toBe(200);
+    expect((await fetch(`${netlify!.url}/api/detect-language`, { headers: { "accept-language": "en" } })).status).toBe(
+      200,
+    );
     await until(() => hook.bodies.length === 1, 30_000, "the webhook call on a later request");
-    expect(hook.bodies[0]).toMatchObject({ event: "contact", submission: { firstName: "Bruno", message: "Retorno, por favor." } });
-    await until(async () => (await outbox("bruno@cliente.example.com"))[1]?.delivered === true, 15_000, "the row marked delivered");
+    expect(hook.bodies[0]).toMatchObject({
+      event: "contact",
+      submission: { firstName: "Bruno", message: "Retorno, por favor." },
+    });
+    await until(
+      async () => (await outbox("bruno@cliente.example.com"))[1]?.delivered === true,
+      15_000,
+      "the row marked delivered",
+    );
     expect((await outbox("bruno@cliente.example.com"))[1]).toMatchObject({ attempts: 2, last_error: null });
   });
 
@@ -129,28 +178,49 @@ describe("notifications on Netlify", () => {
     expect(scheduled).toContain('export const config = { schedule: "*/5 * * * *" };');
     const port = hook.port;
     await hook.close();
-    const response = await post("/api/contact", { firstName: "Carla", lastName: "Dias", email: "carla@cliente.example.com", message: "Sem pressa.", locale: "pt" });
+    const response = await post("/api/contact", {
+      firstName: "Carla",
+      lastName: "Dias",
+      email: "carla@cliente.example.com",
+      message: "Sem pressa.",
+      locale: "pt",
+    });
     expect(response.status).toBe(200);
     // Both rows, each tried once: an empty list (the rows not written yet) would pass `every` at once.
-    await until(async () => {
-      const rows = await outbox("carla@cliente.example.com");
-      return rows.length === 2 && rows.every((row) => row.attempts === 1);
-    }, 30_000, "the e-mail sent and the webhook's failed try recorded");
+    await until(
+      async () => {
+        const rows = await outbox("carla@cliente.example.com");
+        return rows.length === 2 && rows.every((row) => row.attempts === 1);
+      },
+      30_000,
+      "the e-mail sent and the webhook's failed try recorded",
+    );
     hook = await startWebhook(port);
     await overdue();
     // What Netlify's scheduler does; the local runtime runs a scheduled function when its address is called.
     const run = await fetch(`${netlify!.url}/.netlify/functions/sitegen-deliver`, { method: "POST" });
     expect(run.status).toBe(204);
     expect(hook.bodies).toHaveLength(1);
-    expect(hook.bodies[0]).toMatchObject({ event: "contact", submission: { firstName: "Carla", message: "Sem pressa." } });
-    expect((await outbox("carla@cliente.example.com"))[1]).toMatchObject({ attempts: 2, last_error: null, delivered: true });
+    expect(hook.bodies[0]).toMatchObject({
+      event: "contact",
+      submission: { firstName: "Carla", message: "Sem pressa." },
+    });
+    expect((await outbox("carla@cliente.example.com"))[1]).toMatchObject({
+      attempts: 2,
+      last_error: null,
+      delivered: true,
+    });
   });
 
   it("sends the double opt-in confirmation through the outbox, and its link confirms the signup", async () => {
     const before = smtp.mails.length;
     const response = await post("/api/newsletter", { email: "reader@example.com", locale: "en" });
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ ok: true, title: EN.get("newsletter.pendingTitle"), message: EN.get("newsletter.pendingMessage") });
+    expect(await response.json()).toEqual({
+      ok: true,
+      title: EN.get("newsletter.pendingTitle"),
+      message: EN.get("newsletter.pendingMessage"),
+    });
     const [stored] = await new BlobsSubmissionStore().list("newsletter");
     expect([stored.email, stored.confirmed_at]).toEqual(["reader@example.com", null]);
 

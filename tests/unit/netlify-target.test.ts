@@ -46,9 +46,15 @@ afterAll(async () => {
   for (const runtime of started) await runtime.stop();
 });
 
-const post = (path: string, init: { body: string; headers: Record<string, string> }) => fetch(`${netlify.url}${path}`, { method: "POST", redirect: "manual", ...init });
+const post = (path: string, init: { body: string; headers: Record<string, string> }) =>
+  fetch(`${netlify.url}${path}`, { method: "POST", redirect: "manual", ...init });
 /** A post from another loopback address (Linux routes all of 127.0.0.0/8 to lo), as another visitor. */
-function sendFrom(localAddress: string, path: string, body: string, headers: Record<string, string>): Promise<{ status: number; headers: IncomingHttpHeaders }> {
+function sendFrom(
+  localAddress: string,
+  path: string,
+  body: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; headers: IncomingHttpHeaders }> {
   const { hostname, port } = new URL(netlify.url);
   return new Promise((resolve, reject) => {
     const req = request({ host: hostname, port, path, method: "POST", headers, localAddress, agent: false }, (res) => {
@@ -61,8 +67,14 @@ function sendFrom(localAddress: string, path: string, body: string, headers: Rec
 }
 /** What a page of the site sends, as Chromium does: same-origin fetch metadata and the page's origin. */
 const fromOwnPage = () => ({ origin: netlify.url, "sec-fetch-site": "same-origin" });
-const json = (body: unknown) => ({ body: JSON.stringify(body), headers: { ...fromOwnPage(), "content-type": "application/json", accept: "application/json" } });
-const form = (fields: Record<string, string>) => ({ body: new URLSearchParams(fields).toString(), headers: { ...fromOwnPage(), "content-type": "application/x-www-form-urlencoded" } });
+const json = (body: unknown) => ({
+  body: JSON.stringify(body),
+  headers: { ...fromOwnPage(), "content-type": "application/json", accept: "application/json" },
+});
+const form = (fields: Record<string, string>) => ({
+  body: new URLSearchParams(fields).toString(),
+  headers: { ...fromOwnPage(), "content-type": "application/x-www-form-urlencoded" },
+});
 
 describe("sitegen build --target netlify", () => {
   it("writes netlify.toml publishing dist/ with the functions folder, one v2 function, and leaves dist/ a static folder", () => {
@@ -93,27 +105,48 @@ describe("sitegen build --target netlify", () => {
   });
 
   it("stores a newsletter signup and a contact message sent as JSON and as plain forms, in the Blobs store", async () => {
-    let response = await post("/api/newsletter", json({ email: "Ana@Example.com", locale: "en", website: "", startedAt: 0 }));
+    let response = await post(
+      "/api/newsletter",
+      json({ email: "Ana@Example.com", locale: "en", website: "", startedAt: 0 }),
+    );
     expect(response.status).toBe(200);
     expect(response.headers.get("cache-control")).toBe("no-store");
-    expect(await response.json()).toEqual({ ok: true, title: "Success!", message: "Thank you for subscribing to our newsletter!" });
+    expect(await response.json()).toEqual({
+      ok: true,
+      title: "Success!",
+      message: "Thank you for subscribing to our newsletter!",
+    });
     // The same address in another case is the same subscriber: answered alike, stored once.
     response = await post("/api/newsletter", form({ email: "ana@example.COM", locale: "pt" }));
     expect(response.status).toBe(303);
     expect(response.headers.get("location")).toBe("/forms/newsletter-success");
 
-    const message = { firstName: "João", lastName: "Araújo", email: "joao@empresa.com.br", company: "Empresa Ltda", message: "Queremos automatizar o atendimento.", locale: "pt" };
+    const message = {
+      firstName: "João",
+      lastName: "Araújo",
+      email: "joao@empresa.com.br",
+      company: "Empresa Ltda",
+      message: "Queremos automatizar o atendimento.",
+      locale: "pt",
+    };
     response = await post("/api/contact", json({ ...message, website: "", startedAt: 0 }));
     expect(response.status).toBe(200);
     expect((await response.json()).ok).toBe(true);
-    response = await post("/api/contact", form({ ...message, company: "", locale: "en", message: "No JavaScript here." }));
+    response = await post(
+      "/api/contact",
+      form({ ...message, company: "", locale: "en", message: "No JavaScript here." }),
+    );
     expect(response.status).toBe(303);
     expect(response.headers.get("location")).toBe("/en/forms/contact-success");
 
     // Read back from the runtime's Blobs store, through the same store the function used.
     const store = new BlobsSubmissionStore();
-    expect((await store.list("newsletter")).map((r) => [r.email, r.locale, r.suspect])).toEqual([["Ana@Example.com", "en", 0]]);
-    expect((await store.list("contact")).map((r) => [r.first_name, r.last_name, r.email, r.company, r.message, r.locale])).toEqual([
+    expect((await store.list("newsletter")).map((r) => [r.email, r.locale, r.suspect])).toEqual([
+      ["Ana@Example.com", "en", 0],
+    ]);
+    expect(
+      (await store.list("contact")).map((r) => [r.first_name, r.last_name, r.email, r.company, r.message, r.locale]),
+    ).toEqual([
       ["João", "Araújo", "joao@empresa.com.br", "Empresa Ltda", "Queremos automatizar o atendimento.", "pt"],
       ["João", "Araújo", "joao@empresa.com.br", null, "No JavaScript here.", "en"],
     ]);
@@ -131,10 +164,18 @@ describe("sitegen build --target netlify", () => {
     expect((await response.json()).ok).toBe(false);
 
     const crossSite = { origin: "https://attacker.example", "sec-fetch-site": "cross-site" };
-    response = await post("/api/newsletter", { body: JSON.stringify({ email: "victim@example.com", locale: "en" }), headers: { ...crossSite, "content-type": "application/json", accept: "application/json" } });
+    response = await post("/api/newsletter", {
+      body: JSON.stringify({ email: "victim@example.com", locale: "en" }),
+      headers: { ...crossSite, "content-type": "application/json", accept: "application/json" },
+    });
     expect(response.status).toBe(403);
     response = await post("/api/contact", {
-      body: new URLSearchParams({ firstName: "A", lastName: "B", email: "victim@example.com", message: "spam" }).toString(),
+      body: new URLSearchParams({
+        firstName: "A",
+        lastName: "B",
+        email: "victim@example.com",
+        message: "spam",
+      }).toString(),
       headers: { ...crossSite, "content-type": "application/x-www-form-urlencoded" },
     });
     expect(response.status).toBe(303);
@@ -155,13 +196,18 @@ describe("sitegen build --target netlify", () => {
     let retryAfter: string | undefined;
     // The window is a fixed minute: if one ends during the loop, the next admits `limit` more, never more.
     for (let i = 0; i < 2 * limit + 1 && !statuses.includes(429); i++) {
-      const reply = await sendFrom("127.0.0.2", "/api/newsletter", JSON.stringify({ email: `visitor${i}@example.com`, locale: "en" }), {
-        ...fromOwnPage(),
-        "content-type": "application/json",
-        accept: "application/json",
-        "x-sitegen-remote-address": `203.0.113.${i}`,
-        "x-forwarded-for": `198.51.100.${i}`,
-      });
+      const reply = await sendFrom(
+        "127.0.0.2",
+        "/api/newsletter",
+        JSON.stringify({ email: `visitor${i}@example.com`, locale: "en" }),
+        {
+          ...fromOwnPage(),
+          "content-type": "application/json",
+          accept: "application/json",
+          "x-sitegen-remote-address": `203.0.113.${i}`,
+          "x-forwarded-for": `198.51.100.${i}`,
+        },
+      );
       statuses.push(reply.status);
       retryAfter ??= reply.headers["retry-after"] as string | undefined;
     }
@@ -174,12 +220,19 @@ describe("sitegen build --target netlify", () => {
     // Only what was accepted is stored; another visitor is not held back.
     const stored = (await new BlobsSubmissionStore().list("newsletter")).filter((r) => r.email.startsWith("visitor"));
     expect(stored).toHaveLength(accepted);
-    const other = await sendFrom("127.0.0.3", "/api/newsletter", JSON.stringify({ email: "someone-else@example.com" }), { ...fromOwnPage(), "content-type": "application/json", accept: "application/json" });
+    const other = await sendFrom(
+      "127.0.0.3",
+      "/api/newsletter",
+      JSON.stringify({ email: "someone-else@example.com" }),
+      { ...fromOwnPage(), "content-type": "application/json", accept: "application/json" },
+    );
     expect(other.status).toBe(200);
   });
 
   it("stops: the site's address and the local Blobs server's answer nothing afterwards", async () => {
-    const context = JSON.parse(Buffer.from(process.env.NETLIFY_BLOBS_CONTEXT ?? "", "base64").toString("utf8")) as { edgeURL: string };
+    const context = JSON.parse(Buffer.from(process.env.NETLIFY_BLOBS_CONTEXT ?? "", "base64").toString("utf8")) as {
+      edgeURL: string;
+    };
     const blobsUrl = context.edgeURL.replace("localhost", "127.0.0.1");
     expect((await fetch(blobsUrl)).status).toBeLessThan(500);
     await netlify.stop();
@@ -208,11 +261,22 @@ describe("sitegen build --target netlify with DATABASE_URL", () => {
     process.env.DATABASE_URL = url;
     netlify = await startNetlifyDev(project);
     started.push(netlify);
-    const response = await post("/api/contact", json({ firstName: "Bia", lastName: "Lima", email: "bia@empresa.com.br", message: "Por PostgreSQL.", locale: "pt" }));
+    const response = await post(
+      "/api/contact",
+      json({
+        firstName: "Bia",
+        lastName: "Lima",
+        email: "bia@empresa.com.br",
+        message: "Por PostgreSQL.",
+        locale: "pt",
+      }),
+    );
     expect(response.status).toBe(200);
     const store = openStore({}, { DATABASE_URL: url }, project);
     try {
-      expect((await store.list("contact")).map((r) => [r.first_name, r.email, r.message])).toEqual([["Bia", "bia@empresa.com.br", "Por PostgreSQL."]]);
+      expect((await store.list("contact")).map((r) => [r.first_name, r.email, r.message])).toEqual([
+        ["Bia", "bia@empresa.com.br", "Por PostgreSQL."],
+      ]);
     } finally {
       await store.close();
     }

@@ -17,17 +17,20 @@ describe("the privacy policy and the settings it describes", () => {
   it.each([
     ["pt", "dias", "Inscrições na newsletter não geram esse aviso.", "JSON"],
     ["en", "days", "Newsletter signups do not trigger it.", "JSON"],
-  ])("%s: retention, notifications and the rights' address match site.yaml", (locale, days, noNewsletterNotice, format) => {
-    const policy = text(locale);
-    const retentionDays = submissionSettings(site, {}).retentionDays;
-    expect(retentionDays).toBeGreaterThan(0);
-    expect(policy.get("privacy.section4.body")).toContain(`(${retentionDays} ${days})`);
-    expect(notifications.newsletter).toBe(false);
-    expect(policy.get("privacy.section5.body")).toContain(noNewsletterNotice);
-    expect(policy.get("privacy.section5.body")).toMatch(/e-?mail/i);
-    expect(policy.get("privacy.section8.body")).toContain(String(site.privacyEmail));
-    expect(policy.get("privacy.section8.body")).toContain(format);
-    // What it no longer claims: the IP address is in the access log, and the period is not "a few minutes".
-    expect(policy.get("privacy.section2.body")).not.toMatch(/alguns minutos|few minutes/);
-  });
+  ])(
+    "%s: retention, notifications and the rights' address match site.yaml",
+    (locale, days, noNewsletterNotice, format) => {
+      const policy = text(locale);
+      const retentionDays = submissionSettings(site, {}).retentionDays;
+      expect(retentionDays).toBeGreaterThan(0);
+      expect(policy.get("privacy.section4.body")).toContain(`(${retentionDays} ${days})`);
+      expect(notifications.newsletter).toBe(false);
+      expect(policy.get("privacy.section5.body")).toContain(noNewsletterNotice);
+      expect(policy.get("privacy.section5.body")).toMatch(/e-?mail/i);
+      expect(policy.get("privacy.section8.body")).toContain(String(site.privacyEmail));
+      expect(policy.get("privacy.section8.body")).toContain(format);
+      // What it no longer claims: the IP address is in the access log, and the period is not "a few minutes".
+      expect(policy.get("privacy.section2.body")).not.toMatch(/alguns minutos|few minutes/);
+    },
+  );
 });

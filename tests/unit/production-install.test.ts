@@ -13,7 +13,20 @@
  */
 import { afterAll, describe, expect, it } from "vitest";
 import { spawn, spawnSync } from "node:child_process";
-import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { request } from "node:http";
 import { builtinModules } from "node:module";
 import { tmpdir } from "node:os";
@@ -30,13 +43,29 @@ const runtime = () => stage("runtime");
 const steps = (s: Stage, op: string) => s.steps.filter((step) => step.op === op).map((step) => step.args);
 
 /** The npm package a bare import names (`react-dom/server` → react-dom, `@scope/x/y` → @scope/x). */
-const packageOf = (path: string) => path.split("/").slice(0, path.startsWith("@") ? 2 : 1).join("/");
+const packageOf = (path: string) =>
+  path
+    .split("/")
+    .slice(0, path.startsWith("@") ? 2 : 1)
+    .join("/");
 
 describe("what the production image needs", () => {
   it("everything the CLI and the endpoints load at run time is a production dependency", async () => {
-    const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { dependencies: Record<string, string> };
+    const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as {
+      dependencies: Record<string, string>;
+    };
     for (const entry of ["src/generator/cli.ts", "src/api/index.ts"]) {
-      const result = await build({ entryPoints: [join(ROOT, entry)], absWorkingDir: ROOT, bundle: true, platform: "node", format: "cjs", packages: "external", write: false, metafile: true, logLevel: "silent" });
+      const result = await build({
+        entryPoints: [join(ROOT, entry)],
+        absWorkingDir: ROOT,
+        bundle: true,
+        platform: "node",
+        format: "cjs",
+        packages: "external",
+        write: false,
+        metafile: true,
+        logLevel: "silent",
+      });
       const packages = new Set(
         Object.values(result.metafile.inputs)
           .flatMap((input) => input.imports.filter((i) => i.external).map((i) => i.path))
@@ -44,7 +73,10 @@ describe("what the production image needs", () => {
           .map(packageOf),
       );
       expect(packages.size, entry).toBeGreaterThan(0);
-      expect([...packages].filter((name) => !(name in pkg.dependencies)), entry).toEqual([]);
+      expect(
+        [...packages].filter((name) => !(name in pkg.dependencies)),
+        entry,
+      ).toEqual([]);
     }
   });
 
@@ -54,7 +86,9 @@ describe("what the production image needs", () => {
     expect(steps(stage("deps"), "RUN")).toEqual(["npm ci --omit=dev"]);
     // No npm ci in the runtime stage at all: its node_modules come from deps, so no dev tool can slip in.
     expect(steps(runtime(), "RUN").filter((r) => r.includes("npm"))).toEqual([]);
-    expect(steps(runtime(), "COPY").filter((c) => copyArgs(c).from === "build")).toEqual(["--from=build /app/dist ./dist"]);
+    expect(steps(runtime(), "COPY").filter((c) => copyArgs(c).from === "build")).toEqual([
+      "--from=build /app/dist ./dist",
+    ]);
     expect(steps(runtime(), "USER")).toEqual(["node"]);
     expect(steps(runtime(), "EXPOSE")).toEqual(["8080"]);
     expect(steps(runtime(), "ENV")).toContain("PORT=8080");
@@ -88,7 +122,15 @@ describe.skipIf(!replay)("the Dockerfile's steps, replayed in fresh folders", ()
   });
 
   /** A clean environment for the stages: the variables of the image, none of this test run's. */
-  const baseEnv: Record<string, string | undefined> = { NODE_ENV: undefined, PORT: undefined, HSTS: undefined, SUBMISSIONS_DB: undefined, SUBMISSIONS_RATE_LIMIT: undefined, DATABASE_URL: undefined, SITE_URL: undefined };
+  const baseEnv: Record<string, string | undefined> = {
+    NODE_ENV: undefined,
+    PORT: undefined,
+    HSTS: undefined,
+    SUBMISSIONS_DB: undefined,
+    SUBMISSIONS_RATE_LIMIT: undefined,
+    DATABASE_URL: undefined,
+    SITE_URL: undefined,
+  };
   // chown is the one step this machine cannot do (there is no user node here): a no-op stands in for it.
   let shims = "";
   function makeShims(): void {
@@ -119,13 +161,20 @@ describe.skipIf(!replay)("the Dockerfile's steps, replayed in fresh folders", ()
    */
   async function run(command: string, cwd: string, env: Record<string, string | undefined>): Promise<void> {
     const started = Date.now();
-    const child = spawn("sh", ["-c", command], { cwd, detached: true, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...baseEnv, ...env, PATH: `${shims}:${process.env.PATH}` } });
+    const child = spawn("sh", ["-c", command], {
+      cwd,
+      detached: true,
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, ...baseEnv, ...env, PATH: `${shims}:${process.env.PATH}` },
+    });
     running.add(child.pid!);
     let output = "";
     child.stdout!.on("data", (d) => (output += d));
     child.stderr!.on("data", (d) => (output += d));
     const timer = setTimeout(() => process.kill(-child.pid!, "SIGKILL"), STEP_LIMIT_MS);
-    const [code, signal] = await new Promise<[number | null, string | null]>((resolve) => child.once("close", (c, s) => resolve([c, s])));
+    const [code, signal] = await new Promise<[number | null, string | null]>((resolve) =>
+      child.once("close", (c, s) => resolve([c, s])),
+    );
     clearTimeout(timer);
     running.delete(child.pid!);
     console.log(`replayed RUN ${command} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
@@ -155,60 +204,84 @@ describe.skipIf(!replay)("the Dockerfile's steps, replayed in fresh folders", ()
     return env;
   }
 
-  it("builds, installs the production dependencies alone, and serves pages, /healthz and the forms from them; SIGTERM exits 0", async () => {
-    makeShims();
-    await replayStage(stage("build"));
-    expect(existsSync(join(folders.build, "dist", "_sitegen", "site.json"))).toBe(true);
-    await replayStage(stage("deps"));
-    const env = await replayStage(runtime());
-    const app = folders.runtime;
+  it(
+    "builds, installs the production dependencies alone, and serves pages, /healthz and the forms from them; SIGTERM exits 0",
+    async () => {
+      makeShims();
+      await replayStage(stage("build"));
+      expect(existsSync(join(folders.build, "dist", "_sitegen", "site.json"))).toBe(true);
+      await replayStage(stage("deps"));
+      const env = await replayStage(runtime());
+      const app = folders.runtime;
 
-    // Only what the runtime stage copies: no content, no pages' sources, no dev tools.
-    expect(existsSync(join(app, "content"))).toBe(false);
-    expect(readdirSync(join(app, "src"))).toEqual(["generator"]);
-    for (const dev of ["vitest", "typescript", "@playwright", "node-html-parser"]) expect(existsSync(join(app, "node_modules", dev)), dev).toBe(false);
-    expect(existsSync(join(app, "node_modules", "better-sqlite3"))).toBe(true);
+      // Only what the runtime stage copies: no content, no pages' sources, no dev tools.
+      expect(existsSync(join(app, "content"))).toBe(false);
+      expect(readdirSync(join(app, "src"))).toEqual(["generator"]);
+      for (const dev of ["vitest", "typescript", "@playwright", "node-html-parser"])
+        expect(existsSync(join(app, "node_modules", dev)), dev).toBe(false);
+      expect(existsSync(join(app, "node_modules", "better-sqlite3"))).toBe(true);
 
-    // As `docker run -e PORT=...`; on loopback, since this machine may listen nowhere else.
-    const port = String(await freePort());
-    const containerEnv = { ...baseEnv, ...env, PORT: port };
-    server = await startProcess({ cwd: app, command: [...execForm(steps(runtime(), "CMD")[0]).slice(1), "--host", "127.0.0.1"], env: containerEnv });
-    expect(server.port).toBe(Number(port));
+      // As `docker run -e PORT=...`; on loopback, since this machine may listen nowhere else.
+      const port = String(await freePort());
+      const containerEnv = { ...baseEnv, ...env, PORT: port };
+      server = await startProcess({
+        cwd: app,
+        command: [...execForm(steps(runtime(), "CMD")[0]).slice(1), "--host", "127.0.0.1"],
+        env: containerEnv,
+      });
+      expect(server.port).toBe(Number(port));
 
-    const page = await send(server.port, "/en", "GET");
-    expect(page.status).toBe(200);
-    expect(page.body).toContain('lang="en"');
-    expect(page.headers["content-security-policy"]).toMatch(/^default-src 'self'/);
-    expect(page.headers["x-content-type-options"]).toBe("nosniff");
-    expect(page.headers["x-frame-options"]).toBe("DENY");
+      const page = await send(server.port, "/en", "GET");
+      expect(page.status).toBe(200);
+      expect(page.body).toContain('lang="en"');
+      expect(page.headers["content-security-policy"]).toMatch(/^default-src 'self'/);
+      expect(page.headers["x-content-type-options"]).toBe("nosniff");
+      expect(page.headers["x-frame-options"]).toBe("DENY");
 
-    const [node, ...check] = execForm(steps(runtime(), "HEALTHCHECK")[0]);
-    expect(node).toBe("node");
-    expect(spawnSync(process.execPath, check, { env: { ...process.env, ...containerEnv }, timeout: 10_000 }).status).toBe(0);
+      const [node, ...check] = execForm(steps(runtime(), "HEALTHCHECK")[0]);
+      expect(node).toBe("node");
+      expect(
+        spawnSync(process.execPath, check, { env: { ...process.env, ...containerEnv }, timeout: 10_000 }).status,
+      ).toBe(0);
 
-    // A visitor without JavaScript: a plain form post, answered with a redirect to the thank-you page.
-    const post = await send(server.port, "/api/newsletter", "POST", "email=docker%40example.com", { "content-type": "application/x-www-form-urlencoded", accept: "text/html" });
-    expect(post.status).toBe(303);
-    expect(post.headers.location).toBe("/forms/newsletter-success");
+      // A visitor without JavaScript: a plain form post, answered with a redirect to the thank-you page.
+      const post = await send(server.port, "/api/newsletter", "POST", "email=docker%40example.com", {
+        "content-type": "application/x-www-form-urlencoded",
+        accept: "text/html",
+      });
+      expect(post.status).toBe(303);
+      expect(post.headers.location).toBe("/forms/newsletter-success");
 
-    process.kill(server.child.pid!, "SIGTERM");
-    expect(await server.exited()).toBe(0);
-    // Where site.yaml puts it, inside the image's data volume.
-    const db = openSqlite(join(app, ".data", "submissions.db"), { readonly: true });
-    try {
-      expect((db.prepare("SELECT email FROM newsletter").all() as { email: string }[]).map((r) => r.email)).toEqual(["docker@example.com"]);
-    } finally {
-      db.close();
-    }
-  }, 3 * STEP_LIMIT_MS);
+      process.kill(server.child.pid!, "SIGTERM");
+      expect(await server.exited()).toBe(0);
+      // Where site.yaml puts it, inside the image's data volume.
+      const db = openSqlite(join(app, ".data", "submissions.db"), { readonly: true });
+      try {
+        expect((db.prepare("SELECT email FROM newsletter").all() as { email: string }[]).map((r) => r.email)).toEqual([
+          "docker@example.com",
+        ]);
+      } finally {
+        db.close();
+      }
+    },
+    3 * STEP_LIMIT_MS,
+  );
 });
 
-function send(port: number, path: string, method: string, body?: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
+function send(
+  port: number,
+  path: string,
+  method: string,
+  body?: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
   return new Promise((resolve, reject) => {
     const req = request({ host: "127.0.0.1", port, path, method, headers, agent: false }, (res) => {
       const chunks: Buffer[] = [];
       res.on("data", (c) => chunks.push(c));
-      res.on("end", () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks).toString("utf8") }));
+      res.on("end", () =>
+        resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks).toString("utf8") }),
+      );
     });
     req.on("error", reject);
     req.end(body);

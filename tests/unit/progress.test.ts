@@ -3,7 +3,12 @@ import { mkdtempSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildSite } from "../../src/generator/pipeline/build.ts";
-import { NO_PROGRESS, terminalProgress, type Progress, type ProgressStream } from "../../src/generator/pipeline/progress.ts";
+import {
+  NO_PROGRESS,
+  terminalProgress,
+  type Progress,
+  type ProgressStream,
+} from "../../src/generator/pipeline/progress.ts";
 import { projectCopy } from "../helpers.ts";
 
 /** A terminal that keeps what is written to it, and a clock the test moves. */
@@ -75,9 +80,14 @@ describe("what a build reports", () => {
     const stage = (name: string) => steps.filter(([s]) => s === name);
     const last = (name: string) => stage(name).at(-1)!;
 
-    const entryFiles = ["pt", "en"].reduce((sum, locale) => sum + readdirSync(join(root, "content", locale, "insights")).length, 0);
+    const entryFiles = ["pt", "en"].reduce(
+      (sum, locale) => sum + readdirSync(join(root, "content", locale, "insights")).length,
+      0,
+    );
     expect(last("Reading entries")).toEqual(["Reading entries", entryFiles, entryFiles]);
-    expect(stage("Reading entries").map(([, done]) => done)).toEqual(Array.from({ length: entryFiles }, (_, i) => i + 1));
+    expect(stage("Reading entries").map(([, done]) => done)).toEqual(
+      Array.from({ length: entryFiles }, (_, i) => i + 1),
+    );
     expect(last("Making images")[1]).toBe(last("Making images")[2]);
     expect(last("Making images")[2]).toBe(result.images.count);
     expect(result.rendered).toBe(result.pages.length);

@@ -16,7 +16,14 @@ function reference(all: CollectionEntry[], article: CollectionEntry, tags: strin
 
 describe("an article's related articles", () => {
   it("puts those sharing the most tags first, then the newest, and never the article itself", () => {
-    const all = [entry("newest", ["a"]), entry("self", ["a", "b"]), entry("both", ["b", "a"]), entry("b-only", ["b"]), entry("none", ["c"]), entry("old-both", ["a", "b", "c"])];
+    const all = [
+      entry("newest", ["a"]),
+      entry("self", ["a", "b"]),
+      entry("both", ["b", "a"]),
+      entry("b-only", ["b"]),
+      entry("none", ["c"]),
+      entry("old-both", ["a", "b", "c"]),
+    ];
     expect(relatedArticles(all, all[1], ["a", "b"]).map((e) => e.key)).toEqual(["both", "old-both", "newest"]);
     expect(relatedArticles(all, all[4], ["c"]).map((e) => e.key)).toEqual(["old-both"]);
     expect(relatedArticles([entry("x", [])], entry("y", ["a"]), ["a"])).toEqual([]);
@@ -27,13 +34,23 @@ describe("an article's related articles", () => {
     const random = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed % n);
     for (const tagCount of [3, 8, 31, 32, 60]) {
       const names = Array.from({ length: tagCount }, (_, i) => `tag-${i}`);
-      const all = Array.from({ length: 300 }, (_, i) => entry(`e${i}`, Array.from({ length: random(4) }, () => names[random(tagCount)])));
+      const all = Array.from({ length: 300 }, (_, i) =>
+        entry(
+          `e${i}`,
+          Array.from({ length: random(4) }, () => names[random(tagCount)]),
+        ),
+      );
       for (let i = 0; i < all.length; i += 7) {
         const tags = all[i].data.tags as string[];
-        expect(relatedArticles(all, all[i], tags).map((e) => e.key), `${tagCount} tags, article ${i}`).toEqual(reference(all, all[i], tags));
+        expect(
+          relatedArticles(all, all[i], tags).map((e) => e.key),
+          `${tagCount} tags, article ${i}`,
+        ).toEqual(reference(all, all[i], tags));
       }
       // An article outside the list, naming a tag the list has not.
-      expect(relatedArticles(all, entry("outside", []), ["tag-0", "unknown"]).map((e) => e.key)).toEqual(reference(all, entry("outside", []), ["tag-0", "unknown"]));
+      expect(relatedArticles(all, entry("outside", []), ["tag-0", "unknown"]).map((e) => e.key)).toEqual(
+        reference(all, entry("outside", []), ["tag-0", "unknown"]),
+      );
     }
   });
 });

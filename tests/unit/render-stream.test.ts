@@ -16,7 +16,17 @@ describe("rendering, one page at a time", () => {
     let renders = 0;
     const bundle = { site, hash: "", file: "", render: () => `<!doctype html><p>${++renders}</p>` };
     const assets = { stylesheet: "/site.css", fonts: [], scripts: [], preloads: [], islands: {} };
-    const pages = renderPages({ plan, pages: plan.pages, bundle, site: config, dictionaries, assets, collections, images: { byKey: {} }, log: new ReadLog() });
+    const pages = renderPages({
+      plan,
+      pages: plan.pages,
+      bundle,
+      site: config,
+      dictionaries,
+      assets,
+      collections,
+      images: { byKey: {} },
+      log: new ReadLog(),
+    });
     expect(renders).toBe(0);
     expect(pages.next().value.html).toBe("<!doctype html><p>1</p>");
     expect(renders).toBe(1);
@@ -34,11 +44,26 @@ describe("rendering, one page at a time", () => {
     const bundle = {
       site,
       hash: "",
-      render: (_head: unknown, page: { collection(name: string): unknown[]; href(id: string): string; entry?: { html: string } }) => `${page.collection(article.entry!.collection).length} ${page.href("home")} ${page.entry!.html.length}`,
+      render: (
+        _head: unknown,
+        page: { collection(name: string): unknown[]; href(id: string): string; entry?: { html: string } },
+      ) => `${page.collection(article.entry!.collection).length} ${page.href("home")} ${page.entry!.html.length}`,
     };
     const assets = { stylesheet: "/site.css", fonts: [], scripts: [], preloads: [], islands: {} };
-    const [rendered] = renderPages({ plan, pages: [article], bundle: bundle as never, site: config, dictionaries, assets, collections, images: { byKey: {} }, log });
-    expect(rendered.reads).toEqual(expect.arrayContaining([`collection:${article.entry!.collection}:${article.locale}`, "route:home"]));
+    const [rendered] = renderPages({
+      plan,
+      pages: [article],
+      bundle: bundle as never,
+      site: config,
+      dictionaries,
+      assets,
+      collections,
+      images: { byKey: {} },
+      log,
+    });
+    expect(rendered.reads).toEqual(
+      expect.arrayContaining([`collection:${article.entry!.collection}:${article.locale}`, "route:home"]),
+    );
     expect(rendered.reads.filter((read) => read.startsWith("collection:"))).toHaveLength(1);
   });
 });

@@ -3,10 +3,27 @@ import { isHiddenFile, parseRequestPath } from "../../src/generator/request-path
 
 // Paths an attacker sends to reach files outside dist, in every encoding we know of.
 const HOSTILE = [
-  "/../package.json", "/..", "/assets/../../etc/passwd", "/%2e%2e/package.json", "/%2E%2E/%2E%2E/etc/passwd",
-  "/..%2fpackage.json", "/..%2F..%2Fetc%2Fpasswd", "/%2e%2e%2f%2e%2e%2fetc%2fpasswd", "/..\\package.json",
-  "/%5c..%5cpackage.json", "/about%00.html", "/%00", "/en/%2e%2e/%2e%2e/package.json", "/./about", "/assets/./x",
-  "/%c0%ae%c0%ae/package.json", "/%E0%A4%A", "/%", "/%zz", "/\u0000", "/about\r\nSet-Cookie: x=1",
+  "/../package.json",
+  "/..",
+  "/assets/../../etc/passwd",
+  "/%2e%2e/package.json",
+  "/%2E%2E/%2E%2E/etc/passwd",
+  "/..%2fpackage.json",
+  "/..%2F..%2Fetc%2Fpasswd",
+  "/%2e%2e%2f%2e%2e%2fetc%2fpasswd",
+  "/..\\package.json",
+  "/%5c..%5cpackage.json",
+  "/about%00.html",
+  "/%00",
+  "/en/%2e%2e/%2e%2e/package.json",
+  "/./about",
+  "/assets/./x",
+  "/%c0%ae%c0%ae/package.json",
+  "/%E0%A4%A",
+  "/%",
+  "/%zz",
+  "/\u0000",
+  "/about\r\nSet-Cookie: x=1",
 ];
 
 describe("request paths", () => {
@@ -35,10 +52,31 @@ describe("request paths", () => {
   });
 
   it("hides host files, compressed twins and everything under _sitegen/ (what sitegen start reads), at any depth", () => {
-    for (const path of ["/_headers", "/_redirects", "/_sitegen", "/_sitegen/site.json", "/_sitegen/api.cjs", "/_sitegen/x/y.js", "/en/_private/page", "/.env", "/assets/.git/config", "/index.html.br", "/about.html.gz"]) {
+    for (const path of [
+      "/_headers",
+      "/_redirects",
+      "/_sitegen",
+      "/_sitegen/site.json",
+      "/_sitegen/api.cjs",
+      "/_sitegen/x/y.js",
+      "/en/_private/page",
+      "/.env",
+      "/assets/.git/config",
+      "/index.html.br",
+      "/about.html.gz",
+    ]) {
       expect(isHiddenFile(path), path).toBe(true);
     }
-    for (const path of ["/", "/about", "/en/about", "/assets/site.abc123.css", "/favicon.svg", "/sitemap.xml", "/robots.txt", "/snake_case-page"]) {
+    for (const path of [
+      "/",
+      "/about",
+      "/en/about",
+      "/assets/site.abc123.css",
+      "/favicon.svg",
+      "/sitemap.xml",
+      "/robots.txt",
+      "/snake_case-page",
+    ]) {
       expect(isHiddenFile(path), path).toBe(false);
     }
   });

@@ -1,7 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { sitemapXml } from "../../src/generator/seo/sitemap.ts";
 import { alternatesFor } from "../../src/generator/seo/hreflang.ts";
-import { serializeJsonLd, structuredData, structuredDataJson, type StructuredDataInput } from "../../src/generator/seo/structured-data.ts";
+import {
+  serializeJsonLd,
+  structuredData,
+  structuredDataJson,
+  type StructuredDataInput,
+} from "../../src/generator/seo/structured-data.ts";
 import { loadSiteConfig, normaliseSiteUrl } from "../../src/generator/config.ts";
 import { planPages } from "../../src/generator/pipeline/plan-pages.ts";
 import { ROOT, sitePlan } from "../helpers.ts";
@@ -18,7 +23,11 @@ describe("hreflang alternates", () => {
       { hreflang: "en", href: "https://example.com.br/en/services/advisory" },
       { hreflang: "x-default", href: "https://example.com.br/services/advisory" },
     ]);
-    expect(alternatesFor(route("home"), config).map((a) => a.href)).toEqual(["https://example.com.br/", "https://example.com.br/en", "https://example.com.br/"]);
+    expect(alternatesFor(route("home"), config).map((a) => a.href)).toEqual([
+      "https://example.com.br/",
+      "https://example.com.br/en",
+      "https://example.com.br/",
+    ]);
   });
 
   it("link only to pages that exist: a page in one language points x-default at itself", () => {
@@ -30,10 +39,16 @@ describe("hreflang alternates", () => {
   });
 
   it("grow with the locales: four links with a third locale", () => {
-    const three = { ...config, locales: [...config.locales, { code: "es", lang: "es", ogLocale: "es_ES", prefix: "/es" }] };
+    const three = {
+      ...config,
+      locales: [...config.locales, { code: "es", lang: "es", ogLocale: "es_ES", prefix: "/es" }],
+    };
     const about = planPages(site, three, collections).routes.find((r) => r.id === "about")!;
     expect(alternatesFor(about, three).map((a) => `${a.hreflang} ${a.href}`)).toEqual([
-      "pt-BR https://example.com.br/about", "en https://example.com.br/en/about", "es https://example.com.br/es/about", "x-default https://example.com.br/about",
+      "pt-BR https://example.com.br/about",
+      "en https://example.com.br/en/about",
+      "es https://example.com.br/es/about",
+      "x-default https://example.com.br/about",
     ]);
   });
 
@@ -46,19 +61,40 @@ describe("hreflang alternates", () => {
 describe("the Organization in JSON-LD", () => {
   const organization = (facts: Record<string, unknown>) => {
     const site = { ...loadSiteConfig(ROOT, {}, {}), ...facts };
-    const graph = structuredData({ site, route: undefined, lang: "pt-BR", path: "/", title: "Início", description: "", crumbs: [] })["@graph"] as Record<string, unknown>[];
+    const graph = structuredData({
+      site,
+      route: undefined,
+      lang: "pt-BR",
+      path: "/",
+      title: "Início",
+      description: "",
+      crumbs: [],
+    })["@graph"] as Record<string, unknown>[];
     return graph.find((n) => n["@type"] === "Organization")!;
   };
 
   it("carries the street address, postal code, tax id and profiles site.yaml gives", () => {
-    const org = organization({ streetAddress: "Av. Exemplo, 100", postalCode: "01000-000", taxId: "00.000.000/0001-00", sameAs: ["https://www.linkedin.com/company/exemplo"] });
+    const org = organization({
+      streetAddress: "Av. Exemplo, 100",
+      postalCode: "01000-000",
+      taxId: "00.000.000/0001-00",
+      sameAs: ["https://www.linkedin.com/company/exemplo"],
+    });
     expect(org.taxID).toBe("00.000.000/0001-00");
     expect(org.sameAs).toEqual(["https://www.linkedin.com/company/exemplo"]);
-    expect(org.address).toMatchObject({ "@type": "PostalAddress", streetAddress: "Av. Exemplo, 100", postalCode: "01000-000", addressLocality: "São Paulo", addressCountry: "BR" });
+    expect(org.address).toMatchObject({
+      "@type": "PostalAddress",
+      streetAddress: "Av. Exemplo, 100",
+      postalCode: "01000-000",
+      addressLocality: "São Paulo",
+      addressCountry: "BR",
+    });
   });
 
   it("leaves out each fact site.yaml leaves empty: no phone, street address, tax id or profiles to invent", () => {
-    const org = JSON.parse(JSON.stringify(organization({ phone: "", streetAddress: "", postalCode: "", taxId: "", sameAs: [] })));
+    const org = JSON.parse(
+      JSON.stringify(organization({ phone: "", streetAddress: "", postalCode: "", taxId: "", sameAs: [] })),
+    );
     for (const field of ["telephone", "taxID", "sameAs"]) expect(org).not.toHaveProperty(field);
     expect(Object.keys(org.address).sort()).toEqual(["@type", "addressCountry", "addressLocality", "addressRegion"]);
   });
@@ -77,12 +113,34 @@ describe("JSON-LD serialisation", () => {
   it("writes a page's graph as a whole serialisation would, the site's nodes made once and escaped alike", () => {
     const site = loadSiteConfig(ROOT, {}, {});
     const hostileSite = { ...site, brand: "A&B </script>", city: "São Paulo \u2028" };
-    const route = (schemaType?: string) => ({ id: "x", paths: { pt: "/x", en: "/en/x" }, schemaType }) as unknown as StructuredDataInput["route"];
-    const entry = { data: { title: "Governança <de> IA", description: "P&D", date: "2026-11-20", updated: "2026-11-22" }, image: "/assets/cover.avif" } as unknown as StructuredDataInput["entry"];
+    const route = (schemaType?: string) =>
+      ({ id: "x", paths: { pt: "/x", en: "/en/x" }, schemaType }) as unknown as StructuredDataInput["route"];
+    const entry = {
+      data: { title: "Governança <de> IA", description: "P&D", date: "2026-11-20", updated: "2026-11-22" },
+      image: "/assets/cover.avif",
+    } as unknown as StructuredDataInput["entry"];
     const inputs: StructuredDataInput[] = [
       { site, route: route(), lang: "pt-BR", path: "/x", title: "Início", description: "Home", crumbs: [] },
-      { site, route: route("Service"), lang: "en", path: "/en/x", title: "Advisory", description: "What we do", crumbs: [{ label: "Home", href: "/en" }, { label: "Advisory" }] },
-      { site: hostileSite, route: route(), lang: "pt-BR", path: "/insights/a", title: "T </script>", description: "d & e", crumbs: [{ label: "Insights", href: "/insights" }, { label: "<b>" }], entry, author: { name: "Ana", jobTitle: "CTO", url: "/about" } },
+      {
+        site,
+        route: route("Service"),
+        lang: "en",
+        path: "/en/x",
+        title: "Advisory",
+        description: "What we do",
+        crumbs: [{ label: "Home", href: "/en" }, { label: "Advisory" }],
+      },
+      {
+        site: hostileSite,
+        route: route(),
+        lang: "pt-BR",
+        path: "/insights/a",
+        title: "T </script>",
+        description: "d & e",
+        crumbs: [{ label: "Insights", href: "/insights" }, { label: "<b>" }],
+        entry,
+        author: { name: "Ana", jobTitle: "CTO", url: "/about" },
+      },
       { site, route: undefined, lang: "pt-BR", path: "/404", title: "Não encontrada", description: "", crumbs: [] },
     ];
     for (const input of inputs) {

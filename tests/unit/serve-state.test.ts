@@ -18,8 +18,23 @@ let out: string;
 let cold: string;
 let last: BuildResult;
 
-const article = (locale: string, i: number, title = `${locale === "pt" ? "Artigo de memória" : "Memory article"} ${i}`) =>
-  ["---", `title: "${title}"`, `description: "${locale === "pt" ? "Resumo" : "Summary"} ${i}."`, `date: 2025-03-${String((i % 28) + 1).padStart(2, "0")}`, "author: cto", "tags: [governance]", "---", "", `${locale === "pt" ? "Texto" : "Text"} ${i}.`, ""].join("\n");
+const article = (
+  locale: string,
+  i: number,
+  title = `${locale === "pt" ? "Artigo de memória" : "Memory article"} ${i}`,
+) =>
+  [
+    "---",
+    `title: "${title}"`,
+    `description: "${locale === "pt" ? "Resumo" : "Summary"} ${i}."`,
+    `date: 2025-03-${String((i % 28) + 1).padStart(2, "0")}`,
+    "author: cto",
+    "tags: [governance]",
+    "---",
+    "",
+    `${locale === "pt" ? "Texto" : "Text"} ${i}.`,
+    "",
+  ].join("\n");
 const articlePath = (locale: string, i: number) => join("content", locale, "insights", `memory-${i}.md`);
 const read = (file: string) => readFileSync(join(out, file), "utf8");
 
@@ -39,7 +54,8 @@ beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), "sitegen-memory-"));
   out = join(work, "dist");
   cold = join(work, "cold");
-  for (const locale of ["pt", "en"]) for (let i = 0; i < GENERATED; i++) writeFileSync(join(project, articlePath(locale, i)), article(locale, i));
+  for (const locale of ["pt", "en"])
+    for (let i = 0; i < GENERATED; i++) writeFileSync(join(project, articlePath(locale, i)), article(locale, i));
   last = await buildSite(serveOptions());
 }, 180_000);
 
@@ -85,7 +101,10 @@ describe("a rebuild from the previous build's state in memory (sitegen serve)", 
 
   it("plans again the translation of an entry that leaves its pair, and only the pages of that pair", async () => {
     expect(read("insights/memory-8.html")).toContain('/en/insights/memory-8"');
-    writeFileSync(join(project, articlePath("en", 8)), article("en", 8).replace("tags: [governance]", "tags: [governance]\ntranslationKey: memory-eight-alone"));
+    writeFileSync(
+      join(project, articlePath("en", 8)),
+      article("en", 8).replace("tags: [governance]", "tags: [governance]\ntranslationKey: memory-eight-alone"),
+    );
     const result = await rebuild([articlePath("en", 8)]);
     expect(read("insights/memory-8.html")).not.toContain('/en/insights/memory-8"');
     expect(result.rendered).toBeLessThan(result.pages.length / 2);
@@ -93,10 +112,16 @@ describe("a rebuild from the previous build's state in memory (sitegen serve)", 
 
   it("notes the body read by a page rendered again from an entry it kept, and renders it again when that body changes", async () => {
     // The English date makes the pair's route change (its last change): the Portuguese page is rendered again, its entry kept from memory.
-    writeFileSync(join(project, articlePath("en", 9)), article("en", 9).replace(/^date: .*$/m, "$&\nupdated: 2026-04-01"));
+    writeFileSync(
+      join(project, articlePath("en", 9)),
+      article("en", 9).replace(/^date: .*$/m, "$&\nupdated: 2026-04-01"),
+    );
     const renders = await rebuild([articlePath("en", 9)]);
     expect(renders.rendered).toBeGreaterThanOrEqual(2);
-    writeFileSync(join(project, articlePath("pt", 9)), article("pt", 9).replace("Texto 9.", "Um corpo novo para o nove."));
+    writeFileSync(
+      join(project, articlePath("pt", 9)),
+      article("pt", 9).replace("Texto 9.", "Um corpo novo para o nove."),
+    );
     const result = await rebuild([articlePath("pt", 9)]);
     expect(read("insights/memory-9.html")).toContain("Um corpo novo para o nove.");
     expect(result.rendered).toBeLessThan(result.pages.length / 2);
@@ -113,5 +138,4 @@ describe("a rebuild from the previous build's state in memory (sitegen serve)", 
     await rebuild([join("content", "pt", "insights")]);
     expect(read("insights/memory-5.html")).toContain("Texto 9.");
   }, 120_000);
-
 });

@@ -18,14 +18,23 @@ describe("sitegen serve, watching", () => {
   const waitFor = (what: () => boolean, label: string, ms = 30_000) =>
     new Promise<void>((resolve, reject) => {
       const started = Date.now();
-      const tick = () => (what() ? resolve() : Date.now() - started > ms ? reject(new Error(`Timed out waiting for ${label}.\nstdout: ${stdout}\nstderr: ${stderr}`)) : setTimeout(tick, 50));
+      const tick = () =>
+        what()
+          ? resolve()
+          : Date.now() - started > ms
+            ? reject(new Error(`Timed out waiting for ${label}.\nstdout: ${stdout}\nstderr: ${stderr}`))
+            : setTimeout(tick, 50);
       tick();
     });
   const fetchText = (url: string) => fetch(url).then(async (r) => ({ status: r.status, text: await r.text() }));
 
   // Four rebuilds, each of every page (a text change touches them all): the bound allows for a loaded machine.
   it("rebuilds on a content change and tells open pages to reload; a broken file keeps the last good build", async () => {
-    server = spawn(process.execPath, [join(ROOT, "bin", "sitegen.js"), "serve", "--host", "127.0.0.1", "--port", "0", "--out", out], { cwd: project, env: { ...process.env, NO_COLOR: "1" } });
+    server = spawn(
+      process.execPath,
+      [join(ROOT, "bin", "sitegen.js"), "serve", "--host", "127.0.0.1", "--port", "0", "--out", out],
+      { cwd: project, env: { ...process.env, NO_COLOR: "1" } },
+    );
     server.stdout!.on("data", (d) => (stdout += d));
     server.stderr!.on("data", (d) => (stderr += d));
     await waitFor(() => /Watching src\/ and content\//.test(stdout), "the server to start");
@@ -49,7 +58,14 @@ describe("sitegen serve, watching", () => {
       writeFileSync(`${yaml}.tmp`, original.replace("skipToContent: Skip to content", `skipToContent: ${text}`));
       renameSync(`${yaml}.tmp`, yaml);
       let served = "";
-      const fetching = setInterval(() => void fetchText(`${base}/en/about`).then((page) => (served = page.text), () => {}), 200);
+      const fetching = setInterval(
+        () =>
+          void fetchText(`${base}/en/about`).then(
+            (page) => (served = page.text),
+            () => {},
+          ),
+        200,
+      );
       try {
         await waitFor(() => served.includes(text), `the page to show "${text}" after a rename over common.yaml`);
       } finally {
@@ -72,15 +88,34 @@ describe("sitegen serve, watching", () => {
     const broken = join(project, "content", "en", "insights", "ai-governance.md");
     const brokenText = readFileSync(broken, "utf8");
     const failures = (stderr.match(/Rebuild failed/g) ?? []).length;
-    writeFileSync(edited, readFileSync(edited, "utf8").replace(/^title: ".*"$/m, 'title: "MLOps and LLMOps, retitled while another file was broken"'));
+    writeFileSync(
+      edited,
+      readFileSync(edited, "utf8").replace(
+        /^title: ".*"$/m,
+        'title: "MLOps and LLMOps, retitled while another file was broken"',
+      ),
+    );
     writeFileSync(broken, brokenText.replace(/^date: .*$/m, "date: someday"));
-    await waitFor(() => (stderr.match(/Rebuild failed/g) ?? []).length > failures, "the rebuild that fails on ai-governance.md");
+    await waitFor(
+      () => (stderr.match(/Rebuild failed/g) ?? []).length > failures,
+      "the rebuild that fails on ai-governance.md",
+    );
     expect(stderr).toMatch(/ai-governance\.md:5:1, `date`: must be a date/);
     writeFileSync(broken, brokenText);
     let article = "";
-    const polling = setInterval(() => void fetchText(`${base}/en/insights/mlops-llmops`).then((p) => (article = p.text), () => {}), 200);
+    const polling = setInterval(
+      () =>
+        void fetchText(`${base}/en/insights/mlops-llmops`).then(
+          (p) => (article = p.text),
+          () => {},
+        ),
+      200,
+    );
     try {
-      await waitFor(() => article.includes("MLOps and LLMOps, retitled while another file was broken"), "the edit saved beside the broken file");
+      await waitFor(
+        () => article.includes("MLOps and LLMOps, retitled while another file was broken"),
+        "the edit saved beside the broken file",
+      );
     } finally {
       clearInterval(polling);
     }

@@ -31,11 +31,16 @@ interface Reply {
 /** A raw request: the path goes on the wire exactly as written (fetch would normalise it). */
 function get(path: string, init: { method?: string; headers?: Record<string, string> } = {}): Promise<Reply> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: "127.0.0.1", port, path, method: init.method ?? "GET", headers: init.headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (c) => chunks.push(c));
-      res.on("end", () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks).toString("utf8") }));
-    });
+    const req = request(
+      { host: "127.0.0.1", port, path, method: init.method ?? "GET", headers: init.headers },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c) => chunks.push(c));
+        res.on("end", () =>
+          resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks).toString("utf8") }),
+        );
+      },
+    );
     req.on("error", reject);
     req.end();
   });
@@ -93,7 +98,15 @@ describe("sitegen serve", () => {
   });
 
   it("never serves a file outside dist, answers 400 to malformed URLs, and keeps running", async () => {
-    for (const path of ["/../package.json", "/%2e%2e/package.json", "/..%2fpackage.json", "/..\\package.json", "/%00", "/%E0%A4%A", "/assets/%2e%2e/%2e%2e/package.json"]) {
+    for (const path of [
+      "/../package.json",
+      "/%2e%2e/package.json",
+      "/..%2fpackage.json",
+      "/..\\package.json",
+      "/%00",
+      "/%E0%A4%A",
+      "/assets/%2e%2e/%2e%2e/package.json",
+    ]) {
       const r = await get(path);
       expect(r.status, path).toBe(400);
       expect(r.body).not.toContain('"name": "sitegen"');

@@ -33,7 +33,11 @@ afterAll(() => {
 /** A fresh folder to run in: nothing of the project, as on a server that received only dist/. */
 const emptyFolder = () => mkdtempSync(join(tmpdir(), "sitegen-start-cwd-"));
 
-async function start(args: string[], env: Record<string, string | undefined>, cwd = emptyFolder()): Promise<StartedServer> {
+async function start(
+  args: string[],
+  env: Record<string, string | undefined>,
+  cwd = emptyFolder(),
+): Promise<StartedServer> {
   const server = await startProcess({ cwd, args: ["--host", "127.0.0.1", "--out", dist, ...args], env });
   started.push(server);
   return server;
@@ -45,13 +49,22 @@ interface Reply {
   body: string;
 }
 
-function send(port: number, path: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<Reply> {
+function send(
+  port: number,
+  path: string,
+  init: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<Reply> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: "127.0.0.1", port, path, method: init.method ?? "GET", headers: init.headers, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (c) => chunks.push(c));
-      res.on("end", () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks).toString("utf8") }));
-    });
+    const req = request(
+      { host: "127.0.0.1", port, path, method: init.method ?? "GET", headers: init.headers, agent: false },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c) => chunks.push(c));
+        res.on("end", () =>
+          resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks).toString("utf8") }),
+        );
+      },
+    );
     req.on("error", reject);
     req.end(init.body);
   });
@@ -89,7 +102,12 @@ describe("sitegen start on a built dist", () => {
   beforeAll(async () => {
     const data = emptyFolder();
     database = join(data, "submissions.db");
-    server = await start([], { PORT: String(await freePort()), HSTS: "1", SUBMISSIONS_DB: database, SUBMISSIONS_RATE_LIMIT: "2" });
+    server = await start([], {
+      PORT: String(await freePort()),
+      HSTS: "1",
+      SUBMISSIONS_DB: database,
+      SUBMISSIONS_RATE_LIMIT: "2",
+    });
   });
   afterAll(async () => {
     process.kill(server.child.pid!, "SIGTERM");
@@ -103,7 +121,14 @@ describe("sitegen start on a built dist", () => {
       const page = await send(server.port, path);
       expect(page.status, path).toBe(200);
       expect(page.headers["content-type"]).toMatch(/^text\/html/);
-      for (const name of ["Content-Security-Policy", "X-Content-Type-Options", "Referrer-Policy", "X-Frame-Options", "Permissions-Policy", "Cross-Origin-Opener-Policy"]) {
+      for (const name of [
+        "Content-Security-Policy",
+        "X-Content-Type-Options",
+        "Referrer-Policy",
+        "X-Frame-Options",
+        "Permissions-Policy",
+        "Cross-Origin-Opener-Policy",
+      ]) {
         expect(headers, name).toContain(`  ${name}: ${page.headers[name.toLowerCase()]}\n`);
       }
       expect(page.headers["strict-transport-security"]).toBe("max-age=31536000");
@@ -114,7 +139,7 @@ describe("sitegen start on a built dist", () => {
     expect(missing.headers["strict-transport-security"]).toBe("max-age=31536000");
   });
 
-  it("answers /healthz with 200 and {\"status\":\"ok\"}, never cached", async () => {
+  it('answers /healthz with 200 and {"status":"ok"}, never cached', async () => {
     const health = await send(server.port, "/healthz");
     expect(health.status).toBe(200);
     expect(JSON.parse(health.body)).toEqual({ status: "ok" });
@@ -132,11 +157,19 @@ describe("sitegen start on a built dist", () => {
 
   it("stores form posts in SUBMISSIONS_DB and applies SUBMISSIONS_RATE_LIMIT", async () => {
     for (const email of ["one@example.com", "two@example.com"]) {
-      const r = await send(server.port, "/api/newsletter", { method: "POST", headers: JSON_POST, body: JSON.stringify({ email }) });
+      const r = await send(server.port, "/api/newsletter", {
+        method: "POST",
+        headers: JSON_POST,
+        body: JSON.stringify({ email }),
+      });
       expect(r.status, r.body).toBe(200);
       expect(JSON.parse(r.body).ok).toBe(true);
     }
-    const third = await send(server.port, "/api/newsletter", { method: "POST", headers: JSON_POST, body: JSON.stringify({ email: "three@example.com" }) });
+    const third = await send(server.port, "/api/newsletter", {
+      method: "POST",
+      headers: JSON_POST,
+      body: JSON.stringify({ email: "three@example.com" }),
+    });
     expect(third.status).toBe(429);
     expect(rows(database, "newsletter").map((r) => r.email)).toEqual(["one@example.com", "two@example.com"]);
   });
@@ -144,13 +177,26 @@ describe("sitegen start on a built dist", () => {
   it("logs one JSON line per request on stdout: time, method, path without the query, status, bytes, duration, remote address", async () => {
     const before = server.lines.length;
     const page = await send(server.port, "/about?email=someone%40example.com&utm=x");
-    await send(server.port, "/api/newsletter?from=footer", { method: "POST", headers: JSON_POST, body: JSON.stringify({ email: "logged@example.com" }) });
+    await send(server.port, "/api/newsletter?from=footer", {
+      method: "POST",
+      headers: JSON_POST,
+      body: JSON.stringify({ email: "logged@example.com" }),
+    });
     // A line is written when the connection is done with its request, which may be just after the client has its answer.
-    const find = () => [server.lines.find((l) => l.path === "/about"), server.lines.slice(before).find((l) => l.method === "POST")];
+    const find = () => [
+      server.lines.find((l) => l.path === "/about"),
+      server.lines.slice(before).find((l) => l.method === "POST"),
+    ];
     for (let i = 0; i < 100 && find().includes(undefined); i++) await new Promise((r) => setTimeout(r, 20));
     const [get, post] = find() as Record<string, unknown>[];
     expect(Object.keys(get).sort()).toEqual(["bytes", "durationMs", "method", "path", "remote", "status", "time"]);
-    expect(get).toMatchObject({ method: "GET", path: "/about", status: 200, bytes: Buffer.byteLength(page.body), remote: "127.0.0.1" });
+    expect(get).toMatchObject({
+      method: "GET",
+      path: "/about",
+      status: 200,
+      bytes: Buffer.byteLength(page.body),
+      remote: "127.0.0.1",
+    });
     expect(Date.parse(String(get.time))).toBeGreaterThan(Date.now() - 60_000);
     expect(get.durationMs).toEqual(expect.any(Number));
     expect(post).toMatchObject({ method: "POST", path: "/api/newsletter", status: 429 });
@@ -166,7 +212,15 @@ describe("stopping sitegen start", () => {
     const database = join(emptyFolder(), "submissions.db");
     const server = await start(["--port", "0"], { SUBMISSIONS_DB: database, PORT: undefined, HSTS: undefined });
     // Opens the store, so there is something to close.
-    expect((await send(server.port, "/api/newsletter", { method: "POST", headers: JSON_POST, body: JSON.stringify({ email: "first@example.com" }) })).status).toBe(200);
+    expect(
+      (
+        await send(server.port, "/api/newsletter", {
+          method: "POST",
+          headers: JSON_POST,
+          body: JSON.stringify({ email: "first@example.com" }),
+        })
+      ).status,
+    ).toBe(200);
 
     // A post whose body is still arriving when the signal comes.
     const body = JSON.stringify({ email: "in-flight@example.com" });
@@ -175,7 +229,9 @@ describe("stopping sitegen start", () => {
     let answer = "";
     socket.setEncoding("utf8").on("data", (d: string) => (answer += d));
     const closed = new Promise((r) => socket.once("close", r));
-    socket.write(`POST /api/newsletter HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nAccept: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body.slice(0, 10)}`);
+    socket.write(
+      `POST /api/newsletter HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nAccept: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body.slice(0, 10)}`,
+    );
     // The request is in flight once the server holds it: the log of the earlier post shows it is serving.
     await new Promise((r) => setTimeout(r, 300));
 
@@ -198,13 +254,17 @@ describe("stopping sitegen start", () => {
   });
 
   it("cuts a request that is still unfinished after --shutdown-timeout, then exits 0", async () => {
-    const server = await start(["--port", "0", "--shutdown-timeout", "1"], { SUBMISSIONS_DB: join(emptyFolder(), "submissions.db") });
+    const server = await start(["--port", "0", "--shutdown-timeout", "1"], {
+      SUBMISSIONS_DB: join(emptyFolder(), "submissions.db"),
+    });
     const socket = connect(server.port, "127.0.0.1");
     await new Promise((r) => socket.once("connect", r));
     socket.on("error", () => {});
     const closed = new Promise((r) => socket.once("close", r));
     // Announces a body it never sends.
-    socket.write("POST /api/newsletter HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{");
+    socket.write(
+      "POST /api/newsletter HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{",
+    );
     await new Promise((r) => setTimeout(r, 300));
     process.kill(server.child.pid!, "SIGTERM");
     expect(await server.exited(10_000)).toBe(0);
@@ -216,7 +276,9 @@ describe("stopping sitegen start", () => {
 
   it("waits the whole grace period before cutting a request still unfinished, then cuts it", async () => {
     const server = createServer(() => {}); // holds every request: its body never ends
-    const port = await new Promise<number>((r) => server.listen(0, "127.0.0.1", () => r((server.address() as { port: number }).port)));
+    const port = await new Promise<number>((r) =>
+      server.listen(0, "127.0.0.1", () => r((server.address() as { port: number }).port)),
+    );
     const held = new Promise((r) => server.once("request", r));
     const socket = connect(port, "127.0.0.1");
     socket.on("error", () => {});
@@ -250,7 +312,7 @@ describe("stopping sitegen start", () => {
       [
         'import { writeFileSync } from "node:fs";',
         "export function createApiHandlers({ site, messages }: { site: { endpoints: Record<string, string> }; messages: Record<string, Map<string, string>> }) {",
-        "  const handler = async () => Response.json({ databaseUrl: process.env.DATABASE_URL, text: messages.en.get(\"api.method\") });",
+        '  const handler = async () => Response.json({ databaseUrl: process.env.DATABASE_URL, text: messages.en.get("api.method") });',
         "  return {",
         "    handlers: { [site.endpoints.detectLanguage]: handler },",
         `    close: () => new Promise<void>((done) => setTimeout(() => { writeFileSync(${JSON.stringify(marker)}, "closed"); done(); }, 200)),`,
@@ -261,10 +323,17 @@ describe("stopping sitegen start", () => {
     const own = join(mkdtempSync(join(tmpdir(), "sitegen-start-")), "dist");
     await buildSite({ root: project, outDir: own });
     const databaseUrl = "postgres://sitegen:secret@127.0.0.1:1/leads";
-    const server = await startProcess({ cwd: emptyFolder(), args: ["--host", "127.0.0.1", "--port", "0", "--out", own], env: { DATABASE_URL: databaseUrl, HSTS: undefined } });
+    const server = await startProcess({
+      cwd: emptyFolder(),
+      args: ["--host", "127.0.0.1", "--port", "0", "--out", own],
+      env: { DATABASE_URL: databaseUrl, HSTS: undefined },
+    });
     started.push(server);
     const r = await send(server.port, "/api/detect-language");
-    expect(JSON.parse(r.body)).toEqual({ databaseUrl, text: "This address only accepts submissions from the website forms." });
+    expect(JSON.parse(r.body)).toEqual({
+      databaseUrl,
+      text: "This address only accepts submissions from the website forms.",
+    });
     // Without --hsts or HSTS, no Strict-Transport-Security: plain HTTP must stay usable.
     expect(r.headers["strict-transport-security"]).toBeUndefined();
     process.kill(server.child.pid!, "SIGINT");
@@ -292,7 +361,11 @@ describe("start's settings", () => {
     let ok = true;
     const { loadSiteConfig } = await import("../../src/generator/config.ts");
     const { ROOT } = await import("../helpers.ts");
-    const site = createSiteServer({ outDir: join(dir, "dist"), site: loadSiteConfig(ROOT), health: { path: "/healthz", ok: () => ok } });
+    const site = createSiteServer({
+      outDir: join(dir, "dist"),
+      site: loadSiteConfig(ROOT),
+      health: { path: "/healthz", ok: () => ok },
+    });
     await new Promise<void>((r) => site.server.listen(0, "127.0.0.1", r));
     const port = (site.server.address() as { port: number }).port;
     try {
@@ -325,16 +398,31 @@ describe("sitegen start and the leads' notifications", () => {
         NOTIFY_EMAIL_TO: "leads@firma.example.com",
         NOTIFY_WEBHOOK_URL: hook.url,
       });
-      const lead = { firstName: "Bruno", lastName: "Lima", email: "bruno@example.com", message: "Quero falar sobre um projeto.", locale: "pt" };
-      const r = await send(server.port, "/api/contact", { method: "POST", headers: JSON_POST, body: JSON.stringify(lead) });
+      const lead = {
+        firstName: "Bruno",
+        lastName: "Lima",
+        email: "bruno@example.com",
+        message: "Quero falar sobre um projeto.",
+        locale: "pt",
+      };
+      const r = await send(server.port, "/api/contact", {
+        method: "POST",
+        headers: JSON_POST,
+        body: JSON.stringify(lead),
+      });
       expect(r.status, r.body).toBe(200);
       await until(() => hook.arrived === 1 && smtp.mails.length === 1, 10_000, "the e-mail and the webhook call");
       expect(hook.bodies).toEqual([]);
 
       process.kill(server.child.pid!, "SIGTERM");
       expect(await server.exited()).toBe(0);
-      expect(hook.bodies).toMatchObject([{ event: "contact", text: "Novo contato pelo site: Bruno Lima", submission: lead }]);
-      expect(smtp.mails[0]).toMatchObject({ to: ["leads@firma.example.com"], subject: "Novo contato pelo site: Bruno Lima" });
+      expect(hook.bodies).toMatchObject([
+        { event: "contact", text: "Novo contato pelo site: Bruno Lima", submission: lead },
+      ]);
+      expect(smtp.mails[0]).toMatchObject({
+        to: ["leads@firma.example.com"],
+        subject: "Novo contato pelo site: Bruno Lima",
+      });
       expect(rows(database, "outbox").map((o) => [o.kind, o.attempts, o.last_error, typeof o.delivered_at])).toEqual([
         ["email", 1, null, "string"],
         ["webhook", 1, null, "string"],
@@ -351,18 +439,41 @@ describe("sitegen start and the leads' notifications", () => {
       const database = join(emptyFolder(), "submissions.db");
       const store = new SqliteSubmissionStore(database);
       const day = 86_400_000;
-      const contact = (email: string, createdAt: string) => ({ firstName: "A", lastName: "B", email, company: null, message: "m", locale: "pt", createdAt });
+      const contact = (email: string, createdAt: string) => ({
+        firstName: "A",
+        lastName: "B",
+        email,
+        company: null,
+        message: "m",
+        locale: "pt",
+        createdAt,
+      });
       // The site's site.yaml keeps contact messages for 730 days.
-      await store.addContact(contact("old@example.com", new Date(Date.now() - 800 * day).toISOString()), [{ kind: "webhook", payload: { type: "contact", email: "old@example.com" } }]);
+      await store.addContact(contact("old@example.com", new Date(Date.now() - 800 * day).toISOString()), [
+        { kind: "webhook", payload: { type: "contact", email: "old@example.com" } },
+      ]);
       await store.addContact(contact("left@example.com", new Date(Date.now() - 2 * day).toISOString()), [
         { kind: "webhook", payload: { type: "contact", ...contact("left@example.com", "2026-01-01T00:00:00.000Z") } },
       ]);
       // A subscription lasts until the person leaves: the purge is for contact messages.
-      await store.addNewsletter({ email: "reader@example.com", locale: "pt", createdAt: new Date(Date.now() - 800 * day).toISOString() });
+      await store.addNewsletter({
+        email: "reader@example.com",
+        locale: "pt",
+        createdAt: new Date(Date.now() - 800 * day).toISOString(),
+      });
       await store.close();
 
-      const server = await start(["--port", "0"], { SUBMISSIONS_DB: database, PORT: undefined, HSTS: undefined, NOTIFY_WEBHOOK_URL: hook.url });
-      await until(() => hook.bodies.length === 1 && rows(database, "contact").length === 1, 10_000, "the delivery and the purge");
+      const server = await start(["--port", "0"], {
+        SUBMISSIONS_DB: database,
+        PORT: undefined,
+        HSTS: undefined,
+        NOTIFY_WEBHOOK_URL: hook.url,
+      });
+      await until(
+        () => hook.bodies.length === 1 && rows(database, "contact").length === 1,
+        10_000,
+        "the delivery and the purge",
+      );
       expect(rows(database, "contact").map((r) => r.email)).toEqual(["left@example.com"]);
       expect(rows(database, "newsletter").map((r) => r.email)).toEqual(["reader@example.com"]);
       expect(hook.bodies).toMatchObject([{ submission: { email: "left@example.com" } }]);
@@ -376,9 +487,9 @@ describe("sitegen start and the leads' notifications", () => {
   it("opens the database before listening: one it cannot open stops the start with a catalogued error", async () => {
     const folder = emptyFolder();
     mkdirSync(join(folder, "submissions.db"));
-    await expect(start(["--port", "0"], { SUBMISSIONS_DB: join(folder, "submissions.db"), PORT: undefined, HSTS: undefined })).rejects.toThrow(
-      /exited \(1\) before listening[^]*DatabaseUnreadable: Cannot read the database/,
-    );
+    await expect(
+      start(["--port", "0"], { SUBMISSIONS_DB: join(folder, "submissions.db"), PORT: undefined, HSTS: undefined }),
+    ).rejects.toThrow(/exited \(1\) before listening[^]*DatabaseUnreadable: Cannot read the database/);
   });
 
   it("runs the submissions commands on a server that holds only dist/, reading the store the server writes", async () => {
@@ -390,23 +501,38 @@ describe("sitegen start and the leads' notifications", () => {
     const post = await send(server.port, "/api/contact", {
       method: "POST",
       headers: JSON_POST,
-      body: JSON.stringify({ firstName: "Ana", lastName: "Souza", email: "Ana@Exemplo.com.br", message: "Quero falar sobre IA.", locale: "pt" }),
+      body: JSON.stringify({
+        firstName: "Ana",
+        lastName: "Souza",
+        email: "Ana@Exemplo.com.br",
+        message: "Quero falar sobre IA.",
+        locale: "pt",
+      }),
     });
     expect(post.status, post.body).toBe(200);
     process.kill(server.child.pid!, "SIGTERM");
     expect(await server.exited()).toBe(0);
 
     const sitegen = (...args: string[]) =>
-      spawnSync(process.execPath, [join(ROOT, "bin", "sitegen.js"), "submissions", ...args], { cwd: app, encoding: "utf8", env: { ...process.env, ...env }, timeout: 60_000 });
+      spawnSync(process.execPath, [join(ROOT, "bin", "sitegen.js"), "submissions", ...args], {
+        cwd: app,
+        encoding: "utf8",
+        env: { ...process.env, ...env },
+        timeout: 60_000,
+      });
     const listed = sitegen("--type", "contact", "--format", "json");
     expect(listed.status, listed.stderr).toBe(0);
-    expect(JSON.parse(listed.stdout).map((r: { email: string; message: string }) => [r.email, r.message])).toEqual([["Ana@Exemplo.com.br", "Quero falar sobre IA."]]);
+    expect(JSON.parse(listed.stdout).map((r: { email: string; message: string }) => [r.email, r.message])).toEqual([
+      ["Ana@Exemplo.com.br", "Quero falar sobre IA."],
+    ]);
     const exported = sitegen("export", "--email", "ana@exemplo.com.br");
     expect(exported.status, exported.stderr).toBe(0);
     expect(JSON.parse(exported.stdout).contact.map((r: { first_name: string }) => r.first_name)).toEqual(["Ana"]);
     const deleted = sitegen("delete", "--email", "ana@exemplo.com.br");
     expect(deleted.status, deleted.stderr).toBe(0);
-    expect(deleted.stdout).toContain("Erased everything stored about ana@exemplo.com.br (LGPD art. 18): newsletter: 0 rows, contact: 1 row");
+    expect(deleted.stdout).toContain(
+      "Erased everything stored about ana@exemplo.com.br (LGPD art. 18): newsletter: 0 rows, contact: 1 row",
+    );
     // Where site.yaml puts the file, under the working folder, as the server put it.
     expect(rows(join(app, ".data", "submissions.db"), "contact")).toEqual([]);
   });

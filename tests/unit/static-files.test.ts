@@ -1,6 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { spawn, type ChildProcess } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, truncateSync, unlinkSync, writeFileSync } from "node:fs";
+import {
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  truncateSync,
+  unlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { request } from "node:http";
 import { connect } from "node:net";
 import { tmpdir } from "node:os";
@@ -67,7 +78,13 @@ interface Reply {
   body: Buffer;
 }
 
-function get(path: string, headers: Record<string, string> = {}, method = "GET", onData?: (chunk: Buffer) => void, to = port): Promise<Reply> {
+function get(
+  path: string,
+  headers: Record<string, string> = {},
+  method = "GET",
+  onData?: (chunk: Buffer) => void,
+  to = port,
+): Promise<Reply> {
   return new Promise((resolve, reject) => {
     const req = request({ host: "127.0.0.1", port: to, path, method, headers }, (res) => {
       const chunks: Buffer[] = [];
@@ -117,7 +134,8 @@ function rawHeaders(text: string): { status: number; headers: Record<string, str
   const [head] = text.split("\r\n\r\n");
   const [statusLine, ...lines] = head.split("\r\n");
   const headers: Record<string, string> = {};
-  for (const line of lines) headers[line.slice(0, line.indexOf(":")).toLowerCase()] = line.slice(line.indexOf(":") + 1).trim();
+  for (const line of lines)
+    headers[line.slice(0, line.indexOf(":")).toLowerCase()] = line.slice(line.indexOf(":") + 1).trim();
   return { status: Number(statusLine.split(" ")[1]), headers };
 }
 
@@ -135,17 +153,22 @@ describe("a dist that changes under the running server", () => {
     const serveOut = join(work, "serve-dist");
     let stdout = "";
     let stderr = "";
-    const child: ChildProcess = spawn(process.execPath, [join(ROOT, "bin", "sitegen.js"), "serve", "--no-watch", "--host", "127.0.0.1", "--port", "0", "--out", serveOut], {
-      cwd: ROOT,
-      env: { ...process.env, NO_COLOR: "1", SUBMISSIONS_DB: join(work, "serve.db") },
-    });
+    const child: ChildProcess = spawn(
+      process.execPath,
+      [join(ROOT, "bin", "sitegen.js"), "serve", "--no-watch", "--host", "127.0.0.1", "--port", "0", "--out", serveOut],
+      {
+        cwd: ROOT,
+        env: { ...process.env, NO_COLOR: "1", SUBMISSIONS_DB: join(work, "serve.db") },
+      },
+    );
     child.stdout!.on("data", (d) => (stdout += d));
     child.stderr!.on("data", (d) => (stderr += d));
     let exited = false;
     child.on("exit", () => (exited = true));
     try {
       for (let waited = 0; !/Serving .* at http/.test(stdout); waited += 50) {
-        if (exited || waited > 60_000) throw new Error(`sitegen serve did not start.\nstdout: ${stdout}\nstderr: ${stderr}`);
+        if (exited || waited > 60_000)
+          throw new Error(`sitegen serve did not start.\nstdout: ${stdout}\nstderr: ${stderr}`);
         await new Promise((r) => setTimeout(r, 50));
       }
       const base = stdout.match(/at (http:\/\/127\.0\.0\.1:\d+)\//)![1];
@@ -154,7 +177,11 @@ describe("a dist that changes under the running server", () => {
       renameSync(join(serveOut, "robots.txt"), join(work, "robots.txt.moved"));
       const gone = await fetch(`${base}/robots.txt`).catch((error: Error) => error);
       expect(gone instanceof Response ? gone.status : `${gone.message}\nstderr: ${stderr}`).toBe(404);
-      expect(parseHtml(await (gone as Response).text()).querySelector("html")!.getAttribute("lang")).toBe("pt-BR");
+      expect(
+        parseHtml(await (gone as Response).text())
+          .querySelector("html")!
+          .getAttribute("lang"),
+      ).toBe("pt-BR");
       // Still alive and answering.
       expect((await fetch(`${base}/`)).status).toBe(200);
       await new Promise((r) => setTimeout(r, 100));
@@ -173,7 +200,8 @@ describe("a dist that changes under the running server", () => {
     renameSync(out, `${out}.old`);
     cpSync(`${out}.old`, out, { recursive: true });
     const renamed = css.replace(/\.css$/, ".NEW.css");
-    for (const suffix of ["", ".br", ".gz"]) renameSync(join(out, "assets", css + suffix), join(out, "assets", renamed + suffix));
+    for (const suffix of ["", ".br", ".gz"])
+      renameSync(join(out, "assets", css + suffix), join(out, "assets", renamed + suffix));
     rmSync(`${out}.old`, { recursive: true });
     writeFileSync(join(out, "added.txt"), "new in this deploy");
 
@@ -210,17 +238,27 @@ describe("a dist that changes under the running server", () => {
   it("closes the connection when a file is cut short in place while being sent, instead of leaving the client waiting", async () => {
     // A server whose own timeouts are far longer than the client's patience (get gives up after 10 s
     // without a byte): the connection can only end in time if the server closes it because of the file.
-    const patient = createSiteServer({ outDir: out, site, timeouts: { requestMs: 600_000, headersMs: 600_000, keepAliveMs: 600_000 } });
+    const patient = createSiteServer({
+      outDir: out,
+      site,
+      timeouts: { requestMs: 600_000, headersMs: 600_000, keepAliveMs: 600_000 },
+    });
     await new Promise<void>((r) => patient.server.listen(0, "127.0.0.1", r));
     try {
       // As when a deploy copies over the files of a running dist: fewer bytes than the Content-Length promised.
       let truncated = false;
-      const outcome = await get("/shrinking.bin", {}, "GET", () => {
-        if (!truncated) {
-          truncated = true;
-          truncateSync(join(out, "shrinking.bin"), 1000);
-        }
-      }, (patient.server.address() as { port: number }).port).then(
+      const outcome = await get(
+        "/shrinking.bin",
+        {},
+        "GET",
+        () => {
+          if (!truncated) {
+            truncated = true;
+            truncateSync(join(out, "shrinking.bin"), 1000);
+          }
+        },
+        (patient.server.address() as { port: number }).port,
+      ).then(
         (reply) => `answered ${reply.status} with ${reply.body.byteLength} bytes`,
         (error: Error) => error.message,
       );
@@ -260,7 +298,16 @@ describe("Range requests (RFC 9110 §14)", () => {
   });
 
   it("sends the whole file with 200 for an invalid, multiple or non-byte range, and for HEAD", async () => {
-    for (const range of ["bytes=5-1", "bytes=0-0,2-3", "items=0-1", "bytes=abc", "bytes=-", "bytes=1-2-3", "bytes=", "bytes=0x1-2"]) {
+    for (const range of [
+      "bytes=5-1",
+      "bytes=0-0,2-3",
+      "items=0-1",
+      "bytes=abc",
+      "bytes=-",
+      "bytes=1-2-3",
+      "bytes=",
+      "bytes=0x1-2",
+    ]) {
       const r = await get("/range.txt", { range });
       expect(r.status, range).toBe(200);
       expect(r.body.toString(), range).toBe(RANGE_FILE);
@@ -305,7 +352,8 @@ describe("Range requests (RFC 9110 §14)", () => {
 });
 
 describe("Accept-Encoding with q-values (RFC 9110 §12.5.3)", () => {
-  const codingOf = async (acceptEncoding: string, path = "/about") => (await get(path, { "accept-encoding": acceptEncoding })).headers["content-encoding"] ?? "identity";
+  const codingOf = async (acceptEncoding: string, path = "/about") =>
+    (await get(path, { "accept-encoding": acceptEncoding })).headers["content-encoding"] ?? "identity";
 
   it("never sends a coding the client refused or did not name", async () => {
     const cases: [string, string][] = [
@@ -370,7 +418,10 @@ describe("headers on every answer", () => {
       expect(again.headers.vary, path).toBe("Accept-Encoding");
       expectSecurityHeaders(again.headers, path);
       // A list that holds the tag, and the weak form of it, match as well (If-None-Match compares weakly).
-      expect((await get(path, { "accept-encoding": "br", "if-none-match": `"x", W/${first.headers.etag}` })).status, path).toBe(304);
+      expect(
+        (await get(path, { "accept-encoding": "br", "if-none-match": `"x", W/${first.headers.etag}` })).status,
+        path,
+      ).toBe(304);
     }
   });
 
@@ -402,7 +453,11 @@ describe("headers on every answer", () => {
 describe("slow clients", () => {
   it("cuts off a client that trickles its headers, with 408 and the security headers", async () => {
     // A hundred header lines, one each 100 ms: ten seconds of headers against the server's one.
-    const lines = ["GET / HTTP/1.1\r\n", "Host: 127.0.0.1\r\n", ...Array.from({ length: 100 }, (_, i) => `X-Slow-${i}: ${i}\r\n`)];
+    const lines = [
+      "GET / HTTP/1.1\r\n",
+      "Host: 127.0.0.1\r\n",
+      ...Array.from({ length: 100 }, (_, i) => `X-Slow-${i}: ${i}\r\n`),
+    ];
     const slow = await raw(lines, { gapMs: 100, maxMs: 20_000 });
     const reply = rawHeaders(slow.text);
     expect(reply.status).toBe(408);

@@ -29,11 +29,19 @@ describe("choosing the store", () => {
     expect(openStore({}, { DATABASE_URL: "" }, "/srv/site")).toBeInstanceOf(SqliteSubmissionStore);
 
     process.env.SUBMISSIONS_DB = "/var/lib/sitegen/override.db";
-    const overridden = openStore(submissionSettings(loadSiteConfig(ROOT), process.env), {}, ROOT) as SqliteSubmissionStore;
+    const overridden = openStore(
+      submissionSettings(loadSiteConfig(ROOT), process.env),
+      {},
+      ROOT,
+    ) as SqliteSubmissionStore;
     expect(overridden.file).toBe("/var/lib/sitegen/override.db");
 
     // No connection is made until the store is used.
-    const postgres = openStore({ database: "ignored.db" }, { DATABASE_URL: "postgresql://leads:s3cret@db.example.com/leads?sslmode=require" }, "/srv/site");
+    const postgres = openStore(
+      { database: "ignored.db" },
+      { DATABASE_URL: "postgresql://leads:s3cret@db.example.com/leads?sslmode=require" },
+      "/srv/site",
+    );
     expect(postgres).toBeInstanceOf(PgSubmissionStore);
     expect((postgres as PgSubmissionStore).target).toBe("db.example.com:5432/leads");
     expect(storeKind({ DATABASE_URL: "postgres://db/leads" })).toBe("postgres");
@@ -51,17 +59,23 @@ describe("choosing the store", () => {
       }
       throw new Error(`${url} was accepted`);
     };
-    expect(refused("mysql://u:pw@db/leads")).toBe("DATABASE_URL is mysql://u:***@db/leads: it must start with postgres:// or postgresql://.");
+    expect(refused("mysql://u:pw@db/leads")).toBe(
+      "DATABASE_URL is mysql://u:***@db/leads: it must start with postgres:// or postgresql://.",
+    );
     expect(refused("postgres:leads")).toBe("DATABASE_URL names no host: postgres:leads");
     expect(refused("postgres://u:pw@/leads")).toMatch(/^DATABASE_URL is not a URL \(it is not shown here/);
     expect(refused("host=db password=pw")).not.toContain("pw");
-    expect(openStore({}, { DATABASE_URL: "postgresql:///leads?host=/run/postgresql" }, "/srv/site")).toBeInstanceOf(PgSubmissionStore);
+    expect(openStore({}, { DATABASE_URL: "postgresql:///leads?host=/run/postgresql" }, "/srv/site")).toBeInstanceOf(
+      PgSubmissionStore,
+    );
   });
 
   it("describes a database by host, port and name, never by its password", () => {
     expect(describeDatabaseUrl("postgres://u:p%40ss@db.internal:6543/leads")).toBe("db.internal:6543/leads");
     expect(describeDatabaseUrl("postgresql:///leads?host=/run/postgresql")).toBe("/run/postgresql:5432/leads");
-    expect(redactDatabaseUrl("postgres://u:p%40ss@db.internal:6543/leads")).toBe("postgres://u:***@db.internal:6543/leads");
+    expect(redactDatabaseUrl("postgres://u:p%40ss@db.internal:6543/leads")).toBe(
+      "postgres://u:***@db.internal:6543/leads",
+    );
     expect(redactDatabaseUrl("x:secret/with/slashes@db")).toBe("x:***@db");
   });
 });
@@ -73,10 +87,24 @@ describe("store rules shared by every backend", () => {
   });
 
   it("sums up a submission's notifications as none, pending, failing or delivered", () => {
-    expect(deliveryOf({ total: 0, undelivered: 0, attempts: 0, pendingAttempts: 0, lastError: null })).toEqual({ delivery: "none", delivery_attempts: 0, delivery_error: null });
-    expect(deliveryOf({ total: 2, undelivered: 2, attempts: 0, pendingAttempts: 0, lastError: null }).delivery).toBe("pending");
-    expect(deliveryOf({ total: 2, undelivered: 1, attempts: 3, pendingAttempts: 3, lastError: "502" })).toEqual({ delivery: "failing", delivery_attempts: 3, delivery_error: "502" });
-    expect(deliveryOf({ total: 2, undelivered: 0, attempts: 4, pendingAttempts: 0, lastError: null })).toEqual({ delivery: "delivered", delivery_attempts: 4, delivery_error: null });
+    expect(deliveryOf({ total: 0, undelivered: 0, attempts: 0, pendingAttempts: 0, lastError: null })).toEqual({
+      delivery: "none",
+      delivery_attempts: 0,
+      delivery_error: null,
+    });
+    expect(deliveryOf({ total: 2, undelivered: 2, attempts: 0, pendingAttempts: 0, lastError: null }).delivery).toBe(
+      "pending",
+    );
+    expect(deliveryOf({ total: 2, undelivered: 1, attempts: 3, pendingAttempts: 3, lastError: "502" })).toEqual({
+      delivery: "failing",
+      delivery_attempts: 3,
+      delivery_error: "502",
+    });
+    expect(deliveryOf({ total: 2, undelivered: 0, attempts: 4, pendingAttempts: 0, lastError: null })).toEqual({
+      delivery: "delivered",
+      delivery_attempts: 4,
+      delivery_error: null,
+    });
   });
 
   it("numbers each dialect's migrations 1, 2, 3… with no gap and no repeat", () => {

@@ -20,17 +20,24 @@ function project(css: string): string {
   mkdirSync(join(root, "src", "styles", "fonts"), { recursive: true });
   mkdirSync(join(root, "src", "styles", "img"), { recursive: true });
   copyFileSync(INTER, join(root, "src", "styles", "fonts", "body.woff2"));
-  writeFileSync(join(root, "src", "styles", "img", "grid.svg"), '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 2 2"><circle cx="1" cy="1" r="1"/></svg>');
+  writeFileSync(
+    join(root, "src", "styles", "img", "grid.svg"),
+    '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 2 2"><circle cx="1" cy="1" r="1"/></svg>',
+  );
   writeFileSync(join(root, "src", "styles", "main.css"), css);
   return root;
 }
 
 describe("the files a stylesheet names with url()", () => {
   it("are copied under assets/ with hashed names and the stylesheet points at them; other origins and data: stay as written", async () => {
-    const root = project(`.a { background: url("./img/grid.svg"); } .b { background: url("https://cdn.example.com/x.png"); } .c { background: url("data:image/gif;base64,R0lGODlhAQABAAAAACw="); }`);
+    const root = project(
+      `.a { background: url("./img/grid.svg"); } .b { background: url("https://cdn.example.com/x.png"); } .c { background: url("data:image/gif;base64,R0lGODlhAQABAAAAACw="); }`,
+    );
     const sheet = await bundleStyles(root);
     expect(sheet.assets.map((a) => a.file)).toEqual([expect.stringMatching(/^assets\/grid\.[0-9a-f]{10}\.svg$/)]);
-    expect(Buffer.from(sheet.assets[0].code).toString()).toBe(readFileSync(join(root, "src", "styles", "img", "grid.svg"), "utf8"));
+    expect(Buffer.from(sheet.assets[0].code).toString()).toBe(
+      readFileSync(join(root, "src", "styles", "img", "grid.svg"), "utf8"),
+    );
     const css = Buffer.from(sheet.code).toString();
     expect(css).toContain(`url(${sheet.assets[0].href})`);
     expect(css).toContain("https://cdn.example.com/x.png");
@@ -40,7 +47,9 @@ describe("the files a stylesheet names with url()", () => {
   });
 
   it("cut a font to its @font-face rule's unicode-range and weight range, and list it for preloading", async () => {
-    const root = project(`@font-face { font-family: Body; font-weight: 500 700; src: url("./fonts/body.woff2") format("woff2"); unicode-range: U+0041-005A; } body { font-family: Body; }`);
+    const root = project(
+      `@font-face { font-family: Body; font-weight: 500 700; src: url("./fonts/body.woff2") format("woff2"); unicode-range: U+0041-005A; } body { font-family: Body; }`,
+    );
     const sheet = await bundleStyles(root);
     expect(sheet.fonts).toEqual([{ href: sheet.assets[0].href, type: "font/woff2" }]);
     const font = create(Buffer.from(sheet.assets[0].code)) as Font;

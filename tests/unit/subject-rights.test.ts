@@ -12,7 +12,15 @@ import { postgresBackend, sqliteBackend, type Backend, type Place } from "../sto
  */
 const at = "2026-01-15T12:00:00.000Z";
 const news = (email: string): NewsletterEntry => ({ email, locale: "pt", createdAt: at });
-const contact = (email: string, message: string): ContactEntry => ({ firstName: "Ana", lastName: "Souza", email, company: "ACME", message, locale: "pt", createdAt: at });
+const contact = (email: string, message: string): ContactEntry => ({
+  firstName: "Ana",
+  lastName: "Souza",
+  email,
+  company: "ACME",
+  message,
+  locale: "pt",
+  createdAt: at,
+});
 
 function cli(place: Place, args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
   const child = spawn(process.execPath, [join(ROOT, "bin", "sitegen.js"), "submissions", ...args], {
@@ -25,7 +33,10 @@ function cli(place: Place, args: string[]): Promise<{ status: number | null; std
   child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
   child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => (child.kill("SIGKILL"), reject(new Error(`sitegen submissions ${args.join(" ")} did not end within 60 s`))), 60_000);
+    const timer = setTimeout(
+      () => (child.kill("SIGKILL"), reject(new Error(`sitegen submissions ${args.join(" ")} did not end within 60 s`))),
+      60_000,
+    );
     child.once("exit", (status) => (clearTimeout(timer), resolve({ status, stdout, stderr })));
   });
 }
@@ -39,10 +50,16 @@ for (const backend of [sqliteBackend(), postgresBackend()] as Backend[]) {
       const place = await backend.fresh();
       const store = place.open();
       try {
-        await store.addNewsletter(news("Ana@Example.com"), [{ kind: "email", payload: { type: "newsletter", email: "Ana@Example.com" } }]);
-        await store.addContact(contact("ana@example.com", "Primeira mensagem"), [{ kind: "webhook", payload: { type: "contact", email: "ana@example.com" } }]);
+        await store.addNewsletter(news("Ana@Example.com"), [
+          { kind: "email", payload: { type: "newsletter", email: "Ana@Example.com" } },
+        ]);
+        await store.addContact(contact("ana@example.com", "Primeira mensagem"), [
+          { kind: "webhook", payload: { type: "contact", email: "ana@example.com" } },
+        ]);
         await store.addContact(contact("ANA@EXAMPLE.COM", "Segunda mensagem"));
-        await store.addContact(contact("bia@example.com", "Outra pessoa"), [{ kind: "email", payload: { type: "contact", email: "bia@example.com" } }]);
+        await store.addContact(contact("bia@example.com", "Outra pessoa"), [
+          { kind: "email", payload: { type: "contact", email: "bia@example.com" } },
+        ]);
       } finally {
         await store.close();
       }
@@ -51,19 +68,34 @@ for (const backend of [sqliteBackend(), postgresBackend()] as Backend[]) {
       expect(exported.status, exported.stderr).toBe(0);
       const data = JSON.parse(exported.stdout);
       expect(data.email).toBe("ana@EXAMPLE.com");
-      expect(data.newsletter).toEqual([{ id: 1, email: "Ana@Example.com", locale: "pt", created_at: at, suspect: 0, confirmed_at: at }]);
-      expect(data.contact.map((r: { message: string; company: string }) => [r.message, r.company])).toEqual([["Primeira mensagem", "ACME"], ["Segunda mensagem", "ACME"]]);
-      expect(data.outbox.map((r: { kind: string; submission_type: string; payload: unknown }) => [r.kind, r.submission_type, r.payload])).toEqual([
+      expect(data.newsletter).toEqual([
+        { id: 1, email: "Ana@Example.com", locale: "pt", created_at: at, suspect: 0, confirmed_at: at },
+      ]);
+      expect(data.contact.map((r: { message: string; company: string }) => [r.message, r.company])).toEqual([
+        ["Primeira mensagem", "ACME"],
+        ["Segunda mensagem", "ACME"],
+      ]);
+      expect(
+        data.outbox.map((r: { kind: string; submission_type: string; payload: unknown }) => [
+          r.kind,
+          r.submission_type,
+          r.payload,
+        ]),
+      ).toEqual([
         ["email", "newsletter", { type: "newsletter", email: "Ana@Example.com" }],
         ["webhook", "contact", { type: "contact", email: "ana@example.com" }],
       ]);
 
       const deleted = await cli(place, ["delete", "--email", "ANA@example.com"]);
       expect(deleted.status, deleted.stderr).toBe(0);
-      expect(deleted.stdout).toBe("Erased everything stored about ANA@example.com (LGPD art. 18): newsletter: 1 row, contact: 2 rows, outbox: 2 rows.\n");
+      expect(deleted.stdout).toBe(
+        "Erased everything stored about ANA@example.com (LGPD art. 18): newsletter: 1 row, contact: 2 rows, outbox: 2 rows.\n",
+      );
       const after = JSON.parse((await cli(place, ["export", "--email", "ana@example.com"])).stdout);
       expect(after).toEqual({ email: "ana@example.com", newsletter: [], contact: [], outbox: [] });
-      expect((await cli(place, ["delete", "--email", "ana@example.com"])).stdout).toBe("Nothing is stored about ana@example.com; nothing was erased.\n");
+      expect((await cli(place, ["delete", "--email", "ana@example.com"])).stdout).toBe(
+        "Nothing is stored about ana@example.com; nothing was erased.\n",
+      );
 
       // Nobody else's data went with it.
       const bia = JSON.parse((await cli(place, ["export", "--email", "bia@example.com"])).stdout);

@@ -54,10 +54,21 @@ if (args[0] === "install") {
   return {
     bin,
     chromium,
-    aptCalls: () => (existsSync(log) ? readFileSync(log, "utf8").trim().split("\n").map((line) => JSON.parse(line)) : []),
+    aptCalls: () =>
+      existsSync(log)
+        ? readFileSync(log, "utf8")
+            .trim()
+            .split("\n")
+            .map((line) => JSON.parse(line))
+        : [],
     /** Runs the script on this machine; an environment value of undefined leaves that variable unset. */
     run(env: Record<string, string | undefined>) {
-      const full: Record<string, string | undefined> = { PATH: bin, CHROMIUM_PATH: chromium, PREREQUISITES_POSTGRES_DIR: postgres, ...env };
+      const full: Record<string, string | undefined> = {
+        PATH: bin,
+        CHROMIUM_PATH: chromium,
+        PREREQUISITES_POSTGRES_DIR: postgres,
+        ...env,
+      };
       for (const key of Object.keys(full)) if (full[key] === undefined) delete full[key];
       const child = spawnSync(process.execPath, [SCRIPT], { encoding: "utf8", env: full });
       return { status: child.status, stdout: child.stdout, lines: child.stderr.split("\n").filter(Boolean) };
@@ -101,9 +112,13 @@ describe("the test prerequisites script (the first step of npm test)", () => {
     const out = m.run({ PREREQUISITES_UID: "1000", CHROMIUM_PATH: undefined });
     // Whether this machine has Debian's Chromium decides which line is right; java is missing either way.
     const packages = existsSync("/usr/bin/chromium") ? "default-jre-headless" : "chromium default-jre-headless";
-    const what = existsSync("/usr/bin/chromium") ? "java (for the W3C HTML checker)" : "/usr/bin/chromium (for the browser tests) and java (for the W3C HTML checker)";
+    const what = existsSync("/usr/bin/chromium")
+      ? "java (for the W3C HTML checker)"
+      : "/usr/bin/chromium (for the browser tests) and java (for the W3C HTML checker)";
     expect(out.status).toBe(1);
-    expect(out.lines).toEqual([`test prerequisites: missing ${what}; run: sudo apt-get update && sudo apt-get install -y ${packages}`]);
+    expect(out.lines).toEqual([
+      `test prerequisites: missing ${what}; run: sudo apt-get update && sudo apt-get install -y ${packages}`,
+    ]);
   });
 
   it("stops at a CHROMIUM_PATH that names no file, since Debian's package would not put Chromium there", () => {
@@ -119,7 +134,9 @@ describe("the test prerequisites script (the first step of npm test)", () => {
   it("as root, installs what is missing with apt-get (update first, non-interactive) after saying what and why", () => {
     const m = machine({ aptGet: "works" });
     const out = m.run({ PREREQUISITES_UID: "0" });
-    expect(out.lines).toEqual(["test prerequisites: installing default-jre-headless with apt-get, because java (for the W3C HTML checker) is missing"]);
+    expect(out.lines).toEqual([
+      "test prerequisites: installing default-jre-headless with apt-get, because java (for the W3C HTML checker) is missing",
+    ]);
     expect(m.aptCalls()).toEqual([
       { args: ["update", "-q"], frontend: "noninteractive" },
       { args: ["install", "-y", "-q", "default-jre-headless"], frontend: "noninteractive" },
@@ -130,7 +147,9 @@ describe("the test prerequisites script (the first step of npm test)", () => {
   it("as root, installs PostgreSQL's server when no initdb of Debian's is there, for the store tests", () => {
     const m = machine({ java: true, aptGet: "works", postgres: false });
     const out = m.run({ PREREQUISITES_UID: "0" });
-    expect(out.lines).toEqual(["test prerequisites: installing postgresql with apt-get, because PostgreSQL's server (for the store tests) is missing"]);
+    expect(out.lines).toEqual([
+      "test prerequisites: installing postgresql with apt-get, because PostgreSQL's server (for the store tests) is missing",
+    ]);
     expect(m.aptCalls()).toEqual([
       { args: ["update", "-q"], frontend: "noninteractive" },
       { args: ["install", "-y", "-q", "postgresql"], frontend: "noninteractive" },

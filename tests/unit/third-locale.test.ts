@@ -23,9 +23,18 @@ let port = 0;
 
 beforeAll(async () => {
   const config = join(project, "content", "site.yaml");
-  writeFileSync(config, readFileSync(config, "utf8").replace(/(\n  - code: en\n(?: {4}.*\n)+)/, "$1  - code: es\n    lang: es\n    ogLocale: es_ES\n    prefix: /es\n"));
+  writeFileSync(
+    config,
+    readFileSync(config, "utf8").replace(
+      /(\n  - code: en\n(?: {4}.*\n)+)/,
+      "$1  - code: es\n    lang: es\n    ogLocale: es_ES\n    prefix: /es\n",
+    ),
+  );
   cpSync(join(project, "content", "en"), join(project, "content", "es"), { recursive: true });
-  const built = spawnSync(process.execPath, [join(ROOT, "bin", "sitegen.js"), "build", "--out", out], { cwd: project, encoding: "utf8" });
+  const built = spawnSync(process.execPath, [join(ROOT, "bin", "sitegen.js"), "build", "--out", out], {
+    cwd: project,
+    encoding: "utf8",
+  });
   expect(built.status, built.stderr).toBe(0);
   // content/es is a copy of content/en: as many pages as English, articles included.
   const perLocale = built.stdout.match(/^Built (\d+) pages \(pt (\d+), en (\d+), es (\d+)\)/)!;
@@ -41,34 +50,50 @@ const { routes, articles } = await sitePlan();
 const es = (path: string) => (path === "/" ? "/es" : `/es${path}`);
 
 describe("a third locale, added by configuration and content only", () => {
-  it.each(routes.map((r) => [r.paths.pt, r] as const))("%s exists under /es with four hreflang links, Spanish lang and breadcrumbs under /es", (_path, route) => {
-    const file = route.paths.pt === "/" ? "es.html" : `es${route.paths.pt}.html`;
-    const doc = parseHtml(read(file));
-    expect(doc.querySelector("html")!.getAttribute("lang")).toBe("es");
-    expect(doc.querySelector('link[rel="canonical"]')!.getAttribute("href")).toBe(abs(es(route.paths.pt)));
-    expect(doc.querySelectorAll('link[rel="alternate"][hreflang]').map((l) => `${l.getAttribute("hreflang")} ${l.getAttribute("href")}`)).toEqual([
-      `pt-BR ${abs(route.paths.pt)}`,
-      `en ${abs(route.paths.en)}`,
-      `es ${abs(es(route.paths.pt))}`,
-      `x-default ${abs(route.paths.pt)}`,
-    ]);
-    expect(doc.querySelectorAll('meta[property="og:locale:alternate"]').map((m) => m.getAttribute("content"))).toEqual(["pt_BR", "en_US"]);
-    // More than two languages: a menu of the other two, each link to this page in that language.
-    const menu = doc.querySelectorAll("#language-menu a").map((a) => `${a.getAttribute("hreflang")} ${a.getAttribute("href")} ${a.textContent}`);
-    expect(menu).toEqual([`pt-BR ${route.paths.pt} Português (Brasil)`, `en ${route.paths.en} English`]);
-    // The trail links the Spanish home, then each page above this one (the home page has none).
-    const trail = doc.querySelectorAll("nav.breadcrumbs a").map((a) => a.getAttribute("href"));
-    const segments = route.paths.pt.split("/").filter(Boolean);
-    expect(trail).toEqual(segments.map((_, i) => es(`/${segments.slice(0, i).join("/")}`)));
-  });
+  it.each(routes.map((r) => [r.paths.pt, r] as const))(
+    "%s exists under /es with four hreflang links, Spanish lang and breadcrumbs under /es",
+    (_path, route) => {
+      const file = route.paths.pt === "/" ? "es.html" : `es${route.paths.pt}.html`;
+      const doc = parseHtml(read(file));
+      expect(doc.querySelector("html")!.getAttribute("lang")).toBe("es");
+      expect(doc.querySelector('link[rel="canonical"]')!.getAttribute("href")).toBe(abs(es(route.paths.pt)));
+      expect(
+        doc
+          .querySelectorAll('link[rel="alternate"][hreflang]')
+          .map((l) => `${l.getAttribute("hreflang")} ${l.getAttribute("href")}`),
+      ).toEqual([
+        `pt-BR ${abs(route.paths.pt)}`,
+        `en ${abs(route.paths.en)}`,
+        `es ${abs(es(route.paths.pt))}`,
+        `x-default ${abs(route.paths.pt)}`,
+      ]);
+      expect(
+        doc.querySelectorAll('meta[property="og:locale:alternate"]').map((m) => m.getAttribute("content")),
+      ).toEqual(["pt_BR", "en_US"]);
+      // More than two languages: a menu of the other two, each link to this page in that language.
+      const menu = doc
+        .querySelectorAll("#language-menu a")
+        .map((a) => `${a.getAttribute("hreflang")} ${a.getAttribute("href")} ${a.textContent}`);
+      expect(menu).toEqual([`pt-BR ${route.paths.pt} Português (Brasil)`, `en ${route.paths.en} English`]);
+      // The trail links the Spanish home, then each page above this one (the home page has none).
+      const trail = doc.querySelectorAll("nav.breadcrumbs a").map((a) => a.getAttribute("href"));
+      const segments = route.paths.pt.split("/").filter(Boolean);
+      expect(trail).toEqual(segments.map((_, i) => es(`/${segments.slice(0, i).join("/")}`)));
+    },
+  );
 
   it("lists every page of every locale in the sitemap, each with the four links", () => {
     const urls = parseHtml(read("sitemap.xml")).querySelectorAll("url");
-    expect(urls).toHaveLength(routes.length * 3 + articles.reduce((n, a) => n + Object.keys(a.paths).length, 0) + articles.filter((a) => a.paths.en).length);
+    expect(urls).toHaveLength(
+      routes.length * 3 +
+        articles.reduce((n, a) => n + Object.keys(a.paths).length, 0) +
+        articles.filter((a) => a.paths.en).length,
+    );
     // Every address under /insights/ is an article's or a tag's, but the page of all tags.
     const fixedPages = urls.filter((u) => !/\/insights\/(?!tags$)./.test(u.querySelector("loc")!.textContent));
     expect(fixedPages).toHaveLength(routes.length * 3);
-    for (const url of fixedPages) expect(url.querySelectorAll("*").filter((el) => el.rawTagName === "xhtml:link")).toHaveLength(4);
+    for (const url of fixedPages)
+      expect(url.querySelectorAll("*").filter((el) => el.rawTagName === "xhtml:link")).toHaveLength(4);
   });
 
   it("writes the Spanish not-found page, a host rule for it, and the server answers unknown /es addresses with it", async () => {

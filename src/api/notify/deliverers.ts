@@ -26,10 +26,18 @@ export interface DelivererOptions {
   unconfirmedDays?: number;
 }
 
-export function createDeliverers(settings: NotifySettings, messages: Messages, firmLocale: ApiLocale, options: DelivererOptions): Deliverers {
+export function createDeliverers(
+  settings: NotifySettings,
+  messages: Messages,
+  firmLocale: ApiLocale,
+  options: DelivererOptions,
+): Deliverers {
   const { createMailer, unconfirmedDays = 7 } = options;
   const deliverers: Record<string, Deliverer> = {};
-  const mailer = settings.smtpUrl && settings.from ? createMailer({ smtpUrl: settings.smtpUrl, from: settings.from, timeoutMs: settings.timeoutMs }) : undefined;
+  const mailer =
+    settings.smtpUrl && settings.from
+      ? createMailer({ smtpUrl: settings.smtpUrl, from: settings.from, timeoutMs: settings.timeoutMs })
+      : undefined;
   const email = settings.email;
   if (email && mailer) {
     deliverers.email = async (row, signal) => {
@@ -59,7 +67,12 @@ export function createDeliverers(settings: NotifySettings, messages: Messages, f
 }
 
 /** The confirmation e-mail (`newsletterConfirm.mail.*` of content/<locale>/notifications.yaml), plain text. */
-export function confirmationMail(messages: Messages, locale: ApiLocale, link: string, days: number): { subject: string; text: string } {
+export function confirmationMail(
+  messages: Messages,
+  locale: ApiLocale,
+  link: string,
+  days: number,
+): { subject: string; text: string } {
   const fill = (text: string) => text.replace(/\{lead\.link\}/g, link).replace(/\{lead\.days\}/g, String(days));
   return {
     subject: fill(message(messages, locale, "newsletterConfirm.mail.subject")).replace(/[\r\n]+/g, " "),

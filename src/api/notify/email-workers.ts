@@ -19,7 +19,9 @@ export function workerMailerOptions(smtpUrl: string, timeoutMs: number): WorkerM
     port: url.port ? Number(url.port) : secure ? 465 : 587,
     secure,
     startTls: !secure,
-    ...(username ? { credentials: { username, password: decodeURIComponent(url.password) }, authType: ["plain", "login"] as const } : {}),
+    ...(username
+      ? { credentials: { username, password: decodeURIComponent(url.password) }, authType: ["plain", "login"] as const }
+      : {}),
     socketTimeoutMs: timeoutMs,
     responseTimeoutMs: timeoutMs,
     // Failures are thrown, recorded in the outbox and logged by the delivery worker; nothing else is printed.
@@ -31,7 +33,11 @@ export function workerMailerOptions(smtpUrl: string, timeoutMs: number): WorkerM
  * A display name as worker-mailer may write it: it quotes an ASCII name as it is (and encodes others), so a
  * quote, a backslash or a line break typed into the form could otherwise end the header early.
  */
-const displayName = (name: string) => name.replace(/[\r\n"\\]+/g, " ").replace(/\s+/g, " ").trim();
+const displayName = (name: string) =>
+  name
+    .replace(/[\r\n"\\]+/g, " ")
+    .replace(/\s+/g, " ")
+    .trim();
 
 /** `Name <address>` or a bare address, as worker-mailer takes a sender. */
 function user(mailbox: string): User {

@@ -66,7 +66,8 @@ function recipients(value: string, variable: string): string[] {
     .map((a) => a.trim())
     .filter(Boolean);
   for (const address of list) {
-    if (!isValidEmail(address.normalize("NFC"))) throw new NotifyConfigError(variable, `${variable} holds "${address}", which is not an e-mail address.`);
+    if (!isValidEmail(address.normalize("NFC")))
+      throw new NotifyConfigError(variable, `${variable} holds "${address}", which is not an e-mail address.`);
   }
   return list;
 }
@@ -75,9 +76,16 @@ export function notifySettings(config: NotificationsConfig | undefined, env: Env
   const c = config ?? {};
   const timeoutSeconds = Number(c.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS);
   if (!Number.isFinite(timeoutSeconds) || timeoutSeconds <= 0) {
-    throw new NotifyConfigError("notifications.timeoutSeconds", `notifications.timeoutSeconds in site.yaml is ${String(c.timeoutSeconds)}, not a positive number of seconds.`);
+    throw new NotifyConfigError(
+      "notifications.timeoutSeconds",
+      `notifications.timeoutSeconds in site.yaml is ${String(c.timeoutSeconds)}, not a positive number of seconds.`,
+    );
   }
-  const settings: NotifySettings = { newsletter: c.newsletter === true, locale: c.locale, timeoutMs: timeoutSeconds * 1000 };
+  const settings: NotifySettings = {
+    newsletter: c.newsletter === true,
+    locale: c.locale,
+    timeoutMs: timeoutSeconds * 1000,
+  };
 
   const smtpUrl = env.SMTP_URL?.trim();
   if (smtpUrl) {
@@ -88,18 +96,30 @@ export function notifySettings(config: NotificationsConfig | undefined, env: Env
       url = undefined;
     }
     if (!url || (url.protocol !== "smtp:" && url.protocol !== "smtps:") || !url.hostname) {
-      throw new NotifyConfigError("SMTP_URL", `SMTP_URL is ${redactDatabaseUrl(smtpUrl)}: it must be smtp://user:password@host:port, or smtps:// for TLS.`);
+      throw new NotifyConfigError(
+        "SMTP_URL",
+        `SMTP_URL is ${redactDatabaseUrl(smtpUrl)}: it must be smtp://user:password@host:port, or smtps:// for TLS.`,
+      );
     }
     const from = c.from?.trim();
     if (!from || !isValidEmail(addressOf(from).normalize("NFC"))) {
-      throw new NotifyConfigError("notifications.from", `SMTP_URL is set, but notifications.from in site.yaml (${from ? `"${from}"` : "missing"}) is no sender address.`);
+      throw new NotifyConfigError(
+        "notifications.from",
+        `SMTP_URL is set, but notifications.from in site.yaml (${from ? `"${from}"` : "missing"}) is no sender address.`,
+      );
     }
     settings.smtpUrl = smtpUrl;
     settings.from = from;
-    const to = recipients(env.NOTIFY_EMAIL_TO?.trim() || c.to || "", env.NOTIFY_EMAIL_TO?.trim() ? "NOTIFY_EMAIL_TO" : "notifications.to");
+    const to = recipients(
+      env.NOTIFY_EMAIL_TO?.trim() || c.to || "",
+      env.NOTIFY_EMAIL_TO?.trim() ? "NOTIFY_EMAIL_TO" : "notifications.to",
+    );
     if (to.length > 0) settings.email = { smtpUrl, from, to };
   } else if (env.NOTIFY_EMAIL_TO?.trim()) {
-    throw new NotifyConfigError("SMTP_URL", "NOTIFY_EMAIL_TO is set, but SMTP_URL is not: no e-mail can be sent without a server.");
+    throw new NotifyConfigError(
+      "SMTP_URL",
+      "NOTIFY_EMAIL_TO is set, but SMTP_URL is not: no e-mail can be sent without a server.",
+    );
   }
 
   const webhook = env.NOTIFY_WEBHOOK_URL?.trim();
@@ -112,7 +132,10 @@ export function notifySettings(config: NotificationsConfig | undefined, env: Env
     }
     // The address itself is often the secret (a Slack or Teams webhook): never shown.
     if (!url || (url.protocol !== "https:" && url.protocol !== "http:")) {
-      throw new NotifyConfigError("NOTIFY_WEBHOOK_URL", "NOTIFY_WEBHOOK_URL is not an http:// or https:// address (its value is not shown: it may hold a token).");
+      throw new NotifyConfigError(
+        "NOTIFY_WEBHOOK_URL",
+        "NOTIFY_WEBHOOK_URL is not an http:// or https:// address (its value is not shown: it may hold a token).",
+      );
     }
     settings.webhook = { url: webhook };
   }

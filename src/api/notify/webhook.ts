@@ -9,7 +9,12 @@ export interface WebhookBody {
   submission: unknown;
 }
 
-export async function postWebhook(url: string, body: WebhookBody, timeoutMs: number, signal?: AbortSignal): Promise<void> {
+export async function postWebhook(
+  url: string,
+  body: WebhookBody,
+  timeoutMs: number,
+  signal?: AbortSignal,
+): Promise<void> {
   const timeout = AbortSignal.timeout(timeoutMs);
   const response = await fetch(url, {
     method: "POST",

@@ -21,7 +21,13 @@ const HERO_ART = {
   contact: Contact,
 } as const;
 
-const QUIET_ART = { notFound: NotFound, serverError: ServerError, sent: Sent, waiting: Waiting, failed: Failed } as const;
+const QUIET_ART = {
+  notFound: NotFound,
+  serverError: ServerError,
+  sent: Sent,
+  waiting: Waiting,
+  failed: Failed,
+} as const;
 
 export type HeroArt = keyof typeof HERO_ART;
 export type QuietArt = keyof typeof QUIET_ART;

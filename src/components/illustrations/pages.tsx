@@ -47,7 +47,17 @@ export function Technologies() {
           const at = x;
           x += w + 12;
           const lifted = y === 234 && i === 1;
-          return <R key={`${y}-${i}`} x={at} y={y} w={w} h={52} r={10} ink={lifted ? "dash" : i === 0 && y === 168 ? "glow" : "panel"} />;
+          return (
+            <R
+              key={`${y}-${i}`}
+              x={at}
+              y={y}
+              w={w}
+              h={52}
+              r={10}
+              ink={lifted ? "dash" : i === 0 && y === 168 ? "glow" : "panel"}
+            />
+          );
         });
       })}
       <R x={170} y={58} w={150} h={52} r={10} ink="glow" />
@@ -113,7 +123,9 @@ export function About() {
       <P ink="accent" d="M218 118V64" />
       <C x={218} y={62} r={5} ink="solid" />
       {towers.flatMap(([x, y, w]) =>
-        Array.from({ length: Math.floor((310 - y) / 26) }, (_, i) => <P key={`${x}-${i}`} d={`M${x + 10} ${y + 18 + i * 26}h${w - 20}`} />),
+        Array.from({ length: Math.floor((310 - y) / 26) }, (_, i) => (
+          <P key={`${x}-${i}`} d={`M${x + 10} ${y + 18 + i * 26}h${w - 20}`} />
+        )),
       )}
       <P d="M16 330H464" />
       <P ink="dash" d="M16 358H464" />
@@ -167,13 +179,29 @@ export function Results() {
 export function Contact() {
   return (
     <>
-      <P ink="panel" d="M50 70h220a16 16 0 0 1 16 16v88a16 16 0 0 1-16 16H124l-38 32v-32H50a16 16 0 0 1-16-16v-88a16 16 0 0 1 16-16z" />
+      <P
+        ink="panel"
+        d="M50 70h220a16 16 0 0 1 16 16v88a16 16 0 0 1-16 16H124l-38 32v-32H50a16 16 0 0 1-16-16v-88a16 16 0 0 1 16-16z"
+      />
       <P d="M62 110h170M62 142h112" />
-      <P ink="glow" d="M430 186H214a16 16 0 0 0-16 16v72a16 16 0 0 0 16 16h150l38 28v-28h28a16 16 0 0 0 16-16v-72a16 16 0 0 0-16-16z" />
+      <P
+        ink="glow"
+        d="M430 186H214a16 16 0 0 0-16 16v72a16 16 0 0 0 16 16h150l38 28v-28h28a16 16 0 0 0 16-16v-72a16 16 0 0 0-16-16z"
+      />
       <P ink="accent" d="M230 226h150M230 254h96" />
       <R x={300} y={36} w={126} h={112} r={12} ink="panel" />
       <P d="M300 70H426M330 28v16M396 28v16" />
-      {[0, 1, 2].flatMap((row) => [0, 1, 2, 3].map((col) => <C key={`${row}-${col}`} x={322 + col * 28} y={92 + row * 20} r={4} ink={row === 1 && col === 2 ? "solid" : "dot"} />))}
+      {[0, 1, 2].flatMap((row) =>
+        [0, 1, 2, 3].map((col) => (
+          <C
+            key={`${row}-${col}`}
+            x={322 + col * 28}
+            y={92 + row * 20}
+            r={4}
+            ink={row === 1 && col === 2 ? "solid" : "dot"}
+          />
+        )),
+      )}
     </>
   );
 }

@@ -16,14 +16,34 @@ export function C({ x, y, r, ink = "line" }: { x: number; y: number; r: number; 
   return <circle className={`il-${ink}`} cx={x} cy={y} r={r} />;
 }
 
-export function R({ x, y, w, h, r = 10, ink = "panel" }: { x: number; y: number; w: number; h: number; r?: number; ink?: Ink }) {
+export function R({
+  x,
+  y,
+  w,
+  h,
+  r = 10,
+  ink = "panel",
+}: {
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+  r?: number;
+  ink?: Ink;
+}) {
   return <rect className={`il-${ink}`} x={x} y={y} width={w} height={h} rx={r} />;
 }
 
 /** The frame: 480 by 400 units for a hero, `quiet` for the small light visuals of the error and result pages. */
 export function Frame({ name, quiet = false, children }: { name: string; quiet?: boolean; children: ReactNode }) {
   return (
-    <svg className={`illustration${quiet ? " illustration-quiet" : ""}`} data-art={name} viewBox={quiet ? "0 0 200 160" : "0 0 480 400"} aria-hidden="true" focusable="false">
+    <svg
+      className={`illustration${quiet ? " illustration-quiet" : ""}`}
+      data-art={name}
+      viewBox={quiet ? "0 0 200 160" : "0 0 480 400"}
+      aria-hidden="true"
+      focusable="false"
+    >
       {children}
     </svg>
   );
@@ -37,7 +57,12 @@ export function gear(cx: number, cy: number, r: number, teeth: number, depth = 8
   const step = (2 * Math.PI) / teeth;
   for (let i = 0; i < teeth; i++) {
     const a = i * step;
-    for (const [offset, radius] of [[-0.28, r], [-0.18, r + depth], [0.18, r + depth], [0.28, r]] as const) {
+    for (const [offset, radius] of [
+      [-0.28, r],
+      [-0.18, r + depth],
+      [0.18, r + depth],
+      [0.28, r],
+    ] as const) {
       const angle = a + offset * step * 1.6;
       points.push(`${round(cx + radius * Math.cos(angle))} ${round(cy + radius * Math.sin(angle))}`);
     }

@@ -48,7 +48,10 @@ export function Implementation() {
       <P ink="dash" d="M108 140C140 140 150 170 172 176M108 250C140 250 150 226 172 222" />
       <R x={170} y={120} w={140} h={160} r={16} ink="glow" />
       {nodes.map(([x, y], i) =>
-        nodes.slice(i + 1).filter(([nx]) => nx - x === 44).map(([nx, ny]) => <P key={`${i}-${nx}-${ny}`} d={`M${x} ${y}L${nx} ${ny}`} />),
+        nodes
+          .slice(i + 1)
+          .filter(([nx]) => nx - x === 44)
+          .map(([nx, ny]) => <P key={`${i}-${nx}-${ny}`} d={`M${x} ${y}L${nx} ${ny}`} />),
       )}
       {nodes.map(([x, y]) => (
         <C key={`${x}-${y}`} x={x} y={y} r={7} ink="solid" />

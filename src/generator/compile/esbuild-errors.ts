@@ -10,7 +10,12 @@ export function compileError(name: "PageCompileError" | "IslandCompileError", er
   const location = first?.location;
   return sitegenError(
     name,
-    { file: location?.file ?? fallbackFile, line: location?.line, column: location ? location.column + 1 : undefined, text: first?.text ?? String(error) },
+    {
+      file: location?.file ?? fallbackFile,
+      line: location?.line,
+      column: location ? location.column + 1 : undefined,
+      text: first?.text ?? String(error),
+    },
     { cause: error },
   );
 }

@@ -33,7 +33,9 @@ export async function bundleIslands(root: string, inputs?: Set<string>): Promise
   const reactShim = join(root, PROJECT_FILES.islandsReact);
   let result;
   try {
-    result = await (await esbuild()).build({
+    result = await (
+      await esbuild()
+    ).build({
       absWorkingDir: root,
       entryPoints: [runtime, ...islandFiles],
       outdir,

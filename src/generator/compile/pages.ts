@@ -17,7 +17,12 @@ export interface PagesBundle {
   hash: string;
   /** The compiled module's file (in the project's cache folder). */
   file: string;
-  render(head: HeadData, page: PageData, component: SiteDefinition["routes"][number]["page"], props?: Record<string, unknown>): string;
+  render(
+    head: HeadData,
+    page: PageData,
+    component: SiteDefinition["routes"][number]["page"],
+    props?: Record<string, unknown>,
+  ): string;
 }
 
 /**
@@ -40,7 +45,9 @@ export async function bundlePages(root: string, inputs?: Set<string>): Promise<P
   ].join("\n");
   let code: string;
   try {
-    const result = await (await esbuild()).build({
+    const result = await (
+      await esbuild()
+    ).build({
       stdin: { contents: entry, resolveDir: root, sourcefile: "sitegen-pages.js", loader: "js" },
       absWorkingDir: root,
       bundle: true,
@@ -55,7 +62,8 @@ export async function bundlePages(root: string, inputs?: Set<string>): Promise<P
       metafile: true,
     });
     code = result.outputFiles[0].text;
-    for (const input of Object.keys(result.metafile.inputs)) if (input !== "sitegen-pages.js") inputs?.add(join(root, input));
+    for (const input of Object.keys(result.metafile.inputs))
+      if (input !== "sitegen-pages.js") inputs?.add(join(root, input));
   } catch (error) {
     throw compileError("PageCompileError", error, PROJECT_FILES.routes);
   }
@@ -70,12 +78,16 @@ export async function bundlePages(root: string, inputs?: Set<string>): Promise<P
 
 /** The compiled pages loaded from their file: by bundlePages, or by a build that found them compiled already (bundle-cache.ts). */
 export function loadPagesBundle(root: string, file: string, hash: string): PagesBundle {
-  const loaded = createRequire(join(root, "package.json"))(file) as { site?: SiteDefinition; render: PagesBundle["render"] };
+  const loaded = createRequire(join(root, "package.json"))(file) as {
+    site?: SiteDefinition;
+    render: PagesBundle["render"];
+  };
   const site = loaded.site;
   if (!site || typeof site.document !== "function" || !Array.isArray(site.routes)) {
     throw sitegenError("SiteDefinitionInvalid", {
       file: PROJECT_FILES.routes,
-      problem: "its default export must be defineSite({ document, routes, ... }), with a document component and a list of routes.",
+      problem:
+        "its default export must be defineSite({ document, routes, ... }), with a document component and a list of routes.",
     });
   }
   return { site, hash, file, render: loaded.render };

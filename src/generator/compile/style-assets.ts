@@ -15,8 +15,18 @@ export interface StyleAsset {
   fontType?: string;
 }
 
-const FONT_TYPES: Record<string, string> = { ".woff2": "font/woff2", ".woff": "font/woff", ".ttf": "font/ttf", ".otf": "font/otf" };
-const FONT_FORMATS: Record<string, "woff2" | "woff" | "truetype"> = { ".woff2": "woff2", ".woff": "woff", ".ttf": "truetype", ".otf": "truetype" };
+const FONT_TYPES: Record<string, string> = {
+  ".woff2": "font/woff2",
+  ".woff": "font/woff",
+  ".ttf": "font/ttf",
+  ".otf": "font/otf",
+};
+const FONT_FORMATS: Record<string, "woff2" | "woff" | "truetype"> = {
+  ".woff2": "woff2",
+  ".woff": "woff",
+  ".ttf": "truetype",
+  ".otf": "truetype",
+};
 
 /** What an @font-face rule says of the file its src names: the characters it serves and its weight range. */
 interface FontUse {
@@ -31,7 +41,10 @@ const isProjectFile = (url: string) => !/^([a-z][a-z0-9+.-]*:|\/|#)/i.test(url);
  * Pass 1 over the stylesheet: every project file it names with url(), and for the files an @font-face src
  * names, the unicode-range and weight range the rule declares.
  */
-export async function scanStyleUrls(filename: string, targets: object): Promise<{ urls: Set<string>; fonts: Map<string, FontUse> }> {
+export async function scanStyleUrls(
+  filename: string,
+  targets: object,
+): Promise<{ urls: Set<string>; fonts: Map<string, FontUse> }> {
   // Loaded when the stylesheet is compiled: a build whose stylesheet is compiled already never loads it.
   const { bundle } = await import("lightningcss");
   const urls = new Set<string>();
@@ -50,13 +63,16 @@ export async function scanStyleUrls(filename: string, targets: object): Promise<
           for (const p of props) {
             if (p.type === "unicode-range") use.ranges = p.value;
             if (p.type === "font-weight") {
-              const [a, b] = p.value.map((w) => (w.type === "absolute" && w.value.type === "weight" ? w.value.value : undefined));
+              const [a, b] = p.value.map((w) =>
+                w.type === "absolute" && w.value.type === "weight" ? w.value.value : undefined,
+              );
               if (a !== undefined && b !== undefined && a !== b) use.weights = [a, b];
             }
           }
           for (const p of props) {
             if (p.type !== "source") continue;
-            for (const s of p.value) if (s.type === "url" && isProjectFile(s.value.url.url)) fonts.set(s.value.url.url, use);
+            for (const s of p.value)
+              if (s.type === "url" && isProjectFile(s.value.url.url)) fonts.set(s.value.url.url, use);
           }
         },
       },
@@ -81,13 +97,23 @@ function rangeText(ranges: { start: number; end: number }[]): string {
  * hb-subset (HarfBuzz, through subset-font) takes a while to start, so each result is kept in the
  * project's cache under the hash of its inputs.
  */
-async function subsetForFace(root: string, stylesheet: string, url: string, source: Buffer, use: FontUse): Promise<Uint8Array> {
+async function subsetForFace(
+  root: string,
+  stylesheet: string,
+  url: string,
+  source: Buffer,
+  use: FontUse,
+): Promise<Uint8Array> {
   const ext = extname(url.split(/[?#]/)[0]).toLowerCase();
   const format = FONT_FORMATS[ext];
   if (!format || use.ranges.length === 0) return source;
   const text = rangeText(use.ranges);
   const axes = use.weights ? { wght: { min: use.weights[0], max: use.weights[1] } } : undefined;
-  const key = createHash("sha256").update(source).update(JSON.stringify({ text, axes, format, v: 1 })).digest("hex").slice(0, 20);
+  const key = createHash("sha256")
+    .update(source)
+    .update(JSON.stringify({ text, axes, format, v: 1 }))
+    .digest("hex")
+    .slice(0, 20);
   const cached = join(cacheFolder(root), "fonts", `${key}${ext}`);
   if (existsSync(cached)) return readFileSync(cached);
   let code: Uint8Array;
@@ -108,7 +134,13 @@ async function subsetForFace(root: string, stylesheet: string, url: string, sour
  * where main.css and its @imports live), fonts subset to their @font-face rule, each named by its content's
  * hash. Returns them with the map from each url() as written to its address in the output.
  */
-export async function styleAssets(root: string, stylesheet: string, filename: string, targets: object, inputs?: Set<string>): Promise<{ assets: StyleAsset[]; hrefs: Map<string, string> }> {
+export async function styleAssets(
+  root: string,
+  stylesheet: string,
+  filename: string,
+  targets: object,
+  inputs?: Set<string>,
+): Promise<{ assets: StyleAsset[]; hrefs: Map<string, string> }> {
   const { urls, fonts } = await scanStyleUrls(filename, targets);
   const assets: StyleAsset[] = [];
   const hrefs = new Map<string, string>();

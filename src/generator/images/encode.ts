@@ -39,7 +39,9 @@ function versionOfSharp(): string {
     const entry = createRequire(import.meta.url).resolve("sharp");
     let dir = dirname(entry);
     while (!existsSync(join(dir, "package.json")) && dirname(dir) !== dir) dir = dirname(dir);
-    sharpVersion = String((JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { version?: string }).version);
+    sharpVersion = String(
+      (JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { version?: string }).version,
+    );
   }
   return sharpVersion;
 }
@@ -78,7 +80,11 @@ export async function encodeImage(request: EncodeRequest, cacheDir: string): Pro
   const bytes = readFileSync(request.path);
   const name = slugOf(request.path);
   // The name is part of the key too: the same picture under two names gives files under each name, as a build without the cache would.
-  const key = createHash("sha256").update(`${RECIPE}\0${versionOfSharp()}\0${name}\0${request.og}\0`).update(bytes).digest("hex").slice(0, 32);
+  const key = createHash("sha256")
+    .update(`${RECIPE}\0${versionOfSharp()}\0${name}\0${request.og}\0`)
+    .update(bytes)
+    .digest("hex")
+    .slice(0, 32);
   const entry = join(cacheDir, key);
   const cached = readCache(entry);
   if (cached) return { image: { source: request.source, ...cached.image }, files: cached.files, cached: true };
@@ -88,7 +94,11 @@ export async function encodeImage(request: EncodeRequest, cacheDir: string): Pro
   const files: { file: string; code: Uint8Array }[] = [];
   const output = async (pipeline: Sharp, label: string | number, ext: string): Promise<ImageFile> => {
     const { data, info } = await pipeline.toBuffer({ resolveWithObject: true }).catch((error: Error) => {
-      throw sitegenError("ImageUnreadable", { place: request.place, image: request.written, text: error.message }, { cause: error });
+      throw sitegenError(
+        "ImageUnreadable",
+        { place: request.place, image: request.written, text: error.message },
+        { cause: error },
+      );
     });
     const file = `assets/img/${name}-${label}.${createHash("sha256").update(data).digest("hex").slice(0, 10)}.${ext}`;
     files.push({ file, code: data });
@@ -101,14 +111,21 @@ export async function encodeImage(request: EncodeRequest, cacheDir: string): Pro
   const avif = await Promise.all(widths.map((w) => output(resized(w).avif({ quality: 50, effort: 2 }), w, "avif")));
   const webp = await Promise.all(widths.map((w) => output(resized(w).webp({ quality: 75, effort: 4 }), w, "webp")));
   const fallbackWidth = Math.min(width, FALLBACK_WIDTH);
-  const fallback = await output(resized(fallbackWidth).flatten({ background: "#ffffff" }).jpeg({ quality: 78, mozjpeg: true }), fallbackWidth, "jpg");
+  const fallback = await output(
+    resized(fallbackWidth).flatten({ background: "#ffffff" }).jpeg({ quality: 78, mozjpeg: true }),
+    fallbackWidth,
+    "jpg",
+  );
   let og: ImageFile | undefined;
   if (request.og) {
     // Cropped to 1.91:1 around the most interesting region; a source smaller than 1200×630 gives the
     // largest such crop it holds rather than an upscaled one.
     const scale = Math.min(1, width / OG_SIZE.width, height / OG_SIZE.height);
     const size = { width: Math.round(OG_SIZE.width * scale), height: Math.round(OG_SIZE.height * scale) };
-    const crop = sharp(bytes).rotate().resize({ ...size, fit: "cover", position: "attention" }).flatten({ background: "#ffffff" });
+    const crop = sharp(bytes)
+      .rotate()
+      .resize({ ...size, fit: "cover", position: "attention" })
+      .flatten({ background: "#ffffff" });
     og = await output(crop.jpeg({ quality: 82, mozjpeg: true }), "og", "jpg");
   }
   const image = { avif, webp, fallback, ...(og ? { og } : {}) };
@@ -117,37 +134,62 @@ export async function encodeImage(request: EncodeRequest, cacheDir: string): Pro
 }
 
 /** The source's size (as displayed, EXIF orientation applied), or a catalogued error if it is no image the pipeline reads. */
-async function inspect(sharp: SharpFactory, bytes: Buffer, request: EncodeRequest): Promise<{ width: number; height: number }> {
+async function inspect(
+  sharp: SharpFactory,
+  bytes: Buffer,
+  request: EncodeRequest,
+): Promise<{ width: number; height: number }> {
   let meta: Metadata;
   try {
     meta = await sharp(bytes).metadata();
   } catch (error) {
-    throw sitegenError("ImageUnreadable", { place: request.place, image: request.written, text: (error as Error).message }, { cause: error });
+    throw sitegenError(
+      "ImageUnreadable",
+      { place: request.place, image: request.written, text: (error as Error).message },
+      { cause: error },
+    );
   }
   const format = String(meta.format ?? "unknown");
   // HEIF also holds HEIC photos (iPhone), which sharp's prebuilt libvips cannot decode: only AVIF passes.
   if (!(format in READABLE) || (format === "heif" && meta.compression !== "av1")) {
-    throw sitegenError("ImageUnsupported", { place: request.place, image: request.written, format: format === "heif" ? `HEIF (${meta.compression ?? "unknown"})` : format.toUpperCase() });
+    throw sitegenError("ImageUnsupported", {
+      place: request.place,
+      image: request.written,
+      format: format === "heif" ? `HEIF (${meta.compression ?? "unknown"})` : format.toUpperCase(),
+    });
   }
   const turned = (meta.orientation ?? 1) >= 5;
   const width = turned ? meta.height : meta.width;
   const height = turned ? meta.width : meta.height;
-  if (!width || !height) throw sitegenError("ImageUnreadable", { place: request.place, image: request.written, text: "it has no width or height." });
+  if (!width || !height)
+    throw sitegenError("ImageUnreadable", {
+      place: request.place,
+      image: request.written,
+      text: "it has no width or height.",
+    });
   return { width, height };
 }
 
 /** The file name's stem in lower case, any other character a hyphen: "Equipe Reunião.JPG" → "equipe-reuniao". */
 function slugOf(path: string): string {
-  const stem = basename(path, extname(path)).normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase();
+  const stem = basename(path, extname(path))
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase();
   return stem.replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "") || "image";
 }
 
-function readCache(entry: string): { image: Manifest["image"]; files: { file: string; code: Uint8Array }[] } | undefined {
+function readCache(
+  entry: string,
+): { image: Manifest["image"]; files: { file: string; code: Uint8Array }[] } | undefined {
   const manifestFile = join(entry, "manifest.json");
   if (!existsSync(manifestFile)) return undefined;
   try {
     const manifest = JSON.parse(readFileSync(manifestFile, "utf8")) as Manifest;
-    return { image: manifest.image, files: manifest.files.map((file) => ({ file, code: readFileSync(join(entry, basename(file))) })) };
+    return {
+      image: manifest.image,
+      files: manifest.files.map((file) => ({ file, code: readFileSync(join(entry, basename(file))) })),
+    };
   } catch {
     // A damaged entry (a file deleted by hand) is encoded again.
     return undefined;

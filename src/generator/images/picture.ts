@@ -29,7 +29,14 @@ export function imgAttributes(image: ProcessedImage, options: PictureOptions): [
   ];
   if (options.title) attributes.push(["title", options.title]);
   if (options.className) attributes.push(["class", options.className]);
-  attributes.push(...((options.priority ? [["fetchpriority", "high"]] : [["loading", "lazy"], ["decoding", "async"]]) as [string, string][]));
+  attributes.push(
+    ...((options.priority
+      ? [["fetchpriority", "high"]]
+      : [
+          ["loading", "lazy"],
+          ["decoding", "async"],
+        ]) as [string, string][]),
+  );
   return attributes;
 }
 
@@ -39,7 +46,8 @@ export function imgAttributes(image: ProcessedImage, options: PictureOptions): [
  * Every value is escaped.
  */
 export function pictureHtml(image: ProcessedImage, options: PictureOptions): string {
-  const source = (type: string, files: ImageFile[]) => `<source type="${type}" srcset="${escapeAttribute(srcset(files))}" sizes="${escapeAttribute(options.sizes)}">`;
+  const source = (type: string, files: ImageFile[]) =>
+    `<source type="${type}" srcset="${escapeAttribute(srcset(files))}" sizes="${escapeAttribute(options.sizes)}">`;
   const img = imgAttributes(image, options)
     .map(([name, value]) => ` ${name}="${escapeAttribute(value)}"`)
     .join("");

@@ -113,7 +113,11 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   const warnings = planWarnings(plan.routes, options.strict === true);
   const precompress: Precompress = options.precompress === true ? "best" : (options.precompress ?? false);
   const key = stateKey(root, {
-    ...{ pages: bundles.pages.hash, islands: bundles.islands.files.map((f) => f.file), stylesheet: bundles.stylesheet.file },
+    ...{
+      pages: bundles.pages.hash,
+      islands: bundles.islands.files.map((f) => f.file),
+      stylesheet: bundles.stylesheet.file,
+    },
     ...{ images: images.files.map((f) => f.file), site: content.site, text, definitions },
     ...{ target: options.target ?? "node", drafts: options.drafts === true, precompress },
     // A page may show today's date (a footer's year), as the sitemap does: each day's first build is cold.
@@ -136,7 +140,16 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     ...{ plan, pages: selected.render, bundle: bundles.pages, site: content.site, dictionaries: content.dictionaries },
     ...{ assets, collections, images, log },
   });
-  const files = await outputFiles({ root, outDir, target: options.target ?? "node", content, bundles, images, plan, collections });
+  const files = await outputFiles({
+    root,
+    outDir,
+    target: options.target ?? "node",
+    content,
+    bundles,
+    images,
+    plan,
+    collections,
+  });
   const staged = writeOutput({
     ...{ outDir, previous: kept?.output, kept: selected.keep, precompress },
     pages: counted(clock.timed("render", rendered), progress, "Rendering pages", selected.render.length),
@@ -154,7 +167,11 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   }
   let missing: MissingKey[];
   try {
-    missing = reportBuild({ contents: content.contents, pages: Object.values(records), strict: options.strict === true });
+    missing = reportBuild({
+      contents: content.contents,
+      pages: Object.values(records),
+      strict: options.strict === true,
+    });
   } catch (error) {
     staged.staging.discard();
     throw error;
@@ -173,7 +190,12 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   return {
     outDir,
     site: content.site,
-    pages: plan.pages.map((page) => ({ file: page.file, locale: page.locale, path: page.label, bytes: records[page.file].bytes })),
+    pages: plan.pages.map((page) => ({
+      file: page.file,
+      locale: page.locale,
+      path: page.label,
+      bytes: records[page.file].bytes,
+    })),
     rendered: selected.render.length,
     assets: files.assets,
     missing,

@@ -31,13 +31,24 @@ export interface CompiledCode {
  * Besides the files the compilers read: the folders whose files are found by listing them (a new island, an
  * endpoints module or a shim that appears changes its folder), and the settings esbuild reads.
  */
-const LISTED = ["src/islands", "src/islands/runtime", "src/api", "src/pages", "src/styles", "tsconfig.json", "package.json"];
+const LISTED = [
+  "src/islands",
+  "src/islands/runtime",
+  "src/api",
+  "src/pages",
+  "src/styles",
+  "tsconfig.json",
+  "package.json",
+];
 
 /**
  * Stage 2. The site's pages for Node, its islands for browsers, its endpoints and its stylesheet, compiled;
  * or as the previous build compiled them, when none of the files they were compiled from changed since.
  */
-export async function bundleCode(root: string, previous: CompiledCode | undefined): Promise<{ bundles: Bundles; code: CompiledCode }> {
+export async function bundleCode(
+  root: string,
+  previous: CompiledCode | undefined,
+): Promise<{ bundles: Bundles; code: CompiledCode }> {
   const key = stateKey(root, { compiled: root });
   if (previous?.key === key && unchanged(previous.inputs) && existsSync(previous.pages.file)) {
     const pages = loadPagesBundle(root, previous.pages.file, previous.pages.hash);
@@ -52,8 +63,13 @@ export async function bundleCode(root: string, previous: CompiledCode | undefine
     compileEndpoints(root, inputs),
   ]);
   for (const result of [islands, pages, apiCode]) if (result.status === "rejected") throw result.reason;
-  const value = <T,>(result: PromiseSettledResult<T>) => (result as PromiseFulfilledResult<T>).value;
-  const bundles = { islands: value(islands), pages: value(pages), apiCode: value(apiCode), stylesheet: await bundleStyles(root, inputs) };
+  const value = <T>(result: PromiseSettledResult<T>) => (result as PromiseFulfilledResult<T>).value;
+  const bundles = {
+    islands: value(islands),
+    pages: value(pages),
+    apiCode: value(apiCode),
+    stylesheet: await bundleStyles(root, inputs),
+  };
   const stamps = [...inputs].sort().map((path): [string, number, number] => {
     const { size, mtimeMs } = statSync(path);
     return [path, size, mtimeMs];

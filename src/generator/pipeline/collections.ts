@@ -84,7 +84,13 @@ class Entry implements CollectionEntry {
   readonly #body: string | undefined;
   readonly #context: EntryContext;
 
-  constructor(context: EntryContext, record: EntryRecord, body: string | undefined, readonly locale: string, readonly file: string) {
+  constructor(
+    context: EntryContext,
+    record: EntryRecord,
+    body: string | undefined,
+    readonly locale: string,
+    readonly file: string,
+  ) {
     this.#context = context;
     this.#record = record;
     this.#body = body;
@@ -140,7 +146,8 @@ export const entrySlug = (file: string) => basename(file).replace(/\.(md|ya?ml)$
 /** Every entry of every collection and locale. */
 export function allEntries(collections: Collections): CollectionEntry[] {
   const all: CollectionEntry[] = [];
-  for (const byLocale of Object.values(collections)) for (const entries of Object.values(byLocale)) all.push(...entries);
+  for (const byLocale of Object.values(collections))
+    for (const entries of Object.values(byLocale)) all.push(...entries);
   return all;
 }
 
@@ -193,7 +200,10 @@ export function loadCollections(input: CollectionsInput): Collections {
  * The entries by their sort field, the greatest first (the newest, for a date), then by slug. A date
  * (YYYY-MM-DD) compares as it is written; text compares by the locale's collation.
  */
-export function sortEntries<E extends Pick<CollectionEntry, "data" | "slug">>(entries: E[], definition: CollectionDefinition): E[] {
+export function sortEntries<E extends Pick<CollectionEntry, "data" | "slug">>(
+  entries: E[],
+  definition: CollectionDefinition,
+): E[] {
   const field = definition.sortBy ?? "date";
   const dated = definition.schema[field]?.type === "date";
   const keyed = entries.map((entry) => ({ entry, value: String(entry.data[field]) }));
@@ -207,7 +217,8 @@ function readEntry(context: EntryContext, file: string, locale: string): Collect
   const before = input.previous?.[file];
   // sitegen serve's watcher knows which files changed; otherwise a file of the same size and time of change is
   // taken as unchanged, as make and most generators judge it.
-  if (before && input.changed && !touches(input.changed, file)) return new Entry(context, before, undefined, locale, file);
+  if (before && input.changed && !touches(input.changed, file))
+    return new Entry(context, before, undefined, locale, file);
   const path = `${input.root}/${file}`;
   const { size, mtimeMs } = statSync(path);
   if (before && !input.changed && before.size === size && before.mtimeMs === mtimeMs) {
@@ -223,7 +234,8 @@ function readEntry(context: EntryContext, file: string, locale: string): Collect
 
 /** Whether the file, or a folder that holds it, is among the paths reported changed. */
 function touches(changed: ReadonlySet<string>, file: string): boolean {
-  for (let path = file; path.includes("/"); path = path.slice(0, path.lastIndexOf("/"))) if (changed.has(path)) return true;
+  for (let path = file; path.includes("/"); path = path.slice(0, path.lastIndexOf("/")))
+    if (changed.has(path)) return true;
   return false;
 }
 
@@ -232,7 +244,12 @@ function readRecord(context: EntryContext, file: string, locale: string, text: s
   const { input, definition, render } = context;
   const parsed = parseEntry(file, text, definition);
   const dictionary = input.dictionaries[locale] ?? new Map();
-  const { body: bodyField, ...checked } = validate(parsed.front, definition.schema, (f) => fieldPlace(file, text, f), dictionary);
+  const { body: bodyField, ...checked } = validate(
+    parsed.front,
+    definition.schema,
+    (f) => fieldPlace(file, text, f),
+    dictionary,
+  );
   // Through JSON: the parser's strings are slices of the file's text, which they would keep in memory.
   const json = JSON.stringify(checked);
   const data = JSON.parse(json) as Record<string, unknown>;

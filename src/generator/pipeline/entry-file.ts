@@ -42,7 +42,8 @@ export function parseEntry(file: string, text: string, definition: CollectionDef
   } else {
     fields = parse(text);
   }
-  if (!fields || typeof fields !== "object" || Array.isArray(fields)) throw invalid("(front matter)", "must be a mapping of field names to values.");
+  if (!fields || typeof fields !== "object" || Array.isArray(fields))
+    throw invalid("(front matter)", "must be a mapping of field names to values.");
   const { body: yamlBody, ...front } = fields as Record<string, unknown>;
   // A YAML entry may carry its text in `body` (Markdown), beside the fields of the schema; a schema that
   // names `body` itself takes it as a field like any other, unrendered.
@@ -58,12 +59,18 @@ export function parseEntry(file: string, text: string, definition: CollectionDef
  * The front matter, checked field by field against the schema (unknown fields are an error too: usually a
  * typo). `place` says where a field is written, for the error.
  */
-export function validate(fields: Record<string, unknown>, schema: Record<string, FieldRule>, place: (field: string) => Place, dictionary: Dictionary): Record<string, unknown> {
+export function validate(
+  fields: Record<string, unknown>,
+  schema: Record<string, FieldRule>,
+  place: (field: string) => Place,
+  dictionary: Dictionary,
+): Record<string, unknown> {
   // Every problem of the entry is gathered, so that one build names them all instead of one per run.
   const problems: { field: string; problem: string }[] = [];
   const fail = (field: string, problem: string) => problems.push({ field, problem });
   for (const field of Object.keys(fields)) {
-    if (!(field in schema)) fail(field, `is not a field of this collection (its fields: ${Object.keys(schema).join(", ")}).`);
+    if (!(field in schema))
+      fail(field, `is not a field of this collection (its fields: ${Object.keys(schema).join(", ")}).`);
   }
   const data: Record<string, unknown> = {};
   for (const [field, rule] of Object.entries(schema)) {
@@ -89,11 +96,16 @@ function fieldProblem(value: unknown, rule: FieldRule, dictionary: Dictionary): 
     case "boolean":
       return typeof value === "boolean" ? undefined : `must be true or false, not ${JSON.stringify(value)}.`;
     case "date":
-      return typeof value === "string" && isDate(value) ? undefined : `must be a date written YYYY-MM-DD, not ${JSON.stringify(value)}.`;
+      return typeof value === "string" && isDate(value)
+        ? undefined
+        : `must be a date written YYYY-MM-DD, not ${JSON.stringify(value)}.`;
     case "reference":
-      return typeof value === "string" && refers(dictionary, rule.to, value, rule.key) ? undefined : `"${String(value)}" is not one of ${known(dictionary, rule.to, rule.key)}.`;
+      return typeof value === "string" && refers(dictionary, rule.to, value, rule.key)
+        ? undefined
+        : `"${String(value)}" is not one of ${known(dictionary, rule.to, rule.key)}.`;
     case "references": {
-      if (!Array.isArray(value) || value.some((v) => typeof v !== "string")) return "must be a list of ids, such as [one, two].";
+      if (!Array.isArray(value) || value.some((v) => typeof v !== "string"))
+        return "must be a list of ids, such as [one, two].";
       const unknown = (value as string[]).filter((id) => !refers(dictionary, rule.to, id));
       if (unknown.length === 0) return undefined;
       return `${unknown.map((id) => `"${id}"`).join(", ")} ${unknown.length === 1 ? "is not one of" : "are not among"} ${known(dictionary, rule.to)}.`;
@@ -110,12 +122,18 @@ export function entryInvalid(problems: EntryProblem[]): SitegenError {
   const listed = others.slice(0, LISTED_PROBLEMS - 1).map(entryProblemLine);
   const unlisted = others.length - listed.length;
   if (unlisted > 0) listed.push(`...and ${unlisted} more ${unlisted === 1 ? "problem" : "problems"}.`);
-  return sitegenError("EntryInvalid", { ...first, others: listed, syntax: problems.some((p) => p.field === YAML_FIELD) }, { data: { problems } });
+  return sitegenError(
+    "EntryInvalid",
+    { ...first, others: listed, syntax: problems.some((p) => p.field === YAML_FIELD) },
+    { data: { problems } },
+  );
 }
 
 /** The problems an entry's error holds (EntryInvalid from entryInvalid, YamlSyntaxError from parseYaml), or undefined for any other error. */
 export function entryProblems(error: unknown): EntryProblem[] | undefined {
-  return error instanceof SitegenError && (error.name === "EntryInvalid" || error.name === "YamlSyntaxError") ? (error.data as { problems?: EntryProblem[] } | undefined)?.problems : undefined;
+  return error instanceof SitegenError && (error.name === "EntryInvalid" || error.name === "YamlSyntaxError")
+    ? (error.data as { problems?: EntryProblem[] } | undefined)?.problems
+    : undefined;
 }
 
 /**

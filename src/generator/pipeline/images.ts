@@ -59,28 +59,38 @@ export async function processImages(input: ImagesInput): Promise<ProcessedImages
   /** What needs every image done first (an entry's HTML, once all its pictures are known). */
   const afterwards: (() => void)[] = [];
   for (const definition of input.definitions) {
-    const fields = Object.entries(definition.schema).filter(([, rule]) => rule.type === "image").map(([field]) => field);
+    const fields = Object.entries(definition.schema)
+      .filter(([, rule]) => rule.type === "image")
+      .map(([field]) => field);
     for (const entries of Object.values(input.collections[definition.name] ?? {})) {
       for (const entry of entries) {
         fields.forEach((field, i) => {
           const written = entry.data[field];
           if (typeof written !== "string") return;
           const og = i === 0;
-          uses.push(use(input.root, entry.file, written, `${entry.file}, \`${field}\``, og, (image) => {
-            entry.images = { ...entry.images, [field]: image };
-            if (og && image.og) {
-              entry.image = image.og.src;
-              entry.ogImage = image.og;
-            }
-          }));
+          uses.push(
+            use(input.root, entry.file, written, `${entry.file}, \`${field}\``, og, (image) => {
+              entry.images = { ...entry.images, [field]: image };
+              if (og && image.og) {
+                entry.image = image.og.src;
+                entry.ogImage = image.og;
+              }
+            }),
+          );
         });
         const refs = entry.bodyImages ?? [];
         const pictures: string[] = [];
         refs.forEach((ref, i) => {
           const place = ref.line ? `${entry.file}:${ref.line}` : entry.file;
-          uses.push(use(input.root, entry.file, ref.src, place, false, (image) => {
-            pictures[i] = pictureHtml(image, { alt: ref.alt, title: ref.title, sizes: definition.bodyImageSizes ?? BODY_SIZES });
-          }));
+          uses.push(
+            use(input.root, entry.file, ref.src, place, false, (image) => {
+              pictures[i] = pictureHtml(image, {
+                alt: ref.alt,
+                title: ref.title,
+                sizes: definition.bodyImageSizes ?? BODY_SIZES,
+              });
+            }),
+          );
         });
         // The entry's html puts them in place of its placeholders each time it is rendered (collections.ts).
         if (refs.length) afterwards.push(() => (entry.bodyPictures = pictures));
@@ -88,7 +98,15 @@ export async function processImages(input: ImagesInput): Promise<ProcessedImages
     }
   }
   const byKey: ProcessedImages["byKey"] = {};
-  const patterns = input.imageKeys.map((pattern) => new RegExp(`^${pattern.split(".").map((part) => (part === "*" ? "[^.]+" : part.replace(/[^\w-]/g, "\\$&"))).join("\\.")}$`));
+  const patterns = input.imageKeys.map(
+    (pattern) =>
+      new RegExp(
+        `^${pattern
+          .split(".")
+          .map((part) => (part === "*" ? "[^.]+" : part.replace(/[^\w-]/g, "\\$&")))
+          .join("\\.")}$`,
+      ),
+  );
   for (const content of input.contents) {
     const images = (byKey[content.locale] = new Map());
     for (const [key, written] of content.dictionary) {
@@ -100,7 +118,10 @@ export async function processImages(input: ImagesInput): Promise<ProcessedImages
   let social: ImageFile | undefined;
   if (input.socialImage) {
     const file = PROJECT_FILES.config;
-    uses.push({ ...use(input.root, file, input.socialImage, `${file}, \`socialImage\``, true, (image) => (social = image.og)), ogOnly: true });
+    uses.push({
+      ...use(input.root, file, input.socialImage, `${file}, \`socialImage\``, true, (image) => (social = image.og)),
+      ogOnly: true,
+    });
   }
 
   // One encoding per source file, with the Open Graph crop when any of its uses needs it.
@@ -140,16 +161,37 @@ export async function processImages(input: ImagesInput): Promise<ProcessedImages
 }
 
 /** A use of the image `written` (relative to `file`), checked: a file of the project that exists. */
-function use(root: string, file: string, written: string, place: string, og: boolean, apply: (image: ProcessedImage) => void): Use {
+function use(
+  root: string,
+  file: string,
+  written: string,
+  place: string,
+  og: boolean,
+  apply: (image: ProcessedImage) => void,
+): Use {
   if (/^[a-z][a-z0-9+.-]*:/i.test(written) || written.startsWith("//")) {
-    throw sitegenError("ImageNotLocal", { place, image: written, problem: "is an address on the web, not a file of the project." });
+    throw sitegenError("ImageNotLocal", {
+      place,
+      image: written,
+      problem: "is an address on the web, not a file of the project.",
+    });
   }
   if (isAbsolute(written) || written.startsWith("/")) {
-    throw sitegenError("ImageNotLocal", { place, image: written, problem: "is an absolute path: write it relative to the file that uses it." });
+    throw sitegenError("ImageNotLocal", {
+      place,
+      image: written,
+      problem: "is an absolute path: write it relative to the file that uses it.",
+    });
   }
   const path = join(root, dirname(file), written);
   const source = relative(root, path).split(sep).join(posix.sep);
-  if (source.startsWith("../")) throw sitegenError("ImageNotLocal", { place, image: written, problem: `is outside the project folder (${source}).` });
-  if (!existsSync(path) || !statSync(path).isFile()) throw sitegenError("ImageMissing", { place, image: written, resolved: source });
+  if (source.startsWith("../"))
+    throw sitegenError("ImageNotLocal", {
+      place,
+      image: written,
+      problem: `is outside the project folder (${source}).`,
+    });
+  if (!existsSync(path) || !statSync(path).isFile())
+    throw sitegenError("ImageMissing", { place, image: written, resolved: source });
   return { path, request: { path, source, place, written, og }, apply };
 }

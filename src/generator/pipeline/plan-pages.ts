@@ -1,5 +1,12 @@
 import type { SiteConfig } from "../config.ts";
-import type { CollectionDefinition, CollectionEntry, Route, RouteDefinition, SiteDefinition, SpecialPageDefinition } from "../site-definition.ts";
+import type {
+  CollectionDefinition,
+  CollectionEntry,
+  Route,
+  RouteDefinition,
+  SiteDefinition,
+  SpecialPageDefinition,
+} from "../site-definition.ts";
 import type { Collections } from "./collections.ts";
 import { localizedPath, normalisePath } from "../locales.ts";
 import { sitegenError } from "../errors.ts";
@@ -92,14 +99,32 @@ export function planPages(definition: SiteDefinition, site: SiteConfig, collecti
     const home = localizedPath("/", locale);
     const special = (kind: "not-found" | "error", page: SpecialPageDefinition, name: "404" | "500"): PlannedPage => {
       const file = specialPageFile(locale.prefix, name);
-      return { kind, path: home, locale: locale.code, file, component: page.page, props: page.props, meta: page.meta, label: file };
+      return {
+        kind,
+        path: home,
+        locale: locale.code,
+        file,
+        component: page.page,
+        props: page.props,
+        meta: page.meta,
+        label: file,
+      };
     };
     if (definition.notFound) planned.pages.push(special("not-found", definition.notFound, "404"));
     if (definition.error) planned.pages.push(special("error", definition.error, "500"));
     for (const { path, page, props, meta } of definition.unlisted ?? []) {
       const label = localizedPath(path, locale);
       const file = outputFileForPath(label);
-      planned.pages.push({ kind: "unlisted", path: home, locale: locale.code, file, component: page, props, meta, label });
+      planned.pages.push({
+        kind: "unlisted",
+        path: home,
+        locale: locale.code,
+        file,
+        component: page,
+        props,
+        meta,
+        label,
+      });
     }
   }
   return { ...planned, byFile: pagesByFile(planned.pages) };
@@ -131,7 +156,8 @@ function metaOf(r: RouteDefinition): PlannedPage["meta"] {
 
 function entriesOf(collections: Collections, name: string, routeId: string): Record<string, CollectionEntry[]> {
   const entries = collections[name];
-  if (!entries) throw invalid(`route "${routeId}" shows the collection "${name}", which \`collections\` does not define.`);
+  if (!entries)
+    throw invalid(`route "${routeId}" shows the collection "${name}", which \`collections\` does not define.`);
   return entries;
 }
 
@@ -140,14 +166,25 @@ function entriesOf(collections: Collections, name: string, routeId: string): Rec
  * is one route, so it is in the sitemap and its hreflang pairs it with the same page in other locales.
  * Planned in the locales of the first page's paths.
  */
-function planListing(planned: Planned, r: RouteDefinition, first: Route, byLocale: Record<string, CollectionEntry[]>, group?: ListingGroup): void {
+function planListing(
+  planned: Planned,
+  r: RouteDefinition,
+  first: Route,
+  byLocale: Record<string, CollectionEntry[]>,
+  group?: ListingGroup,
+): void {
   const size = r.list!.pageSize;
-  const counts = Object.fromEntries(Object.keys(first.paths).map((l) => [l, Math.max(1, Math.ceil((byLocale[l]?.length ?? 0) / size))]));
+  const counts = Object.fromEntries(
+    Object.keys(first.paths).map((l) => [l, Math.max(1, Math.ceil((byLocale[l]?.length ?? 0) / size))]),
+  );
   const most = Math.max(...Object.values(counts));
   for (let n = 1; n <= most; n++) {
     // A locale with fewer pages: its switcher leads to the first page, or where the first page's leads.
     const fallback = { ...first.fallback, ...first.paths };
-    const route: Route = n === 1 ? first : { id: `${first.id}.page${n}`, paths: {}, params: first.params, schemaType: first.schemaType, fallback };
+    const route: Route =
+      n === 1
+        ? first
+        : { id: `${first.id}.page${n}`, paths: {}, params: first.params, schemaType: first.schemaType, fallback };
     if (n > 1) planned.routes.push(route);
     for (const [locale, base] of Object.entries(first.paths)) {
       if (n > counts[locale]) continue;
@@ -174,14 +211,19 @@ function planGroups(
   const field = r.list!.groupBy!;
   for (const pattern of Object.values(patterns)) {
     if (!pattern.includes(GROUP)) {
-      throw invalid(`route "${r.id}" groups its listing by "${field}", so its path must hold "${GROUP}" where each value goes, and "${pattern}" does not.`);
+      throw invalid(
+        `route "${r.id}" groups its listing by "${field}", so its path must hold "${GROUP}" where each value goes, and "${pattern}" does not.`,
+      );
     }
   }
   const rule = schema[field];
   if (!rule) {
-    throw invalid(`route "${r.id}" groups the collection "${r.list!.collection}" by "${field}", which is not one of its fields (${Object.keys(schema).join(", ")}).`);
+    throw invalid(
+      `route "${r.id}" groups the collection "${r.list!.collection}" by "${field}", which is not one of its fields (${Object.keys(schema).join(", ")}).`,
+    );
   }
-  const labelOf = (value: string) => (rule.type === "reference" || rule.type === "references" ? `${rule.to}.${value}` : undefined);
+  const labelOf = (value: string) =>
+    rule.type === "reference" || rule.type === "references" ? `${rule.to}.${value}` : undefined;
   const groups = new Map<string, Record<string, CollectionEntry[]>>();
   for (const locale of Object.keys(patterns)) {
     for (const entry of byLocale[locale] ?? []) {
@@ -194,8 +236,16 @@ function planGroups(
   }
   for (const value of [...groups.keys()].sort()) {
     const group = groups.get(value)!;
-    const paths = Object.fromEntries(Object.keys(group).map((locale) => [locale, patterns[locale].replace(GROUP, value)]));
-    const first: Route = { id: `${r.id}:${value}`, paths, params: { ...r.params, group: value }, schemaType: r.schemaType ?? "WebPage", fallback };
+    const paths = Object.fromEntries(
+      Object.keys(group).map((locale) => [locale, patterns[locale].replace(GROUP, value)]),
+    );
+    const first: Route = {
+      id: `${r.id}:${value}`,
+      paths,
+      params: { ...r.params, group: value },
+      schemaType: r.schemaType ?? "WebPage",
+      fallback,
+    };
     planned.routes.push(first);
     planListing(planned, r, first, group, { value, labelKey: labelOf(value) });
   }
@@ -213,8 +263,18 @@ function groupValues(entry: CollectionEntry, field: string, routeId: string): st
   if (value === undefined) return [];
   const values = Array.isArray(value) ? value : [value];
   for (const v of values) {
-    if (typeof v !== "string") throw sitegenError("EntryInvalid", { file: entry.file, field, problem: `must be text or a list of texts: route "${routeId}" makes a page for each value.` });
-    if (!/^[a-z0-9-]+$/.test(v)) throw sitegenError("EntryInvalid", { file: entry.file, field, problem: `"${v}" cannot be the address of its page (route "${routeId}" makes one for each value): use lower-case letters, digits and hyphens only.` });
+    if (typeof v !== "string")
+      throw sitegenError("EntryInvalid", {
+        file: entry.file,
+        field,
+        problem: `must be text or a list of texts: route "${routeId}" makes a page for each value.`,
+      });
+    if (!/^[a-z0-9-]+$/.test(v))
+      throw sitegenError("EntryInvalid", {
+        file: entry.file,
+        field,
+        problem: `"${v}" cannot be the address of its page (route "${routeId}" makes one for each value): use lower-case letters, digits and hyphens only.`,
+      });
   }
   return [...new Set(values as string[])];
 }
@@ -236,7 +296,14 @@ function planEntries(
       if (!route) {
         const params = { ...r.params, key: entry.key };
         const lastmod = String(entry.data.updated ?? entry.data.date ?? "");
-        route = { id: `${r.id}:${entry.key}`, paths: {}, params, schemaType: r.schemaType ?? "BlogPosting", lastmod, fallback };
+        route = {
+          id: `${r.id}:${entry.key}`,
+          paths: {},
+          params,
+          schemaType: r.schemaType ?? "BlogPosting",
+          lastmod,
+          fallback,
+        };
         groups.set(entry.key, route);
         planned.routes.push(route);
       }

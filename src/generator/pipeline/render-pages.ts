@@ -65,12 +65,17 @@ export interface RenderInput {
  */
 export function* renderPages(input: RenderInput): Generator<RenderedPage> {
   const { plan, bundle, site, dictionaries, assets, log } = input;
-  const context = { ...pageContext(plan, site, input.collections, bundle.site.collections ?? []), images: input.images };
+  const context = {
+    ...pageContext(plan, site, input.collections, bundle.site.collections ?? []),
+    images: input.images,
+  };
   for (const page of input.pages) {
     const missing = new Set<string>();
     const reads = new Set<string>();
     log.current = reads;
-    const translator = createTranslator(page.locale, dictionaries[page.locale] ?? new Map(), (_l, key) => missing.add(key));
+    const translator = createTranslator(page.locale, dictionaries[page.locale] ?? new Map(), (_l, key) =>
+      missing.add(key),
+    );
     const data = pageData(page, translator, site, context, assets.islands, log);
     const head = headData(page, data, site, assets, context);
     let html: string;
@@ -110,18 +115,45 @@ interface BuildContext {
   images?: PageImages;
 }
 
-function pageContext(plan: PagePlan, site: SiteConfig, collections: Collections, definitions: CollectionDefinition[]): BuildContext {
+function pageContext(
+  plan: PagePlan,
+  site: SiteConfig,
+  collections: Collections,
+  definitions: CollectionDefinition[],
+): BuildContext {
   const notFoundPaths = Object.fromEntries(site.locales.map((l) => [l.code, localizedPath("/404", l)]));
   const dateFormats = new Map<string, Intl.DateTimeFormat>();
   const dateFormat = (locale: string) => {
     let format = dateFormats.get(locale);
-    if (!format) dateFormats.set(locale, (format = new Intl.DateTimeFormat(site.locales.find((l) => l.code === locale)!.lang, { dateStyle: "long", timeZone: "UTC" })));
+    if (!format)
+      dateFormats.set(
+        locale,
+        (format = new Intl.DateTimeFormat(site.locales.find((l) => l.code === locale)!.lang, {
+          dateStyle: "long",
+          timeZone: "UTC",
+        })),
+      );
     return format;
   };
-  return { routes: plan.routes, byId: new Map(plan.routes.map((r) => [r.id, r])), notFoundPaths, dateFormat, formattedDates: new Map(), collections, definitions };
+  return {
+    routes: plan.routes,
+    byId: new Map(plan.routes.map((r) => [r.id, r])),
+    notFoundPaths,
+    dateFormat,
+    formattedDates: new Map(),
+    collections,
+    definitions,
+  };
 }
 
-function pageData(page: PlannedPage, translator: Translator, site: SiteConfig, context: BuildContext, islands: Record<string, string>, log: ReadLog): PageData {
+function pageData(
+  page: PlannedPage,
+  translator: Translator,
+  site: SiteConfig,
+  context: BuildContext,
+  islands: Record<string, string>,
+  log: ReadLog,
+): PageData {
   const { route, locale } = page;
   const localeConfig = site.locales.find((l) => l.code === locale)!;
   const group = page.listing?.group;
@@ -156,7 +188,12 @@ function pageData(page: PlannedPage, translator: Translator, site: SiteConfig, c
       }
       return formatted;
     },
-    languages: site.locales.map((l) => ({ code: l.code, lang: l.lang, href: route?.paths[l.code] ?? route?.fallback?.[l.code] ?? localizedPath("/", l), current: l.code === locale })),
+    languages: site.locales.map((l) => ({
+      code: l.code,
+      lang: l.lang,
+      href: route?.paths[l.code] ?? route?.fallback?.[l.code] ?? localizedPath("/", l),
+      current: l.code === locale,
+    })),
     crumbs: route ? crumbsOf(page, translator, site, groupLabel) : [],
     islands,
     notFoundPaths: context.notFoundPaths,
@@ -182,16 +219,27 @@ function pageData(page: PlannedPage, translator: Translator, site: SiteConfig, c
  * key `pagination.page`).
  */
 function crumbsOf(page: PlannedPage, translator: Translator, site: SiteConfig, groupLabel: string | undefined) {
-  if (page.entry) return breadcrumbsFor(page.path, translator, site.locales, String(page.entry.data.title ?? page.entry.slug));
+  if (page.entry)
+    return breadcrumbsFor(page.path, translator, site.locales, String(page.entry.data.title ?? page.entry.slug));
   if (page.listing && page.listing.page > 1) {
     const crumbs = breadcrumbsFor(page.listing.basePath, translator, site.locales, groupLabel);
     const last = crumbs.pop()!;
-    return [...crumbs, { label: last.label, href: page.listing.basePath }, { label: translator.t("pagination.page", { page: page.listing.page }) }];
+    return [
+      ...crumbs,
+      { label: last.label, href: page.listing.basePath },
+      { label: translator.t("pagination.page", { page: page.listing.page }) },
+    ];
   }
   return breadcrumbsFor(page.path, translator, site.locales, groupLabel);
 }
 
-function headData(page: PlannedPage, data: PageData, site: SiteConfig, assets: PageAssets, context: BuildContext): HeadData {
+function headData(
+  page: PlannedPage,
+  data: PageData,
+  site: SiteConfig,
+  assets: PageAssets,
+  context: BuildContext,
+): HeadData {
   const { t } = data;
   const brand = typeof site.brand === "string" ? site.brand : "";
   const localeConfig = site.locales.find((l) => l.code === page.locale)!;
@@ -200,13 +248,17 @@ function headData(page: PlannedPage, data: PageData, site: SiteConfig, assets: P
   const group = data.listing?.group;
   const vars = group && { group: group.label };
   let pageTitle = entry ? String(entry.data.title) : t(page.meta.title, vars);
-  if (page.listing && page.listing.page > 1) pageTitle = `${pageTitle} (${t("pagination.page", { page: page.listing.page })})`;
+  if (page.listing && page.listing.page > 1)
+    pageTitle = `${pageTitle} (${t("pagination.page", { page: page.listing.page })})`;
   // The home page's title stands alone; every other page's names the site after it.
   const isHome = page.kind === "route" && page.path === localizedPath("/", localeConfig);
   const title = isHome || !brand ? pageTitle : `${pageTitle} | ${brand}`;
   const description = entry ? String(entry.data.description ?? "") : t(page.meta.description, vars);
   const definition = entry ? context.definitions.find((d) => d.name === entry.collection) : undefined;
-  const author = entry && definition?.author && typeof entry.data.author === "string" ? authorOf(definition.author, String(entry.data.author), t, data) : undefined;
+  const author =
+    entry && definition?.author && typeof entry.data.author === "string"
+      ? authorOf(definition.author, String(entry.data.author), t, data)
+      : undefined;
   // An entry's own image (its first image field's crop), else the site's: a shared link always shows a card.
   const social = context.images?.social;
   const ogImage = entry?.ogImage ?? social;
@@ -221,7 +273,18 @@ function headData(page: PlannedPage, data: PageData, site: SiteConfig, assets: P
     siteName: brand,
     // Made when the document reads it: a site whose document writes its own structured data pays nothing for it.
     get jsonLd() {
-      jsonLd ??= structuredDataJson({ site, route: page.route, lang: localeConfig.lang, path: page.path, title, description, crumbs: data.crumbs, entry, author, image: entry?.image ?? social?.src });
+      jsonLd ??= structuredDataJson({
+        site,
+        route: page.route,
+        lang: localeConfig.lang,
+        path: page.path,
+        title,
+        description,
+        crumbs: data.crumbs,
+        entry,
+        author,
+        image: entry?.image ?? social?.src,
+      });
       return jsonLd;
     },
     stylesheet: assets.stylesheet,
@@ -259,7 +322,12 @@ export interface Author {
 }
 
 /** An entry's author, named from the text keys the collection gives (`{id}` standing for the author's id). */
-export function authorOf(keys: NonNullable<CollectionDefinition["author"]>, id: string, t: Translator["t"], data: Pick<PageData, "href">): Author {
+export function authorOf(
+  keys: NonNullable<CollectionDefinition["author"]>,
+  id: string,
+  t: Translator["t"],
+  data: Pick<PageData, "href">,
+): Author {
   const key = (pattern: string) => pattern.replaceAll("{id}", id);
   return { name: t(key(keys.name)), jobTitle: t(key(keys.jobTitle)), url: keys.url ? data.href(keys.url) : undefined };
 }

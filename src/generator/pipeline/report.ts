@@ -22,7 +22,10 @@ export interface MissingKey {
  * Every text key some locale lacks: those another locale's files define, and those a page asked for that
  * no locale defines, each with the pages that show it raw.
  */
-export function missingTranslations(contents: LocaleContent[], pages: { locale: string; label: string; missing: string[] }[]): MissingKey[] {
+export function missingTranslations(
+  contents: LocaleContent[],
+  pages: { locale: string; label: string; missing: string[] }[],
+): MissingKey[] {
   const report = new Map<string, MissingKey>();
   const definedIn = (key: string) => contents.find((c) => c.sources.has(key))?.sources.get(key);
   const entry = (locale: string, key: string) => {
@@ -70,7 +73,9 @@ export function formatMissing(missing: MissingKey[]): string {
   return missing
     .map((m) => {
       const where = m.definedIn ? `defined only in ${m.definedIn}` : "defined in no locale";
-      const shown = m.pages.length ? `; shown raw on ${m.pages.slice(0, 3).join(", ")}${m.pages.length > 3 ? ` and ${m.pages.length - 3} more` : ""}` : "";
+      const shown = m.pages.length
+        ? `; shown raw on ${m.pages.slice(0, 3).join(", ")}${m.pages.length > 3 ? ` and ${m.pages.length - 3} more` : ""}`
+        : "";
       return `  ${m.locale.padEnd(5)} ${m.key}  (${where}${shown})`;
     })
     .join("\n");
@@ -105,20 +110,35 @@ export function buildSummary(input: BuildSummaryInput): string {
   const perLocale = new Map<string, number>();
   for (const p of input.pages) perLocale.set(p.locale, (perLocale.get(p.locale) ?? 0) + 1);
   const html = input.pages.reduce((sum, p) => sum + p.bytes, 0);
-  const largest = input.pages.reduce<(typeof input.pages)[number] | undefined>((a, b) => (!a || b.bytes > a.bytes ? b : a), undefined);
+  const largest = input.pages.reduce<(typeof input.pages)[number] | undefined>(
+    (a, b) => (!a || b.bytes > a.bytes ? b : a),
+    undefined,
+  );
   const kept = input.rendered === undefined ? 0 : input.pages.length - input.rendered;
   const lines = [
     `Built ${input.pages.length} pages (${[...perLocale].map(([l, n]) => `${l} ${n}`).join(", ")}) into ${input.outDir} in ${Math.round(input.totalMs)} ms${kept ? `; ${kept} unchanged pages kept from the previous build` : ""}`,
     `  HTML ${kb(html)}${largest ? `; largest page ${largest.file}, ${kb(largest.bytes)} (${kb(brotliSize(readFileSync(join(input.outDir, largest.file))))} brotli)` : ""}`,
     // A font or an image is compressed in its own format, and hosts send it as it is: its size is what a visitor downloads.
-    ...input.assets.map((a) => `  ${a.file} ${kb(a.code.byteLength)} (${isTextFile(a.file) ? `${kb(brotliSize(a.code))} brotli` : "sent as it is"})`),
-    ...(input.images?.count ? [`  images: ${input.images.count} sources, ${input.images.encoded} encoded, ${input.images.count - input.images.encoded} from the cache`] : []),
+    ...input.assets.map(
+      (a) =>
+        `  ${a.file} ${kb(a.code.byteLength)} (${isTextFile(a.file) ? `${kb(brotliSize(a.code))} brotli` : "sent as it is"})`,
+    ),
+    ...(input.images?.count
+      ? [
+          `  images: ${input.images.count} sources, ${input.images.encoded} encoded, ${input.images.count - input.images.encoded} from the cache`,
+        ]
+      : []),
     `  ${input.files} files, ${kb(input.bytes)} written`,
-    `  stages: ${Object.entries(input.timings).map(([stage, ms]) => `${stage} ${Math.round(ms)} ms`).join(", ")}`,
+    `  stages: ${Object.entries(input.timings)
+      .map(([stage, ms]) => `${stage} ${Math.round(ms)} ms`)
+      .join(", ")}`,
   ];
   for (const warning of input.warnings ?? []) lines.push(`warning: ${formatError(warning)}`);
   if (input.missing.length) {
-    lines.push(`warning: ${input.missing.length} missing translation(s); pages show the key itself (run with --strict to fail):`, formatMissing(input.missing));
+    lines.push(
+      `warning: ${input.missing.length} missing translation(s); pages show the key itself (run with --strict to fail):`,
+      formatMissing(input.missing),
+    );
   }
   return lines.join("\n");
 }

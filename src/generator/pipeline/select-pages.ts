@@ -76,7 +76,8 @@ export function selectPages(
   const keep: PlannedPage[] = [];
   for (const page of pages) {
     const record = previous[page.file];
-    const same = record?.input === inputs.pageInput(page) && record.reads.every(([read, d]) => inputs.digest(read) === d);
+    const same =
+      record?.input === inputs.pageInput(page) && record.reads.every(([read, d]) => inputs.digest(read) === d);
     (same && present(page.file) ? keep : render).push(page);
   }
   return { render, keep };

@@ -95,7 +95,10 @@ function codeAndLock(root: string): { code: string; lock: string } {
   const stamp = stat ? `${stat.mtimeMs} ${stat.size}` : "";
   const before = known.get(root);
   if (before?.stamp === stamp) return before.value;
-  const value = { code: hash(readFileSync(fileURLToPath(import.meta.url))), lock: stat ? hash(readFileSync(lock)) : "" };
+  const value = {
+    code: hash(readFileSync(fileURLToPath(import.meta.url))),
+    lock: stat ? hash(readFileSync(lock)) : "",
+  };
   known.set(root, { stamp, value });
   return value;
 }

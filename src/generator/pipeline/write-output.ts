@@ -93,7 +93,8 @@ export function writeOutput(input: WriteInput): StagedOutput {
 
   try {
     const pages: WrittenPage[] = [];
-    for (const page of input.kept) for (const name of [page.file, ...twinsOf(page.file)]) output[name] = previous![name];
+    for (const page of input.kept)
+      for (const name of [page.file, ...twinsOf(page.file)]) output[name] = previous![name];
     for (const { page, html, missing, reads } of input.pages) {
       write(page.file, html);
       pages.push({ page, missing, reads, bytes: output[page.file] });

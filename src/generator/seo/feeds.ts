@@ -23,7 +23,9 @@ export function buildFeeds(input: FeedInput): { rss: string; atom: string } {
   const { site } = input;
   const entries = input.entries.slice(0, input.limit);
   const listUrl = absoluteUrl(site, input.listPath);
-  const newest = entries[0] ? new Date(`${String(entries[0].data.updated ?? entries[0].data.date)}T00:00:00Z`) : new Date(0);
+  const newest = entries[0]
+    ? new Date(`${String(entries[0].data.updated ?? entries[0].data.date)}T00:00:00Z`)
+    : new Date(0);
   // Loaded at the first feed made: a site without feeds never loads the package.
   const { Feed } = createRequire(import.meta.url)("feed") as { Feed: typeof FeedClass };
   const feed = new Feed({
@@ -59,7 +61,10 @@ export function buildFeeds(input: FeedInput): { rss: string; atom: string } {
  * "/assets/img/..." leads nowhere). Only the build writes src and srcset: content's raw HTML is text.
  */
 function absoluteImages(html: string, siteUrl: string): string {
-  return html.replace(/ (src|srcset)="(\/[^"]*)"/g, (_, name: string, value: string) => ` ${name}="${value.replace(/(^|, )\//g, `$1${siteUrl}/`)}"`);
+  return html.replace(
+    / (src|srcset)="(\/[^"]*)"/g,
+    (_, name: string, value: string) => ` ${name}="${value.replace(/(^|, )\//g, `$1${siteUrl}/`)}"`,
+  );
 }
 
 /**
@@ -91,7 +96,10 @@ export function feedFiles(input: {
         listPath,
         entries: (input.collections[definition.name]?.[locale.code] ?? []).filter((e) => e.path),
         limit: feed.limit,
-        authorName: (entry) => (authorKeys && typeof entry.data.author === "string" ? text(authorKeys.name.replaceAll("{id}", entry.data.author)) : undefined),
+        authorName: (entry) =>
+          authorKeys && typeof entry.data.author === "string"
+            ? text(authorKeys.name.replaceAll("{id}", entry.data.author))
+            : undefined,
       });
       const dir = listPath.slice(1);
       files.push({ file: `${dir}/rss.xml`, data: rss }, { file: `${dir}/atom.xml`, data: atom });

@@ -12,7 +12,10 @@ import { alternatesFor } from "./hreflang.ts";
 export async function sitemapXml(site: SiteConfig, routes: Route[], lastmod: string): Promise<string | undefined> {
   if (!hasListedPages(routes)) return undefined;
   const { SitemapStream, streamToPromise } = await import("sitemap");
-  const stream = new SitemapStream({ hostname: site.siteUrl, xmlns: { news: false, video: false, image: false, xhtml: true } });
+  const stream = new SitemapStream({
+    hostname: site.siteUrl,
+    xmlns: { news: false, video: false, image: false, xhtml: true },
+  });
   const xml = streamToPromise(stream);
   for (const route of routes) {
     const links = alternatesFor(route, site).map((a) => ({ lang: a.hreflang, hreflang: a.hreflang, url: a.href }));

@@ -150,7 +150,16 @@ function pageNodes(input: StructuredDataInput): Record<string, unknown>[] {
       description: String(entry.data.description ?? ""),
       datePublished: entry.data.date,
       dateModified: entry.data.updated ?? entry.data.date,
-      ...(author ? { author: { "@type": "Person", name: author.name, jobTitle: author.jobTitle, ...(author.url ? { url: absoluteUrl(site, author.url) } : {}) } } : {}),
+      ...(author
+        ? {
+            author: {
+              "@type": "Person",
+              name: author.name,
+              jobTitle: author.jobTitle,
+              ...(author.url ? { url: absoluteUrl(site, author.url) } : {}),
+            },
+          }
+        : {}),
       publisher: { "@id": orgId },
       inLanguage: lang,
       ...(image ? { image: absoluteUrl(site, image) } : {}),
@@ -161,7 +170,12 @@ function pageNodes(input: StructuredDataInput): Record<string, unknown>[] {
     graph.push({
       "@type": "BreadcrumbList",
       "@id": `${url}#breadcrumb`,
-      itemListElement: crumbs.map((crumb, i) => ({ "@type": "ListItem", position: i + 1, name: crumb.label, item: absoluteUrl(site, crumb.href ?? path) })),
+      itemListElement: crumbs.map((crumb, i) => ({
+        "@type": "ListItem",
+        position: i + 1,
+        name: crumb.label,
+        item: absoluteUrl(site, crumb.href ?? path),
+      })),
     });
   }
   return graph;

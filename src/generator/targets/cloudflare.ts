@@ -49,7 +49,13 @@ export interface CloudflareSettings {
 /** "https://www.example.com.br" → "example-com-br": a name Cloudflare accepts (lower-case letters, digits, hyphens). */
 function nameFromUrl(siteUrl: string): string {
   const host = new URL(siteUrl).hostname.replace(/^www\./, "");
-  return host.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 58) || "site";
+  return (
+    host
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, "-")
+      .replace(/^-+|-+$/g, "")
+      .slice(0, 58) || "site"
+  );
 }
 
 export function cloudflareSettings(site: SiteConfig, d1?: SitePlugin["d1"]): CloudflareSettings {
@@ -58,7 +64,11 @@ export function cloudflareSettings(site: SiteConfig, d1?: SitePlugin["d1"]): Clo
     const value = raw[field];
     if (value === undefined) return fallback;
     if (typeof value !== "string" || !/^[a-z0-9][a-z0-9-]*$/i.test(value)) {
-      throw sitegenError("ConfigInvalid", { file: PROJECT_FILES.config, field: `cloudflare.${field}`, problem: "must be letters, digits and hyphens." });
+      throw sitegenError("ConfigInvalid", {
+        file: PROJECT_FILES.config,
+        field: `cloudflare.${field}`,
+        problem: "must be letters, digits and hyphens.",
+      });
     }
     return value;
   };
@@ -92,7 +102,9 @@ async function bundleWorker(root: string, site: SiteConfig, dictionaries: Record
   };
   const entry = `import { createPagesWorker } from ${JSON.stringify(`./${file}`)};\nexport default createPagesWorker(${JSON.stringify(options)});\n`;
   try {
-    const result = await (await esbuild()).build({
+    const result = await (
+      await esbuild()
+    ).build({
       stdin: { contents: entry, resolveDir: root, sourcefile: "_worker.entry.js", loader: "js" },
       absWorkingDir: root,
       bundle: true,
@@ -110,9 +122,14 @@ async function bundleWorker(root: string, site: SiteConfig, dictionaries: Record
     });
     return result.outputFiles[0].text;
   } catch (error) {
-    const first = (error as { errors?: { text: string; location?: { file: string; line: number } | null }[] }).errors?.[0];
+    const first = (error as { errors?: { text: string; location?: { file: string; line: number } | null }[] })
+      .errors?.[0];
     const where = first?.location ? `${first.location.file}:${first.location.line}: ` : "";
-    throw sitegenError("WorkerBundleInvalid", { file, problem: first ? `${where}${first.text}` : String(error) }, { cause: error });
+    throw sitegenError(
+      "WorkerBundleInvalid",
+      { file, problem: first ? `${where}${first.text}` : String(error) },
+      { cause: error },
+    );
   }
 }
 

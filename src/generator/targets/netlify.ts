@@ -96,9 +96,17 @@ function deliverySource(): string {
   ].join("\n");
 }
 
-async function bundleEndpoints(root: string, site: SiteConfig, dictionaries: Record<string, Dictionary>): Promise<string> {
+async function bundleEndpoints(
+  root: string,
+  site: SiteConfig,
+  dictionaries: Record<string, Dictionary>,
+): Promise<string> {
   const file = PROJECT_FILES.netlifyApi;
-  if (!existsSync(join(root, file))) throw sitegenError("NetlifyFunctionInvalid", { file, problem: "it does not exist, and the Netlify Function is made from it." });
+  if (!existsSync(join(root, file)))
+    throw sitegenError("NetlifyFunctionInvalid", {
+      file,
+      problem: "it does not exist, and the Netlify Function is made from it.",
+    });
   const messages = plainDictionaries(dictionaries);
   const entry = [
     `const { createNetlifyFunction } = require(${JSON.stringify(`./${file}`)});`,
@@ -106,7 +114,9 @@ async function bundleEndpoints(root: string, site: SiteConfig, dictionaries: Rec
     `module.exports = createNetlifyFunction(${JSON.stringify({ site, messages })});`,
   ].join("\n");
   try {
-    const result = await (await esbuild()).build({
+    const result = await (
+      await esbuild()
+    ).build({
       stdin: { contents: entry, resolveDir: root, sourcefile: "netlify-function-entry.cjs", loader: "js" },
       absWorkingDir: root,
       bundle: true,
@@ -129,7 +139,8 @@ async function bundleEndpoints(root: string, site: SiteConfig, dictionaries: Rec
 /** Refuses a netlify.toml that sitegen did not write; the CLI asks before building, so nothing is built in vain. */
 export function checkNetlifyConfig(root: string): void {
   const configFile = join(root, NETLIFY_CONFIG);
-  if (existsSync(configFile) && !readFileSync(configFile, "utf8").startsWith(MARKER)) throw sitegenError("NetlifyConfigExists", { file: configFile });
+  if (existsSync(configFile) && !readFileSync(configFile, "utf8").startsWith(MARKER))
+    throw sitegenError("NetlifyConfigExists", { file: configFile });
 }
 
 /**

@@ -31,7 +31,12 @@ export const CATEGORIES = ["essential", "analytics", "marketing", "functional"] 
 export type Category = (typeof CATEGORIES)[number];
 
 export const ALL_GRANTED: ConsentPreferences = { essential: true, analytics: true, marketing: true, functional: true };
-export const ESSENTIAL_ONLY: ConsentPreferences = { essential: true, analytics: false, marketing: false, functional: false };
+export const ESSENTIAL_ONLY: ConsentPreferences = {
+  essential: true,
+  analytics: false,
+  marketing: false,
+  functional: false,
+};
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** Clocks drift; a decision "from the future" beyond this is corrupt, not skew. */
@@ -55,7 +60,9 @@ export function readConsent(policy: ConsentPolicy, now = Date.now(), store?: Sto
     record.timestamp > 0 &&
     record.timestamp <= now + CLOCK_SKEW_MS &&
     now - record.timestamp <= policy.lifetimeDays * DAY_MS &&
-    (record.revision === undefined ? policy.revision <= 1 : typeof record.revision === "number" && record.revision >= policy.revision);
+    (record.revision === undefined
+      ? policy.revision <= 1
+      : typeof record.revision === "number" && record.revision >= policy.revision);
   if (!valid) {
     clearConsent(store);
     return null;
@@ -71,7 +78,13 @@ export function readConsent(policy: ConsentPolicy, now = Date.now(), store?: Sto
 }
 
 /** Stores a decision and tells the page (spec §4: every decision dispatches cookie-consent-changed). */
-export function saveConsent(consent: boolean, preferences: ConsentPreferences, policy: ConsentPolicy, now = Date.now(), store?: Storage): ConsentState {
+export function saveConsent(
+  consent: boolean,
+  preferences: ConsentPreferences,
+  policy: ConsentPolicy,
+  now = Date.now(),
+  store?: Storage,
+): ConsentState {
   const prefs: ConsentPreferences = { ...preferences, essential: true };
   const record: ConsentRecord = { consent, timestamp: now, revision: policy.revision };
   writeItem(STORAGE_KEYS.consent, JSON.stringify(record), store);
@@ -81,8 +94,10 @@ export function saveConsent(consent: boolean, preferences: ConsentPreferences, p
   return state;
 }
 
-export const acceptAll = (policy: ConsentPolicy, now?: number, store?: Storage) => saveConsent(true, ALL_GRANTED, policy, now, store);
-export const rejectAll = (policy: ConsentPolicy, now?: number, store?: Storage) => saveConsent(false, ESSENTIAL_ONLY, policy, now, store);
+export const acceptAll = (policy: ConsentPolicy, now?: number, store?: Storage) =>
+  saveConsent(true, ALL_GRANTED, policy, now, store);
+export const rejectAll = (policy: ConsentPolicy, now?: number, store?: Storage) =>
+  saveConsent(false, ESSENTIAL_ONLY, policy, now, store);
 
 /** Spec §4: clearing consent removes the stored values (and the banner shows again). */
 export function clearConsent(store?: Storage): void {
@@ -124,5 +139,10 @@ function parsePreferences(raw: string | null): ConsentPreferences | null {
   const value = parse(raw);
   if (!isRecord(value) || value.essential !== true) return null;
   for (const c of CATEGORIES) if (typeof value[c] !== "boolean") return null;
-  return { essential: true, analytics: value.analytics as boolean, marketing: value.marketing as boolean, functional: value.functional as boolean };
+  return {
+    essential: true,
+    analytics: value.analytics as boolean,
+    marketing: value.marketing as boolean,
+    functional: value.functional as boolean,
+  };
 }

@@ -6,7 +6,12 @@ export interface CookieOptions {
   secure?: boolean;
 }
 
-export function cookieString(name: string, value: string, options: CookieOptions = {}, https = typeof location !== "undefined" && location.protocol === "https:"): string {
+export function cookieString(
+  name: string,
+  value: string,
+  options: CookieOptions = {},
+  https = typeof location !== "undefined" && location.protocol === "https:",
+): string {
   const { days = 365, path = "/", sameSite = "Lax" } = options;
   const secure = options.secure ?? (https || sameSite === "None");
   const expires = new Date(Date.now() + days * 24 * 60 * 60 * 1000).toUTCString();

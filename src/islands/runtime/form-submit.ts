@@ -32,7 +32,13 @@ export async function submitJson(endpoint: string, data: Record<string, string>)
   } catch {
     /* a proxy's HTML error page: the status says enough */
   }
-  return { ok: response.ok && body.ok !== false, status: response.status, title: body.title, message: body.message, errors: body.errors };
+  return {
+    ok: response.ok && body.ok !== false,
+    status: response.status,
+    title: body.title,
+    message: body.message,
+    errors: body.errors,
+  };
 }
 
 /** When the visitor started filling the form: the endpoints treat a too-fast submission as a bot. */

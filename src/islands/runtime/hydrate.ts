@@ -48,14 +48,18 @@ export function scheduleIslands(root: ParentNode = document, eager = false): voi
     if (when === "manual") return;
     // After a client-side navigation the modules are usually cached already: hydrate new content at once.
     if (when === "load" || eager) go();
-    else if (when === "idle") ("requestIdleCallback" in window ? requestIdleCallback(go, { timeout: 2000 }) : setTimeout(go, 200));
+    else if (when === "idle")
+      "requestIdleCallback" in window ? requestIdleCallback(go, { timeout: 2000 }) : setTimeout(go, 200);
     else if (when === "visible") {
-      const io = new IntersectionObserver((entries) => {
-        if (entries.some((e) => e.isIntersecting)) {
-          io.disconnect();
-          go();
-        }
-      }, { rootMargin: "200px" });
+      const io = new IntersectionObserver(
+        (entries) => {
+          if (entries.some((e) => e.isIntersecting)) {
+            io.disconnect();
+            go();
+          }
+        },
+        { rootMargin: "200px" },
+      );
       io.observe(el);
     } else if (when === "interaction") {
       const once = () => {

@@ -23,7 +23,9 @@ export function siteLocales(): LocalePrefixes {
 /** The language of a path: the locale whose prefix it starts with, else the default one. */
 export function languageOfPath(path: string, locales = siteLocales()): Language {
   const codes = Object.keys(locales);
-  return codes.find((c) => locales[c] && (path + "/").startsWith(locales[c] + "/")) ?? codes.find((c) => !locales[c]) ?? "";
+  return (
+    codes.find((c) => locales[c] && (path + "/").startsWith(locales[c] + "/")) ?? codes.find((c) => !locales[c]) ?? ""
+  );
 }
 
 /** The same path in another language (add, swap or remove the prefix). */

@@ -5,7 +5,14 @@
  */
 import { languageOfPath, pathInLanguage, storedLanguage, storeLanguage, type Language } from "./language.ts";
 import { initTooltips, pruneTooltips } from "./tooltip.ts";
-import { CONSENT_EVENT, isGranted, readConsent, withdrawConsent, type ConsentPolicy, type ConsentState } from "./consent.ts";
+import {
+  CONSENT_EVENT,
+  isGranted,
+  readConsent,
+  withdrawConsent,
+  type ConsentPolicy,
+  type ConsentState,
+} from "./consent.ts";
 import { mountIsland, refreshIsland, scheduleIslands } from "./hydrate.ts";
 import { startNavigation, type PageChange } from "./navigation.ts";
 
@@ -84,7 +91,8 @@ function rememberLanguage(): void {
   }
   let interacted = false;
   const mark = () => (interacted = true);
-  for (const type of ["pointerdown", "keydown", "touchstart", "wheel"]) addEventListener(type, mark, { once: true, passive: true, capture: true });
+  for (const type of ["pointerdown", "keydown", "touchstart", "wheel"])
+    addEventListener(type, mark, { once: true, passive: true, capture: true });
   // Spec §4: a different answer replaces the history entry with the counterpart and stores it, unless the
   // visitor has started interacting; a failure (null) keeps and stores the URL's language, silently.
   addEventListener(
@@ -105,7 +113,9 @@ function rememberLanguage(): void {
   );
   // A detector that cannot load (a network error, a new deployment) is a failed detection: silent, and
   // the URL's language is stored.
-  mountIsland(detector, "render").catch(() => dispatchEvent(new CustomEvent("sitegen:language-detected", { detail: null })));
+  mountIsland(detector, "render").catch(() =>
+    dispatchEvent(new CustomEvent("sitegen:language-detected", { detail: null })),
+  );
 }
 
 /** Alt+T moves focus to the main toast region, F8 to the alert one (spec §9); both exist before any toast. */
@@ -133,7 +143,8 @@ function startConsent(): void {
       if (initialView) dispatchEvent(new Event(OPEN_SETTINGS_EVENT));
       return;
     }
-    if (initialView) consentRoot.dataset.props = JSON.stringify({ ...JSON.parse(consentRoot.dataset.props ?? "{}"), initialView });
+    if (initialView)
+      consentRoot.dataset.props = JSON.stringify({ ...JSON.parse(consentRoot.dataset.props ?? "{}"), initialView });
     await mountIsland(consentRoot, "render");
     initTooltips(consentRoot);
   };
@@ -171,7 +182,8 @@ function runGrantedScripts(state: ConsentState | null): void {
     const category = inert.dataset.consent as "analytics" | "marketing" | "functional" | "essential";
     if (!isGranted(state, category)) return;
     const live = document.createElement("script");
-    for (const { name, value } of Array.from(inert.attributes)) if (name !== "type" && name !== "data-consent") live.setAttribute(name, value);
+    for (const { name, value } of Array.from(inert.attributes))
+      if (name !== "type" && name !== "data-consent") live.setAttribute(name, value);
     live.dataset.consentGranted = category;
     if (!inert.src) live.textContent = inert.textContent;
     inert.replaceWith(live);

@@ -20,9 +20,16 @@ const WARM_LIMIT = 6;
 /** A hover or focus prefetch is reused for this long; after that the click fetches afresh. */
 const PREFETCH_TTL_MS = 15_000;
 /** Page metadata in <head> that belongs to one page and is swapped with it. */
-const HEAD_META = "title,meta[name=description],meta[name=robots],link[rel=canonical],link[rel=alternate],meta[property^=og],meta[name^=twitter],script[type='application/ld+json']";
+const HEAD_META =
+  "title,meta[name=description],meta[name=robots],link[rel=canonical],link[rel=alternate],meta[property^=og],meta[name^=twitter],script[type='application/ld+json']";
 /** Regions outside <main> that are replaced: the header on every navigation, the others on a language change. */
-const LANGUAGE_REGIONS = ["header", "footer", ".skip-link", "template[data-nav-template=skeleton]", "template[data-nav-template=error]"];
+const LANGUAGE_REGIONS = [
+  "header",
+  "footer",
+  ".skip-link",
+  "template[data-nav-template=skeleton]",
+  "template[data-nav-template=error]",
+];
 
 export interface PageChange {
   /** The swapped content (<main>), and the other regions that were replaced (header; footer on a language change). */
@@ -32,7 +39,10 @@ export interface PageChange {
   elapsed: number;
 }
 
-type Loaded = { kind: "page"; status: number; html: string; url: URL } | { kind: "error"; detail: string; isStatus: boolean } | { kind: "browser" };
+type Loaded =
+  | { kind: "page"; status: number; html: string; url: URL }
+  | { kind: "error"; detail: string; isStatus: boolean }
+  | { kind: "browser" };
 
 interface Options {
   onPage(change: PageChange): void;
@@ -63,13 +73,19 @@ export function startNavigation({ onPage }: Options): ((href: string, keepAddres
   // A reload or a return to this document from another site: put the visitor back where they were.
   const restored = (history.state as { sitegenScroll?: number } | null)?.sitegenScroll;
   const navType = (performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming | undefined)?.type;
-  if (restored && (navType === "reload" || navType === "back_forward")) addEventListener("load", () => scrollTo(0, restored), { once: true });
+  if (restored && (navType === "reload" || navType === "back_forward"))
+    addEventListener("load", () => scrollTo(0, restored), { once: true });
 
   /** The URL this island handles for a link, or null when the browser should. */
   const target = (a: HTMLAnchorElement, event?: MouseEvent): URL | null => {
-    if (event && (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey)) return null;
+    if (
+      event &&
+      (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey)
+    )
+      return null;
     const href = a.getAttribute("href");
-    if (!href || (a.target && a.target !== "_self") || a.hasAttribute("download") || a.dataset.reload !== undefined) return null;
+    if (!href || (a.target && a.target !== "_self") || a.hasAttribute("download") || a.dataset.reload !== undefined)
+      return null;
     if (/\bexternal\b/.test(a.rel)) return null;
     const url = new URL(href, location.href);
     if (url.origin !== location.origin) return null;
@@ -87,7 +103,7 @@ export function startNavigation({ onPage }: Options): ((href: string, keepAddres
     const loading = fetchPage(url);
     cache.set(key, { at: performance.now(), loading });
     // Only good pages stay cached; a failure is asked again next time.
-    void loading.then((r) => r.kind === "page" && r.status === 200 ? undefined : cache.delete(key));
+    void loading.then((r) => (r.kind === "page" && r.status === 200 ? undefined : cache.delete(key)));
     return loading;
   };
 
@@ -125,8 +141,10 @@ export function startNavigation({ onPage }: Options): ((href: string, keepAddres
    * sent with no-cache and an ETag), so what the visitor sees is never older than the click.
    */
   function warmNearbyLinks(): void {
-    const connection = (navigator as Navigator & { connection?: { saveData?: boolean; effectiveType?: string } }).connection;
-    if (!("IntersectionObserver" in window) || connection?.saveData || /2g/.test(connection?.effectiveType ?? "")) return;
+    const connection = (navigator as Navigator & { connection?: { saveData?: boolean; effectiveType?: string } })
+      .connection;
+    if (!("IntersectionObserver" in window) || connection?.saveData || /2g/.test(connection?.effectiveType ?? ""))
+      return;
     const warmed = new Set<string>([rendered]);
     const observer = new IntersectionObserver(
       (entries) => {
@@ -191,7 +209,8 @@ export function startNavigation({ onPage }: Options): ((href: string, keepAddres
     const change = doc ? swap(doc) : result.kind === "error" ? showError(result.detail, result.isStatus) : null;
     if (!change) return;
     change.elapsed = performance.now() - started;
-    const anchor = mode !== "pop" && finalUrl.hash ? document.getElementById(decodeURIComponent(finalUrl.hash.slice(1))) : null;
+    const anchor =
+      mode !== "pop" && finalUrl.hash ? document.getElementById(decodeURIComponent(finalUrl.hash.slice(1))) : null;
     if (anchor) anchor.scrollIntoView();
     else scrollTo(0, scroll);
     main!.classList.remove("is-leaving");
@@ -216,7 +235,7 @@ export function startNavigation({ onPage }: Options): ((href: string, keepAddres
     for (const selector of languageChanged ? LANGUAGE_REGIONS : LANGUAGE_REGIONS.slice(0, 1)) {
       const fresh = doc.querySelector<HTMLElement>(`body > ${selector}`);
       const old = document.querySelector<HTMLElement>(`body > ${selector}`);
-      if (fresh && old) old.replaceWith(fresh), roots.push(fresh);
+      if (fresh && old) (old.replaceWith(fresh), roots.push(fresh));
     }
     // The toaster and the consent banner keep their state and only take the new language's strings
     // (main.ts renders the banner again with them).
@@ -260,7 +279,8 @@ export function startNavigation({ onPage }: Options): ((href: string, keepAddres
 }
 
 /** The GET for a page of the site (a hash is never sent). */
-const requestPage = (url: URL, init?: RequestInit) => fetch(url.pathname + url.search, { ...init, headers: { Accept: "text/html" } });
+const requestPage = (url: URL, init?: RequestInit) =>
+  fetch(url.pathname + url.search, { ...init, headers: { Accept: "text/html" } });
 
 /** GET the next page; decide whether it can be swapped in, shown as the error fallback, or left to the browser. */
 async function fetchPage(url: URL): Promise<Loaded> {
@@ -270,7 +290,8 @@ async function fetchPage(url: URL): Promise<Loaded> {
   } catch (error) {
     return { kind: "error", detail: error instanceof Error ? error.message : String(error), isStatus: false };
   }
-  if (response.status !== 200 && response.status !== 404) return { kind: "error", detail: String(response.status), isStatus: true };
+  if (response.status !== 200 && response.status !== 404)
+    return { kind: "error", detail: String(response.status), isStatus: true };
   if (!(response.headers.get("content-type") ?? "").includes("text/html")) return { kind: "browser" };
   const final = new URL(response.url || url.href);
   if (final.origin !== location.origin) return { kind: "browser" };
@@ -284,8 +305,13 @@ async function fetchPage(url: URL): Promise<Loaded> {
  */
 function parsePage(html: string): Document | null {
   const doc = new DOMParser().parseFromString(html, "text/html");
-  const same = (selector: string, attr: string) => doc.querySelector(selector)?.getAttribute(attr) === document.querySelector(selector)?.getAttribute(attr);
-  return doc.querySelector("main#main") && same('link[rel="stylesheet"]', "href") && same('script[type="module"][src]', "src") ? doc : null;
+  const same = (selector: string, attr: string) =>
+    doc.querySelector(selector)?.getAttribute(attr) === document.querySelector(selector)?.getAttribute(attr);
+  return doc.querySelector("main#main") &&
+    same('link[rel="stylesheet"]', "href") &&
+    same('script[type="module"][src]', "src")
+    ? doc
+    : null;
 }
 
 function cloneTemplate(name: string): DocumentFragment | null {

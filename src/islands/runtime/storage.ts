@@ -2,7 +2,11 @@
  * localStorage that never throws: private modes, disabled storage and full quotas all make the Storage API
  * throw, and a page must keep working whatever the browser refuses (spec §4: corrupt storage is discarded).
  */
-export const STORAGE_KEYS = { language: "language", consent: "cookie-consent", preferences: "cookie-preferences" } as const;
+export const STORAGE_KEYS = {
+  language: "language",
+  consent: "cookie-consent",
+  preferences: "cookie-preferences",
+} as const;
 
 export function readItem(key: string, store: Storage | undefined = safeLocalStorage()): string | null {
   try {

@@ -74,7 +74,12 @@ export function toast(input: ToastInput): void {
   r.list.append(el);
   attachTooltip(close);
 
-  const entry: LiveToast = { el, remaining: input.duration ?? SYSTEMS[system].duration, startedAt: performance.now(), toaster };
+  const entry: LiveToast = {
+    el,
+    remaining: input.duration ?? SYSTEMS[system].duration,
+    startedAt: performance.now(),
+    toaster,
+  };
   toaster.live.push(entry);
   close.addEventListener("click", () => dismiss(entry));
   swipeToDismiss(entry);
@@ -129,7 +134,9 @@ export function dismiss(entry: LiveToast): void {
   // Focus must not fall to <body> when the focused toast goes away.
   const hadFocus = el.contains(document.activeElement);
   el.remove();
-  document.querySelectorAll(`#${el.querySelector(".toast-close")?.getAttribute("aria-describedby")}`).forEach((tip) => tip.remove());
+  document
+    .querySelectorAll(`#${el.querySelector(".toast-close")?.getAttribute("aria-describedby")}`)
+    .forEach((tip) => tip.remove());
   if (hadFocus) (live.at(-1)?.el.querySelector("button") ?? section).focus();
 }
 

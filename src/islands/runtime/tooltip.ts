@@ -26,7 +26,10 @@ export function attachTooltip(trigger: HTMLElement, text = trigger.dataset.toolt
   tip.textContent = text;
   document.body.append(tip);
   tips.set(tip, trigger);
-  trigger.setAttribute("aria-describedby", [trigger.getAttribute("aria-describedby"), tip.id].filter(Boolean).join(" "));
+  trigger.setAttribute(
+    "aria-describedby",
+    [trigger.getAttribute("aria-describedby"), tip.id].filter(Boolean).join(" "),
+  );
 
   const schedule = () => {
     clearTimeout(timer);

@@ -9,21 +9,101 @@ const SITE = "https://example.com";
 const BRAND = "Sitegen Bench";
 type Links = [string, string][];
 const NAV: Record<string, Links> = {
-  pt: [["Início", "/"], ["Sobre", "/sobre/"], ["Serviços", "/servicos/"], ["Insights", "/insights/"], ["Cases", "/cases/"], ["Carreiras", "/carreiras/"], ["Contato", "/contato/"]],
-  en: [["Home", "/en/"], ["About", "/en/about/"], ["Services", "/en/services/"], ["Insights", "/en/insights/"], ["Case studies", "/en/cases/"], ["Careers", "/en/careers/"], ["Contact", "/en/contact/"]],
+  pt: [
+    ["Início", "/"],
+    ["Sobre", "/sobre/"],
+    ["Serviços", "/servicos/"],
+    ["Insights", "/insights/"],
+    ["Cases", "/cases/"],
+    ["Carreiras", "/carreiras/"],
+    ["Contato", "/contato/"],
+  ],
+  en: [
+    ["Home", "/en/"],
+    ["About", "/en/about/"],
+    ["Services", "/en/services/"],
+    ["Insights", "/en/insights/"],
+    ["Case studies", "/en/cases/"],
+    ["Careers", "/en/careers/"],
+    ["Contact", "/en/contact/"],
+  ],
 };
 const FOOTER: Record<string, [string, Links][]> = {
   pt: [
-    ["Empresa", [["Sobre", "/sobre/"], ["Carreiras", "/carreiras/"], ["Contato", "/contato/"], ["Imprensa", "/imprensa/"]]],
-    ["Serviços", [["Estratégia", "/servicos/estrategia/"], ["Tecnologia", "/servicos/tecnologia/"], ["Dados", "/servicos/dados/"], ["Design", "/servicos/design/"]]],
-    ["Insights", [["Artigos", "/insights/"], ["Relatórios", "/relatorios/"], ["Podcast", "/podcast/"], ["Newsletter", "/newsletter/"]]],
-    ["Legal", [["Privacidade", "/privacidade/"], ["Termos", "/termos/"], ["Cookies", "/cookies/"], ["Acessibilidade", "/acessibilidade/"]]],
+    [
+      "Empresa",
+      [
+        ["Sobre", "/sobre/"],
+        ["Carreiras", "/carreiras/"],
+        ["Contato", "/contato/"],
+        ["Imprensa", "/imprensa/"],
+      ],
+    ],
+    [
+      "Serviços",
+      [
+        ["Estratégia", "/servicos/estrategia/"],
+        ["Tecnologia", "/servicos/tecnologia/"],
+        ["Dados", "/servicos/dados/"],
+        ["Design", "/servicos/design/"],
+      ],
+    ],
+    [
+      "Insights",
+      [
+        ["Artigos", "/insights/"],
+        ["Relatórios", "/relatorios/"],
+        ["Podcast", "/podcast/"],
+        ["Newsletter", "/newsletter/"],
+      ],
+    ],
+    [
+      "Legal",
+      [
+        ["Privacidade", "/privacidade/"],
+        ["Termos", "/termos/"],
+        ["Cookies", "/cookies/"],
+        ["Acessibilidade", "/acessibilidade/"],
+      ],
+    ],
   ],
   en: [
-    ["Company", [["About", "/en/about/"], ["Careers", "/en/careers/"], ["Contact", "/en/contact/"], ["Press", "/en/press/"]]],
-    ["Services", [["Strategy", "/en/services/strategy/"], ["Technology", "/en/services/technology/"], ["Data", "/en/services/data/"], ["Design", "/en/services/design/"]]],
-    ["Insights", [["Articles", "/en/insights/"], ["Reports", "/en/reports/"], ["Podcast", "/en/podcast/"], ["Newsletter", "/en/newsletter/"]]],
-    ["Legal", [["Privacy", "/en/privacy/"], ["Terms", "/en/terms/"], ["Cookies", "/en/cookies/"], ["Accessibility", "/en/accessibility/"]]],
+    [
+      "Company",
+      [
+        ["About", "/en/about/"],
+        ["Careers", "/en/careers/"],
+        ["Contact", "/en/contact/"],
+        ["Press", "/en/press/"],
+      ],
+    ],
+    [
+      "Services",
+      [
+        ["Strategy", "/en/services/strategy/"],
+        ["Technology", "/en/services/technology/"],
+        ["Data", "/en/services/data/"],
+        ["Design", "/en/services/design/"],
+      ],
+    ],
+    [
+      "Insights",
+      [
+        ["Articles", "/en/insights/"],
+        ["Reports", "/en/reports/"],
+        ["Podcast", "/en/podcast/"],
+        ["Newsletter", "/en/newsletter/"],
+      ],
+    ],
+    [
+      "Legal",
+      [
+        ["Privacy", "/en/privacy/"],
+        ["Terms", "/en/terms/"],
+        ["Cookies", "/en/cookies/"],
+        ["Accessibility", "/en/accessibility/"],
+      ],
+    ],
   ],
 };
 
@@ -38,9 +118,23 @@ export function BenchDocument({ head, page, children }: DocumentProps) {
     "@graph": [
       {
         "@type": "BreadcrumbList",
-        itemListElement: page.crumbs.map((c, i) => ({ "@type": "ListItem", position: i + 1, name: c.label, item: c.href ? `${SITE}${c.href === "/" ? "/" : c.href}` : url })),
+        itemListElement: page.crumbs.map((c, i) => ({
+          "@type": "ListItem",
+          position: i + 1,
+          name: c.label,
+          item: c.href ? `${SITE}${c.href === "/" ? "/" : c.href}` : url,
+        })),
       },
-      { "@type": "Article", headline: e.title, description: e.excerpt, datePublished: e.date, inLanguage: page.lang, author: { "@type": "Person", name: e.author }, publisher: { "@type": "Organization", name: BRAND }, mainEntityOfPage: url },
+      {
+        "@type": "Article",
+        headline: e.title,
+        description: e.excerpt,
+        datePublished: e.date,
+        inLanguage: page.lang,
+        author: { "@type": "Person", name: e.author },
+        publisher: { "@type": "Organization", name: BRAND },
+        mainEntityOfPage: url,
+      },
     ],
   };
   return (
@@ -57,7 +151,10 @@ export function BenchDocument({ head, page, children }: DocumentProps) {
         <meta property="og:type" content="article" />
         <meta property="og:title" content={e.title} />
         <meta property="og:locale" content={head.ogLocale} />
-        <script type="application/ld+json" dangerouslySetInnerHTML={{ __html: JSON.stringify(jsonLd).replace(/</g, "\\u003c") }} />
+        <script
+          type="application/ld+json"
+          dangerouslySetInnerHTML={{ __html: JSON.stringify(jsonLd).replace(/</g, "\\u003c") }}
+        />
       </head>
       <body>
         <Page.Provider value={page}>{children}</Page.Provider>
@@ -70,7 +167,10 @@ export function InsightPage() {
   const { t, entry, locale, languages, crumbs, formatDate } = usePage();
   const e = entry!.data as Record<string, string>;
   const other = languages.find((l) => !l.current)!;
-  const paragraphs = e.body.split(/\n\s*\n/).map((p) => p.trim()).filter(Boolean);
+  const paragraphs = e.body
+    .split(/\n\s*\n/)
+    .map((p) => p.trim())
+    .filter(Boolean);
   return (
     <>
       <header className="site-header">
@@ -101,7 +201,8 @@ export function InsightPage() {
         <article className="insight">
           <h1>{e.title}</h1>
           <p className="meta">
-            <time dateTime={e.date}>{formatDate(e.date)}</time> {t("labels.by")} <span className="author">{e.author}</span>
+            <time dateTime={e.date}>{formatDate(e.date)}</time> {t("labels.by")}{" "}
+            <span className="author">{e.author}</span>
           </p>
           <p className="lead">{e.excerpt}</p>
           {paragraphs.map((p, i) => (
