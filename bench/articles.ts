@@ -35,7 +35,8 @@ export function runArticlesBench(root: string, entries: number, runs: number): n
   const bench = join(root, "..", "shared", "bench");
   if (!existsSync(join(bench, "gen-content.mjs"))) {
     console.error(
-      `npm run bench -- --articles: ${bench} is missing (the peer benchmark lives in ../shared/bench beside the project).`,
+      `npm run bench -- --articles: ${bench} is missing ` +
+        "(the peer benchmark lives in ../shared/bench beside the project).",
     );
     return 1;
   }
@@ -81,24 +82,24 @@ export function runArticlesBench(root: string, entries: number, runs: number): n
     for (let i = 0; i < runs; i++) {
       real.push(build(site, join(work, "out-site")));
       benchSite.push(build(join(root, "bench", "site"), join(work, "out-bench")));
-      process.stdout.write(
-        `  run ${i + 1}/${runs}: site ${real[i].wallMs.toFixed(0)} ms, bench site ${benchSite[i].wallMs.toFixed(0)} ms\n`,
-      );
+      const [siteMs, benchMs] = [real[i].wallMs.toFixed(0), benchSite[i].wallMs.toFixed(0)];
+      process.stdout.write(`  run ${i + 1}/${runs}: site ${siteMs} ms, bench site ${benchMs} ms\n`);
     }
-    const line = (name: string, figures: Figures[]) =>
-      `  ${name}: ${figures[0].pages} pages, median wall ${median(figures.map((f) => f.wallMs)).toFixed(0)} ms, CPU ${median(figures.map((f) => f.cpuMs)).toFixed(0)} ms, peak ${Math.max(...figures.map((f) => f.maxRssMb)).toFixed(0)} MB; per stage ${Object.keys(
-        figures[0].timings,
-      )
-        .map((s) => `${s} ${median(figures.map((f) => f.timings[s])).toFixed(0)} ms`)
-        .join(", ")}`;
+    const ms = (figures: Figures[], of: (f: Figures) => number) => `${median(figures.map(of)).toFixed(0)} ms`;
+    const line = (name: string, figures: Figures[]) => {
+      const stages = Object.keys(figures[0].timings).map((s) => `${s} ${ms(figures, (f) => f.timings[s])}`);
+      const peak = Math.max(...figures.map((f) => f.maxRssMb)).toFixed(0);
+      const times = `median wall ${ms(figures, (f) => f.wallMs)}, CPU ${ms(figures, (f) => f.cpuMs)}`;
+      return `  ${name}: ${figures[0].pages} pages, ${times}, peak ${peak} MB; per stage ${stages.join(", ")}`;
+    };
     console.log(
-      `\nnpm run bench -- --articles ${entries}: the site with ${count} generated articles added, against bench/site with the same entries (${runs} cold builds each, in turns)`,
+      `\nnpm run bench -- --articles ${entries}: the site with ${count} generated articles added, ` +
+        `against bench/site with the same entries (${runs} cold builds each, in turns)`,
     );
     console.log(line("site + articles", real));
     console.log(line("bench site     ", benchSite));
-    console.log(
-      `  ratio (site / bench site, median wall): ${(median(real.map((f) => f.wallMs)) / median(benchSite.map((f) => f.wallMs))).toFixed(2)}`,
-    );
+    const ratio = median(real.map((f) => f.wallMs)) / median(benchSite.map((f) => f.wallMs));
+    console.log(`  ratio (site / bench site, median wall): ${ratio.toFixed(2)}`);
     return 0;
   } finally {
     // The links into the generated entries would point nowhere once they are removed.

@@ -48,7 +48,8 @@ export async function runBench(root: string, runs: number): Promise<void> {
       const figures = JSON.parse(child.stdout.trim().split("\n").pop()!) as Omit<RunFigures, "wallMs">;
       results.push({ ...figures, wallMs });
       process.stdout.write(
-        `  run ${i + 1}/${runs}: ${wallMs.toFixed(0)} ms wall, ${figures.cpuMs.toFixed(0)} ms CPU, ${figures.buildMs.toFixed(0)} ms build\n`,
+        `  run ${i + 1}/${runs}: ${wallMs.toFixed(0)} ms wall, ${figures.cpuMs.toFixed(0)} ms CPU, ` +
+          `${figures.buildMs.toFixed(0)} ms build\n`,
       );
       const nodeStarted = performance.now();
       spawnSync(process.execPath, ["-e", "0"]);
@@ -62,10 +63,12 @@ export async function runBench(root: string, runs: number): Promise<void> {
   const wall = median(walls);
   const build = median(results.map((r) => r.buildMs));
   console.log(
-    `\nnpm run bench: ${runs} builds of ${pages} pages, each in a fresh Node process (Node ${process.versions.node}), on ${availableParallelism()} cores`,
+    `\nnpm run bench: ${runs} builds of ${pages} pages, each in a fresh Node process (Node ` +
+      `${process.versions.node}), on ${availableParallelism()} cores`,
   );
   console.log(
-    `  median wall time (process start to exit): ${wall.toFixed(0)} ms (spread ${Math.min(...walls).toFixed(0)}-${Math.max(...walls).toFixed(0)} ms)`,
+    `  median wall time (process start to exit): ${wall.toFixed(0)} ms (spread ` +
+      `${Math.min(...walls).toFixed(0)}-${Math.max(...walls).toFixed(0)} ms)`,
   );
   console.log(
     `  median build time (inside the process):   ${build.toFixed(0)} ms; ${(build / pages).toFixed(2)} ms a page`,
@@ -78,7 +81,8 @@ export async function runBench(root: string, runs: number): Promise<void> {
   );
   console.log(`  peak memory (max RSS): ${Math.max(...results.map((r) => r.maxRssMb)).toFixed(0)} MB`);
   console.log(
-    `  Node alone (node -e 0), between the runs: median ${median(nodeAlone).toFixed(0)} ms; every wall time above includes it.`,
+    `  Node alone (node -e 0), between the runs: median ${median(nodeAlone).toFixed(0)} ms; every wall time above ` +
+      `includes it.`,
   );
 }
 

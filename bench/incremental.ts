@@ -29,12 +29,14 @@ export async function runIncrementalBench(
   const bench = join(root, "..", "shared", "bench");
   if (!existsSync(join(bench, "gen-content.mjs"))) {
     console.error(
-      `npm run bench -- --incremental: ${bench} is missing (the peer benchmark lives in ../shared/bench beside the project).`,
+      `npm run bench -- --incremental: ${bench} is missing (the peer benchmark lives in ../shared/bench beside ` +
+        `the project).`,
     );
     return 1;
   }
   const work = mkdtempSync(join(tmpdir(), "sitegen-incremental-"));
-  // bench/site's copy goes beside it, as its code finds sitegen's by relative paths, and the packages in the project's node_modules.
+  // bench/site's copy goes beside it, as its code finds sitegen's by relative paths, and the packages in the project's
+  // node_modules.
   const site = on === "this" ? join(work, "site") : join(root, "bench", `.incremental-${process.pid}`);
   try {
     const generated = join(work, "generated");
@@ -95,7 +97,8 @@ export async function runIncrementalBench(
       edit(`Edit${i}`);
       incremental.push(build(["--out", out]));
       process.stdout.write(
-        `  incremental build ${i + 1}/${runs}: ${incremental[i].wallMs.toFixed(0)} ms (${incremental[i].rendered} of ${incremental[i].pages} pages rendered)\n`,
+        `  incremental build ${i + 1}/${runs}: ${incremental[i].wallMs.toFixed(0)} ms (${incremental[i].rendered} ` +
+          `of ${incremental[i].pages} pages rendered)\n`,
       );
     }
     // The edited entry's page: the file of its name that shows its title (every locale has one of that name).
@@ -115,7 +118,9 @@ export async function runIncrementalBench(
         .join(", ");
     const what = on === "this" ? "this site with the generated articles added" : "bench/site";
     console.log(
-      `\nnpm run bench -- --incremental ${entries}${on === "this" ? " --on this" : ""}: ${what}, ${cold[0].pages} pages, ${on === "this" ? "a word of an older article's text" : "one entry's title"} edited (${runs} runs each, medians)`,
+      `\nnpm run bench -- --incremental ${entries}${on === "this" ? " --on this" : ""}: ${what}, ${cold[0].pages} ` +
+        `pages, ${on === "this" ? "a word of an older article's text" : "one entry's title"} edited (${runs} runs ` +
+        `each, medians)`,
     );
     const cpu = (figures: { cpuMs: number }[]) => `${median(figures.map((f) => f.cpuMs)).toFixed(0)} ms CPU`;
     console.log(`  cold build (--no-cache):  ${coldMs.toFixed(0)} ms wall, ${cpu(cold)}; ${stages(cold)}`);
@@ -124,7 +129,8 @@ export async function runIncrementalBench(
     );
     console.log(`  incremental / cold:       ${((100 * incrementalMs) / coldMs).toFixed(1)} %`);
     console.log(
-      `  sitegen serve, save to the edit in the page: ${median(served).toFixed(0)} ms (${served.map((ms) => ms.toFixed(0)).join(", ")})`,
+      `  sitegen serve, save to the edit in the page: ${median(served).toFixed(0)} ms ` +
+        `(${served.map((ms) => ms.toFixed(0)).join(", ")})`,
     );
     return 0;
   } finally {

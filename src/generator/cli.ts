@@ -10,7 +10,10 @@ import { findProjectRoot } from "./project.ts";
 import { addSiteCommands, wantsSiteCommands } from "./site-commands.ts";
 import { TARGET_NAMES, type TargetName } from "./targets/targets.ts";
 
-/** sitegen's own version: the nearest package.json named "sitegen" above this module (its sources, or its compiled copy). */
+/**
+ * sitegen's own version: the nearest package.json named "sitegen" above this module (its sources, or its compiled
+ * copy).
+ */
 function version(): string {
   for (let dir = dirname(fileURLToPath(import.meta.url)); dir !== dirname(dir); dir = dirname(dir)) {
     try {
@@ -48,7 +51,8 @@ interface BuildFlags {
 export function createProgram(root: string): Command {
   const program = new Command("sitegen")
     .description(
-      "Builds and serves a static site from content/ and src/ (the folder holding content/site.yaml); start serves a built one.",
+      "Builds and serves a static site from content/ and src/ (the folder holding content/site.yaml); start " +
+        "serves a built one.",
     )
     .version(version(), "-v, --version")
     // An unknown flag or command is answered with what is valid: the help of the command it was given to.
@@ -71,13 +75,15 @@ export function createProgram(root: string): Command {
     )
     .option(
       "--precompress",
-      "also write .br and .gz copies of every text file, for servers that send precompressed files (nginx brotli_static/gzip_static)",
+      "also write .br and .gz copies of every text file, for servers that send precompressed files (nginx " +
+        "brotli_static/gzip_static)",
       false,
     )
     .addOption(
       new Option(
         "--target <host>",
-        "where the output is deployed: node (sitegen start, static hosts), cloudflare (Pages, with the endpoints as its worker) or netlify (with the endpoints as a Netlify Function and netlify.toml)",
+        "where the output is deployed: node (sitegen start, static hosts), cloudflare (Pages, with the endpoints " +
+          "as its worker) or netlify (with the endpoints as a Netlify Function and netlify.toml)",
       )
         .choices(TARGET_NAMES)
         .default("node"),
@@ -132,7 +138,8 @@ export function createProgram(root: string): Command {
   program
     .command("start")
     .description(
-      "Serve a site sitegen build already made, with its endpoints, for a server or a container: no build, no watch, no reload.",
+      "Serve a site sitegen build already made, with its endpoints, for a server or a container: no build, no " +
+        "watch, no reload.",
     )
     .option(
       "-p, --port <n>",
@@ -141,7 +148,8 @@ export function createProgram(root: string): Command {
     )
     .option(
       "--host <addr>",
-      "address to listen on (0.0.0.0: every IPv4 interface, as a container needs; 127.0.0.1 behind a proxy on the same machine)",
+      "address to listen on (0.0.0.0: every IPv4 interface, as a container needs; 127.0.0.1 behind a proxy on the " +
+        "same machine)",
       "0.0.0.0",
     )
     .option("-o, --out <dir>", "the built site to serve", "dist")

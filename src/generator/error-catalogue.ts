@@ -32,14 +32,16 @@ export const ERRORS = {
     "No site configuration",
     (p) => `${p.file} does not exist: sitegen reads the site's address, locales and endpoints from it.`,
     () =>
-      "Run sitegen in the project folder (the one holding content/site.yaml), or create content/site.yaml: see content/README.md.",
+      "Run sitegen in the project folder (the one holding content/site.yaml), or create content/site.yaml: see " +
+      "content/README.md.",
   ),
   ConfigInvalid: entry<{ file: string; field: string; problem: string }>(
     "Invalid site configuration",
     (p) => `${p.file}, \`${p.field}\`: ${p.problem}`,
     (p) =>
       p.field.startsWith("locales")
-        ? 'Each item of `locales` has `code`, `lang`, `ogLocale` and `prefix`; exactly one has prefix "" (the default locale), every other prefix is "/" and a word ("/de"), and codes and prefixes are unique.'
+        ? 'Each item of `locales` has `code`, `lang`, `ogLocale` and `prefix`; exactly one has prefix "" (the ' +
+          'default locale), every other prefix is "/" and a word ("/de"), and codes and prefixes are unique.'
         : `Fix \`${p.field}\` in content/site.yaml (see content/README.md for the fields).`,
   ),
   SiteUrlInvalid: entry<{ value: string; option: string }>(
@@ -51,19 +53,22 @@ export const ERRORS = {
     "YAML syntax error",
     (p) => `${placeOf(p)}: ${p.reason}${p.excerpt ? `\n${p.excerpt}` : ""}`,
     () =>
-      "Fix the YAML at that line and column: check the indentation, and quote text that contains ': ' or starts with '{', '[', '*' or '&'.",
+      "Fix the YAML at that line and column: check the indentation, and quote text that contains ': ' or starts " +
+      "with '{', '[', '*' or '&'.",
   ),
   ContentMissing: entry<{ dir: string; locale: string }>(
     "No content for a locale",
     (p) => `${p.dir} holds no YAML file, but content/site.yaml lists the locale "${p.locale}".`,
     (p) =>
-      `Create ${p.dir}/ with the text of that locale (copy the default locale's folder and translate it), or remove "${p.locale}" from \`locales\`.`,
+      `Create ${p.dir}/ with the text of that locale (copy the default locale's folder and translate it), or ` +
+      `remove "${p.locale}" from \`locales\`.`,
   ),
   ContentInvalid: entry<{ file: string; key: string; problem: string }>(
     "Invalid content file",
     (p) => `${p.file}${p.key ? `, "${p.key}"` : ""}: ${p.problem}`,
     () =>
-      "Content files map keys to text; nest mappings for groups, use numbered keys (item1, item2, ...) instead of lists, and quote empty values.",
+      "Content files map keys to text; nest mappings for groups, use numbered keys (item1, item2, ...) instead of " +
+      "lists, and quote empty values.",
   ),
   ContentDuplicateKey: entry<{ key: string; first: string; second: string }>(
     "Text key defined twice",
@@ -74,7 +79,8 @@ export const ERRORS = {
     "No route table",
     (p) => `${p.file} does not exist: it tells sitegen which pages the site has.`,
     () =>
-      "Create src/pages/routes.ts exporting `default defineSite({ document, routes, notFound, error })` (see src/generator/site-definition.ts).",
+      "Create src/pages/routes.ts exporting `default defineSite({ document, routes, notFound, error })` (see " +
+      "src/generator/site-definition.ts).",
   ),
   SiteDefinitionInvalid: entry<{ file: string; problem: string }>(
     "Invalid route table",
@@ -87,34 +93,45 @@ export const ERRORS = {
     (p) => [entryProblemLine(p), ...(p.others ?? [])].join("\n"),
     (p) =>
       p.others?.length
-        ? `Fix each ${p.syntax ? "file and field" : "field"} named above${p.syntax ? " (where the YAML cannot be read, check the indentation at that line, and quote text that contains ': ')" : " in its file's front matter"}; src/pages/routes.ts lists the collection's fields and what each must hold.`
+        ? `Fix each ${p.syntax ? "file and field" : "field"} named above` +
+          (p.syntax
+            ? " (where the YAML cannot be read, check the indentation at that line, and quote text that contains ': ')"
+            : " in its file's front matter") +
+          "; src/pages/routes.ts lists the collection's fields and what each must hold."
         : p.field === "(front matter)"
-          ? "Start the file with its fields between two lines of --- (title, description, date...), then the text in Markdown."
-          : `Fix \`${p.field}\` in the front matter; src/pages/routes.ts lists the collection's fields and what each must hold.`,
+          ? "Start the file with its fields between two lines of --- (title, description, date...), then the text " +
+            "in Markdown."
+          : `Fix \`${p.field}\` in the front matter; src/pages/routes.ts lists the collection's fields and what ` +
+            `each must hold.`,
   ),
   ImageMissing: entry<{ place: string; image: string; resolved: string }>(
     "Image not found",
     (p) => `${p.place}: the image "${p.image}" (${p.resolved}) does not exist.`,
     () =>
-      "Write the image's path relative to the file that uses it (./chart.png beside an article; ../../images/insights/cover.webp for an image both languages share), or add the file there.",
+      "Write the image's path relative to the file that uses it (./chart.png beside an article; " +
+      "../../images/insights/cover.webp for an image both languages share), or add the file there.",
   ),
   ImageNotLocal: entry<{ place: string; image: string; problem: string }>(
     "Image is not a file of the project",
     (p) => `${p.place}: "${p.image}" ${p.problem}`,
     () =>
-      "Put the image in the project (beside the content, or under content/images/) and write its path relative to the file that uses it: the pages load images only from the site itself (its Content-Security-Policy allows no other origin).",
+      "Put the image in the project (beside the content, or under content/images/) and write its path relative to " +
+      "the file that uses it: the pages load images only from the site itself (its Content-Security-Policy allows " +
+      "no other origin).",
   ),
   ImageUnsupported: entry<{ place: string; image: string; format: string }>(
     "Unsupported image format",
     (p) => `${p.place}: "${p.image}" is a ${p.format} file; the image pipeline reads JPEG, PNG, WebP and AVIF.`,
     () =>
-      "Convert the image to JPEG (photographs) or PNG (drawings, screenshots), for example with an image editor's export; the build makes the AVIF and WebP files itself.",
+      "Convert the image to JPEG (photographs) or PNG (drawings, screenshots), for example with an image editor's " +
+      "export; the build makes the AVIF and WebP files itself.",
   ),
   ImageUnreadable: entry<{ place: string; image: string; text: string }>(
     "Image cannot be read",
     (p) => `${p.place}: "${p.image}" could not be decoded: ${p.text}`,
     () =>
-      "The file is damaged or not the image its name says: open it in an image viewer, and export it again as JPEG or PNG.",
+      "The file is damaged or not the image its name says: open it in an image viewer, and export it again as " +
+      "JPEG or PNG.",
   ),
   DuplicatePagePath: entry<{ path: string; first: string; second: string }>(
     "Two pages at one address",
@@ -149,9 +166,11 @@ export const ERRORS = {
   FontSubsetFailed: entry<{ file: string; url: string; text: string }>(
     "A font could not be subset",
     (p) =>
-      `The font url("${p.url}") of an @font-face rule in ${p.file} (or a file it @imports) could not be cut to its unicode-range: ${p.text}`,
+      `The font url("${p.url}") of an @font-face rule in ${p.file} (or a file it @imports) could not be cut to ` +
+      `its unicode-range: ${p.text}`,
     () =>
-      "Check that the file is a WOFF2, WOFF, TrueType or OpenType font, and that a font-weight range is declared only for a variable font with a weight axis.",
+      "Check that the file is a WOFF2, WOFF, TrueType or OpenType font, and that a font-weight range is declared " +
+      "only for a variable font with a weight axis.",
   ),
   PageRenderError: entry<{ page: string; path: string; locale: string; text: string; stack: string }>(
     "A page failed to render",
@@ -162,14 +181,18 @@ export const ERRORS = {
     "Missing translations",
     (p) => `${p.count} text key(s) are missing, and --strict does not ship pages that show raw keys:\n${p.list}`,
     () =>
-      "Add each key to the locale's folder in content/, or build without --strict to ship the keys themselves as the text.",
+      "Add each key to the locale's folder in content/, or build without --strict to ship the keys themselves as " +
+      "the text.",
   ),
   NoPages: entry<{ file: string }>(
     "No page to publish",
     (p) =>
-      `${p.file} gives no page an address of its own in any locale (no route, or only entries marked \`draft: true\`): the build writes only the not-found, error and unlisted pages, and no sitemap.xml (robots.txt names none).`,
+      `${p.file} gives no page an address of its own in any locale (no route, or only entries marked \`draft: ` +
+      `true\`): the build writes only the not-found, error and unlisted pages, and no sitemap.xml (robots.txt ` +
+      `names none).`,
     (p) =>
-      `Add a route to \`routes\` in ${p.file}, or publish an entry (sitegen serve builds drafts, sitegen build never does). A warning, unless --strict makes it fail the build.`,
+      `Add a route to \`routes\` in ${p.file}, or publish an entry (sitegen serve builds drafts, sitegen build ` +
+      `never does). A warning, unless --strict makes it fail the build.`,
   ),
   OutputWriteFailed: entry<{ file: string; code: string; reason: string }>(
     "Cannot write the output",
@@ -196,51 +219,60 @@ export const ERRORS = {
   DistMissing: entry<{ dir: string }>(
     "No built site to serve",
     (p) =>
-      `${p.dir} does not exist: sitegen start serves a site that sitegen build has already built, and builds nothing itself.`,
+      `${p.dir} does not exist: sitegen start serves a site that sitegen build has already built, and builds ` +
+      `nothing itself.`,
     () => "Run sitegen build first (npx sitegen build), or point --out at the folder a build wrote.",
   ),
   DistNotSitegenBuild: entry<{ dir: string; problem: string }>(
     "Not a sitegen build",
     (p) => `${p.dir} is not an output this sitegen can serve: ${p.problem}`,
     () =>
-      "Build it again with this version of sitegen (npx sitegen build): the build writes _sitegen/ with the locales, the endpoints' settings and text, and the compiled endpoints that sitegen start needs.",
+      "Build it again with this version of sitegen (npx sitegen build): the build writes _sitegen/ with the " +
+      "locales, the endpoints' settings and text, and the compiled endpoints that sitegen start needs.",
   ),
   ApiModuleInvalid: entry<{ file: string; problem: string }>(
     "Invalid endpoints module",
     (p) => `${p.file}: ${p.problem}`,
     () =>
-      "src/api/index.ts exports createApiHandlers({ site, root, messages }) returning { handlers, close } (see docs/extending.md).",
+      "src/api/index.ts exports createApiHandlers({ site, root, messages }) returning { handlers, close } (see " +
+      "docs/extending.md).",
   ),
   ApiDependencyMissing: entry<{ file: string; module: string; root: string }>(
     "A package the endpoints need is not installed",
     (p) => `${p.file} requires "${p.module}", which is installed neither beside it nor in ${p.root}.`,
     (p) =>
-      `Install the production dependencies where sitegen start runs (npm ci --omit=dev in ${p.root}); "${p.module}" must be in package.json's dependencies, not devDependencies.`,
+      `Install the production dependencies where sitegen start runs (npm ci --omit=dev in ${p.root}); ` +
+      `"${p.module}" must be in package.json's dependencies, not devDependencies.`,
   ),
   WorkerModuleMissing: entry<{ file: string }>(
     "No Cloudflare worker module",
     (p) =>
-      `${p.file} does not exist: sitegen build --target cloudflare bundles it as the Pages worker that runs the site's endpoints.`,
+      `${p.file} does not exist: sitegen build --target cloudflare bundles it as the Pages worker that runs the ` +
+      `site's endpoints.`,
     (p) =>
-      `Create ${p.file} exporting createPagesWorker({ site, messages, headers }), which returns { fetch(request, env) }, or build without --target cloudflare.`,
+      `Create ${p.file} exporting createPagesWorker({ site, messages, headers }), which returns { fetch(request, ` +
+      `env) }, or build without --target cloudflare.`,
   ),
   WorkerBundleInvalid: entry<{ file: string; problem: string }>(
     "The Cloudflare worker cannot be bundled",
     (p) => `${p.file}: ${p.problem}`,
     () =>
-      "The worker runs in Cloudflare's runtime without Node: import only web-standard code from it (no node: modules, no packages that need them), and export createPagesWorker from it.",
+      "The worker runs in Cloudflare's runtime without Node: import only web-standard code from it (no node: " +
+      "modules, no packages that need them), and export createPagesWorker from it.",
   ),
   NetlifyFunctionInvalid: entry<{ file: string; problem: string }>(
     "Cannot make the Netlify Function",
     (p) => `${p.file}: ${p.problem}`,
     () =>
-      "sitegen build --target netlify bundles src/api/netlify.ts, which exports createNetlifyFunction({ site, messages }) returning { handle } (see src/api/netlify.ts).",
+      "sitegen build --target netlify bundles src/api/netlify.ts, which exports createNetlifyFunction({ site, " +
+      "messages }) returning { handle } (see src/api/netlify.ts).",
   ),
   NetlifyConfigExists: entry<{ file: string }>(
     "A netlify.toml sitegen did not write",
     (p) => `${p.file} exists and was not written by sitegen build --target netlify, so it is left as it is.`,
     () =>
-      "Move your settings elsewhere or delete the file, then build again: sitegen writes netlify.toml on each Netlify build, with the build command, the publish folder and the functions folder.",
+      "Move your settings elsewhere or delete the file, then build again: sitegen writes netlify.toml on each " +
+      "Netlify build, with the build command, the publish folder and the functions folder.",
   ),
   OptionValueInvalid: entry<{
     option: string;
@@ -282,7 +314,9 @@ export const ERRORS = {
     "Cannot reach the database",
     (p) => `${p.detail}\nThe data is stored in PostgreSQL because DATABASE_URL is set.`,
     () =>
-      "Check that the PostgreSQL server is running and reachable from here (host, port, firewall), and that DATABASE_URL's user, password and database name are right; or unset DATABASE_URL to use the SQLite file instead.",
+      "Check that the PostgreSQL server is running and reachable from here (host, port, firewall), and that " +
+      "DATABASE_URL's user, password and database name are right; or unset DATABASE_URL to use the SQLite file " +
+      "instead.",
   ),
   NotificationSettingsInvalid: entry<{ variable: string; problem: string }>(
     "Invalid notification settings",

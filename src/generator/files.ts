@@ -9,7 +9,10 @@ import { join } from "node:path";
  * benchmark links its generated entries in as a collection's folder).
  */
 
-/** The files directly in `dir` (a path relative to `root`) whose extension is one of `extensions`, as `dir/name`, sorted. */
+/**
+ * The files directly in `dir` (a path relative to `root`) whose extension is one of `extensions`, as `dir/name`,
+ * sorted.
+ */
 export function filesIn(root: string, dir: string, extensions: readonly string[]): string[] {
   const files: string[] = [];
   const folder = join(root, dir);

@@ -11,7 +11,10 @@ export interface Translator {
 
 export type MissingKeyListener = (locale: string, key: string) => void;
 
-/** Every dotted prefix of every key ("a.b" of "a.b.c"), so a numbered item is found in one lookup; once per dictionary, not per page. */
+/**
+ * Every dotted prefix of every key ("a.b" of "a.b.c"), so a numbered item is found in one lookup; once per dictionary,
+ * not per page.
+ */
 const prefixesOf = new WeakMap<Dictionary, Set<string>>();
 
 function prefixes(dictionary: Dictionary): Set<string> {

@@ -7,7 +7,9 @@ import type { ImageRef } from "./site-definition.ts";
 /** What a render collects: each image of the body, which the image stage turns into a `<picture>`. */
 export type MarkdownEnv = {
   images: ImageRef[];
-  /** The file's line that holds the body's first line (after the front matter); 0 when unknown (a YAML entry's `body`). */
+  /**
+   * The file's line that holds the body's first line (after the front matter); 0 when unknown (a YAML entry's `body`).
+   */
   firstLine: number;
 };
 
@@ -21,7 +23,8 @@ export type MarkdownEnv = {
  */
 export function createMarkdown(siteUrl: string): (source: string, env?: MarkdownEnv) => string {
   let md: InstanceType<typeof MarkdownItClass> | undefined;
-  // Made at the first body rendered: a site of YAML entries, or a rebuild whose pages read no new body, never loads markdown-it.
+  // Made at the first body rendered: a site of YAML entries, or a rebuild whose pages read no new body, never loads
+  // markdown-it.
   return (source, env) => (md ??= configureMarkdown(siteUrl)).render(source, env);
 }
 
@@ -87,7 +90,10 @@ export function imagePlaceholder(index: number): string {
 /** Every placeholder of a rendered body, its number captured. */
 export const IMAGE_PLACEHOLDER = /<!--sitegen-image:(\d+)-->/g;
 
-/** A heading's id: lower case, accents folded, anything else a single hyphen ("Por que a IA já muda isso?" → "por-que-a-ia-ja-muda-isso"). */
+/**
+ * A heading's id: lower case, accents folded, anything else a single hyphen ("Por que a IA já muda isso?" →
+ * "por-que-a-ia-ja-muda-isso").
+ */
 export function slugifyHeading(text: string): string {
   return text
     .normalize("NFKD")
@@ -116,7 +122,10 @@ function wordCounter(): (source: string) => number {
   const asciiWordStart = table(/[A-Za-z0-9]/);
   const asciiWordEnd = table(/[\s#>*_`|[\]()-]/);
   const wordStart = /[\p{L}\p{N}]/uy;
-  /** Whether the character ends a word: markup, or white space as `\s` matches it (beyond ASCII: Unicode's spaces, the line and paragraph separators, the BOM). */
+  /**
+   * Whether the character ends a word: markup, or white space as `\s` matches it (beyond ASCII: Unicode's spaces, the
+   * line and paragraph separators, the BOM).
+   */
   const endsWord = (c: number) =>
     c < 128
       ? asciiWordEnd[c] === 1

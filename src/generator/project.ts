@@ -21,7 +21,10 @@ export const PROJECT_FILES = {
   styles: "src/styles",
   /** The form and detection endpoints `sitegen serve` mounts, when present. */
   api: "src/api/index.ts",
-  /** The Cloudflare Pages worker (`sitegen build --target cloudflare`): exports createPagesWorker({ site, messages, headers }). */
+  /**
+   * The Cloudflare Pages worker (`sitegen build --target cloudflare`): exports createPagesWorker({ site, messages,
+   * headers }).
+   */
   cloudflareWorker: "src/api/cloudflare.ts",
   /** The endpoints as a Netlify Function, for `sitegen build --target netlify` (targets/netlify.ts). */
   netlifyApi: "src/api/netlify.ts",

@@ -58,7 +58,10 @@ function clientAddress(req: IncomingMessage, trustProxy: boolean): string {
   return forwarded || req.socket.remoteAddress || "";
 }
 
-/** Counts what goes through write() and end(), the body (the status line and headers are not counted), and notes the Content-Length given to writeHead. */
+/**
+ * Counts what goes through write() and end(), the body (the status line and headers are not counted), and notes the
+ * Content-Length given to writeHead.
+ */
 function countBodyBytes(res: ServerResponse): { bytes: number; declared?: unknown } {
   const counter: { bytes: number; declared?: unknown } = { bytes: 0 };
   // Headers given to writeHead itself (as sirv gives them) are not among those getHeader reads.

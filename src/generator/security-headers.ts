@@ -18,7 +18,8 @@ export function contentSecurityPolicy(site: SiteConfig): string {
   const endpoints = endpointSources(site).join(" ");
   return [
     "default-src 'self'",
-    // Speculation Rules (prefetch of pages the visitor is about to open) are JSON, not script; CSP still needs this keyword for them.
+    // Speculation Rules (prefetch of pages the visitor is about to open) are JSON, not script; CSP still needs this
+    // keyword for them.
     "script-src 'self' 'inline-speculation-rules'",
     "style-src 'self' 'unsafe-inline'",
     "img-src 'self' data:",

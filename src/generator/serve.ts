@@ -34,7 +34,8 @@ export async function startServe(options: ServeOptions): Promise<void> {
     progress.clear();
   }
   console.log(
-    `Built ${first.pages.length} pages in ${Math.round(first.totalMs)} ms${first.missing.length ? ` (${first.missing.length} missing translations; run sitegen build for the list)` : ""}`,
+    `Built ${first.pages.length} pages in ${Math.round(first.totalMs)} ms` +
+      (first.missing.length ? ` (${first.missing.length} missing translations; run sitegen build for the list)` : ""),
   );
   for (const warning of first.warnings) console.warn(`warning: ${formatError(warning)}`);
   // The site's endpoints answer in the visitor's language with the text of content/<locale>/; they read
@@ -53,7 +54,8 @@ export async function startServe(options: ServeOptions): Promise<void> {
   const shownHost = options.host === "0.0.0.0" || options.host === "::" ? "localhost" : options.host;
   const others = first.site.locales.filter((l) => l.prefix).map((l) => `${l.lang} at ${l.prefix}`);
   console.log(
-    `Serving ${options.outDir} at http://${shownHost.includes(":") ? `[${shownHost}]` : shownHost}:${port}/${others.length ? ` (${others.join(", ")})` : ""}`,
+    `Serving ${options.outDir} at http://${shownHost.includes(":") ? `[${shownHost}]` : shownHost}:${port}/` +
+      (others.length ? ` (${others.join(", ")})` : ""),
   );
 
   const watchers: TreeWatcher[] = [];
@@ -80,7 +82,8 @@ export async function startServe(options: ServeOptions): Promise<void> {
         last = result;
         site.refresh();
         console.log(
-          `Rebuilt in ${Math.round(result.totalMs)} ms (${result.rendered} of ${result.pages.length} pages rendered, the others unchanged); open pages reload.`,
+          `Rebuilt in ${Math.round(result.totalMs)} ms (${result.rendered} of ${result.pages.length} pages ` +
+            `rendered, the others unchanged); open pages reload.`,
         );
       } catch (error) {
         // Those files still differ from what the last good build read.

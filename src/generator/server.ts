@@ -49,7 +49,9 @@ export const DEFAULT_TIMEOUTS: ServerTimeouts = { requestMs: 30_000, headersMs: 
 
 export interface SiteServer {
   server: Server;
-  /** Call after dist was replaced by a rebuild: tells open pages to reload (files are looked up on each request anyway). */
+  /**
+   * Call after dist was replaced by a rebuild: tells open pages to reload (files are looked up on each request anyway).
+   */
   refresh(): void;
   close(): Promise<void>;
 }
@@ -149,7 +151,9 @@ export function createSiteServer(options: ServerOptions): SiteServer {
     return file.startsWith(outDir) && statSync(file, { throwIfNoEntry: false })?.isFile() ? file : undefined;
   }
 
-  /** Any other path shows the not-found page of the locale whose prefix it starts with (the default locale's elsewhere). */
+  /**
+   * Any other path shows the not-found page of the locale whose prefix it starts with (the default locale's elsewhere).
+   */
   function notFound(req: IncomingMessage, res: ServerResponse, pathname: string): void {
     const file = join(outDir, specialPageFile(localeOfPath(pathname, options.site.locales).prefix, "404"));
     if (!sendHtml(req, res, file, 404)) sendText(res, 404, "Not found");

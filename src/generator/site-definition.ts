@@ -75,7 +75,10 @@ export interface CollectionDefinition {
   schema: Record<string, FieldRule>;
   /** The date field entries are ordered by, newest first (default `date`). */
   sortBy?: string;
-  /** RSS 2.0 and Atom feeds per locale at `${listing path}/rss.xml` and `/atom.xml`: their title and description keys, and how many entries. */
+  /**
+   * RSS 2.0 and Atom feeds per locale at `${listing path}/rss.xml` and `/atom.xml`: their title and description keys,
+   * and how many entries.
+   */
   feed?: { title: string; description: string; limit: number; listRoute: string };
   /** The `sizes` of the images in an entry's body: how wide the text column is drawn (default 100vw). */
   bodyImageSizes?: string;

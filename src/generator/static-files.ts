@@ -47,7 +47,10 @@ export function contentType(file: string): string {
   return TYPES[extname(file).toLowerCase()] ?? "application/octet-stream";
 }
 
-/** Hashed assets are kept for a year, pages are checked on every visit, anything else (robots.txt, the favicon) for an hour. */
+/**
+ * Hashed assets are kept for a year, pages are checked on every visit, anything else (robots.txt, the favicon) for an
+ * hour.
+ */
 export function cachePolicy(pathname: string, file: string): string {
   if (pathname.startsWith("/assets/")) return ASSET_CACHE;
   return file.endsWith(".html") ? HTML_CACHE : "public, max-age=3600";

@@ -40,7 +40,8 @@ export async function bundlePages(root: string, inputs?: Set<string>): Promise<P
     `import site from ${JSON.stringify(`./${PROJECT_FILES.routes}`)};`,
     `export { site };`,
     `export function render(head, page, component, props) {`,
-    `  return "<!doctype html>" + renderToString(createElement(site.document, { head, page }, createElement(component, props ?? {})));`,
+    `  return "<!doctype html>" + renderToString(createElement(site.document, { head, page }, ` +
+      `createElement(component, props ?? {})));`,
     `}`,
   ].join("\n");
   let code: string;
@@ -76,7 +77,10 @@ export async function bundlePages(root: string, inputs?: Set<string>): Promise<P
   return loadPagesBundle(root, file, hash);
 }
 
-/** The compiled pages loaded from their file: by bundlePages, or by a build that found them compiled already (bundle-cache.ts). */
+/**
+ * The compiled pages loaded from their file: by bundlePages, or by a build that found them compiled already
+ * (bundle-cache.ts).
+ */
 export function loadPagesBundle(root: string, file: string, hash: string): PagesBundle {
   const loaded = createRequire(join(root, "package.json"))(file) as {
     site?: SiteDefinition;
@@ -87,7 +91,8 @@ export function loadPagesBundle(root: string, file: string, hash: string): Pages
     throw sitegenError("SiteDefinitionInvalid", {
       file: PROJECT_FILES.routes,
       problem:
-        "its default export must be defineSite({ document, routes, ... }), with a document component and a list of routes.",
+        "its default export must be defineSite({ document, routes, ... }), with a document component and a list " +
+        "of routes.",
     });
   }
   return { site, hash, file, render: loaded.render };

@@ -33,7 +33,10 @@ function loadSharp(): Promise<SharpFactory> {
   return sharpModule;
 }
 
-/** sharp's version, part of the cache key, read from its package.json (which its exports do not expose) without loading it. */
+/**
+ * sharp's version, part of the cache key, read from its package.json (which its exports do not expose) without loading
+ * it.
+ */
 function versionOfSharp(): string {
   if (sharpVersion === undefined) {
     const entry = createRequire(import.meta.url).resolve("sharp");
@@ -79,7 +82,8 @@ interface Manifest {
 export async function encodeImage(request: EncodeRequest, cacheDir: string): Promise<EncodedImage> {
   const bytes = readFileSync(request.path);
   const name = slugOf(request.path);
-  // The name is part of the key too: the same picture under two names gives files under each name, as a build without the cache would.
+  // The name is part of the key too: the same picture under two names gives files under each name, as a build without
+  // the cache would.
   const key = createHash("sha256")
     .update(`${RECIPE}\0${versionOfSharp()}\0${name}\0${request.og}\0`)
     .update(bytes)
@@ -133,7 +137,10 @@ export async function encodeImage(request: EncodeRequest, cacheDir: string): Pro
   return { image: { source: request.source, ...image }, files, cached: false };
 }
 
-/** The source's size (as displayed, EXIF orientation applied), or a catalogued error if it is no image the pipeline reads. */
+/**
+ * The source's size (as displayed, EXIF orientation applied), or a catalogued error if it is no image the pipeline
+ * reads.
+ */
 async function inspect(
   sharp: SharpFactory,
   bytes: Buffer,

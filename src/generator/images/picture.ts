@@ -1,6 +1,8 @@
 import type { ImageFile, ProcessedImage } from "../site-definition.ts";
 
-/** How a `<picture>` shows its image: the text that replaces it, the slot it fills, whether it is the page's main image. */
+/**
+ * How a `<picture>` shows its image: the text that replaces it, the slot it fills, whether it is the page's main image.
+ */
 export interface PictureOptions {
   alt: string;
   /** The `sizes` attribute: how wide the image is drawn at each viewport width. */

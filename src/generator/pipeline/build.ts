@@ -211,7 +211,9 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   };
 }
 
-/** The time each stage took, in the order they ran; a stage run inside another (rendering, inside the writing) apart. */
+/**
+ * The time each stage took, in the order they ran; a stage run inside another (rendering, inside the writing) apart.
+ */
 class StageClock {
   readonly timings: Record<string, number> = {};
   private readonly started = performance.now();

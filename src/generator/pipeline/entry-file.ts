@@ -9,7 +9,10 @@ import type { CollectionDefinition, FieldRule } from "../site-definition.ts";
  * checked against the collection's schema (validate), each error naming the file, the field and its line.
  */
 
-/** A file's fields (front matter, or a YAML entry's fields without its `body`), its Markdown body, and the body's first line. */
+/**
+ * A file's fields (front matter, or a YAML entry's fields without its `body`), its Markdown body, and the body's first
+ * line.
+ */
 export interface SplitEntry {
   front: Record<string, unknown>;
   body: string;
@@ -108,7 +111,10 @@ function fieldProblem(value: unknown, rule: FieldRule, dictionary: Dictionary): 
         return "must be a list of ids, such as [one, two].";
       const unknown = (value as string[]).filter((id) => !refers(dictionary, rule.to, id));
       if (unknown.length === 0) return undefined;
-      return `${unknown.map((id) => `"${id}"`).join(", ")} ${unknown.length === 1 ? "is not one of" : "are not among"} ${known(dictionary, rule.to)}.`;
+      return (
+        `${unknown.map((id) => `"${id}"`).join(", ")} ${unknown.length === 1 ? "is not one of" : "are not among"} ` +
+        `${known(dictionary, rule.to)}.`
+      );
     }
   }
 }
@@ -129,7 +135,10 @@ export function entryInvalid(problems: EntryProblem[]): SitegenError {
   );
 }
 
-/** The problems an entry's error holds (EntryInvalid from entryInvalid, YamlSyntaxError from parseYaml), or undefined for any other error. */
+/**
+ * The problems an entry's error holds (EntryInvalid from entryInvalid, YamlSyntaxError from parseYaml), or undefined
+ * for any other error.
+ */
 export function entryProblems(error: unknown): EntryProblem[] | undefined {
   return error instanceof SitegenError && (error.name === "EntryInvalid" || error.name === "YamlSyntaxError")
     ? (error.data as { problems?: EntryProblem[] } | undefined)?.problems

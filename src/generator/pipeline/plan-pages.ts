@@ -212,14 +212,16 @@ function planGroups(
   for (const pattern of Object.values(patterns)) {
     if (!pattern.includes(GROUP)) {
       throw invalid(
-        `route "${r.id}" groups its listing by "${field}", so its path must hold "${GROUP}" where each value goes, and "${pattern}" does not.`,
+        `route "${r.id}" groups its listing by "${field}", so its path must hold "${GROUP}" where each value ` +
+          `goes, and "${pattern}" does not.`,
       );
     }
   }
   const rule = schema[field];
   if (!rule) {
     throw invalid(
-      `route "${r.id}" groups the collection "${r.list!.collection}" by "${field}", which is not one of its fields (${Object.keys(schema).join(", ")}).`,
+      `route "${r.id}" groups the collection "${r.list!.collection}" by "${field}", which is not one of its ` +
+        `fields (${Object.keys(schema).join(", ")}).`,
     );
   }
   const labelOf = (value: string) =>
@@ -273,7 +275,9 @@ function groupValues(entry: CollectionEntry, field: string, routeId: string): st
       throw sitegenError("EntryInvalid", {
         file: entry.file,
         field,
-        problem: `"${v}" cannot be the address of its page (route "${routeId}" makes one for each value): use lower-case letters, digits and hyphens only.`,
+        problem:
+          `"${v}" cannot be the address of its page (route "${routeId}" makes one for each value): use lower-case ` +
+          `letters, digits and hyphens only.`,
       });
   }
   return [...new Set(values as string[])];

@@ -106,7 +106,10 @@ interface BuildContext {
   routes: Route[];
   byId: Map<string, Route>;
   notFoundPaths: Record<string, string>;
-  /** Each locale's long date format, made when a page of it first shows a date (a format takes ICU's data for its language). */
+  /**
+   * Each locale's long date format, made when a page of it first shows a date (a format takes ICU's data for its
+   * language).
+   */
   dateFormat: (locale: string) => Intl.DateTimeFormat;
   formattedDates: Map<string, string>;
   collections: Collections;

@@ -68,14 +68,14 @@ export function reportBuild(input: ReportInput): MissingKey[] {
   return missing;
 }
 
+const more = (count: number) => (count > 0 ? ` and ${count} more` : "");
+
 /** One line per key: the locale, the key, where another locale defines it, and which pages show it raw. */
 export function formatMissing(missing: MissingKey[]): string {
   return missing
     .map((m) => {
       const where = m.definedIn ? `defined only in ${m.definedIn}` : "defined in no locale";
-      const shown = m.pages.length
-        ? `; shown raw on ${m.pages.slice(0, 3).join(", ")}${m.pages.length > 3 ? ` and ${m.pages.length - 3} more` : ""}`
-        : "";
+      const shown = m.pages.length ? `; shown raw on ${m.pages.slice(0, 3).join(", ")}${more(m.pages.length - 3)}` : "";
       return `  ${m.locale.padEnd(5)} ${m.key}  (${where}${shown})`;
     })
     .join("\n");
@@ -101,6 +101,11 @@ export interface BuildSummaryInput {
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 const brotliSize = (data: string | Uint8Array) => brotliCompressSync(data).byteLength;
 
+/** A page's size, and what brotli makes of it (read back from the output: the build does not keep pages' HTML). */
+function largestSizes(outDir: string, page: { file: string; bytes: number }): string {
+  return `${kb(page.bytes)} (${kb(brotliSize(readFileSync(join(outDir, page.file))))} brotli)`;
+}
+
 /**
  * The summary the CLI prints after a build: pages per locale, sizes (raw, and brotli for the largest
  * page and each text asset, what a visitor downloads), time per stage, and every missing translation. The
@@ -115,17 +120,22 @@ export function buildSummary(input: BuildSummaryInput): string {
     undefined,
   );
   const kept = input.rendered === undefined ? 0 : input.pages.length - input.rendered;
+  const locales = [...perLocale].map(([l, n]) => `${l} ${n}`).join(", ");
   const lines = [
-    `Built ${input.pages.length} pages (${[...perLocale].map(([l, n]) => `${l} ${n}`).join(", ")}) into ${input.outDir} in ${Math.round(input.totalMs)} ms${kept ? `; ${kept} unchanged pages kept from the previous build` : ""}`,
-    `  HTML ${kb(html)}${largest ? `; largest page ${largest.file}, ${kb(largest.bytes)} (${kb(brotliSize(readFileSync(join(input.outDir, largest.file))))} brotli)` : ""}`,
-    // A font or an image is compressed in its own format, and hosts send it as it is: its size is what a visitor downloads.
+    `Built ${input.pages.length} pages (${locales}) into ${input.outDir} in ${Math.round(input.totalMs)} ms` +
+      (kept ? `; ${kept} unchanged pages kept from the previous build` : ""),
+    `  HTML ${kb(html)}${largest ? `; largest page ${largest.file}, ${largestSizes(input.outDir, largest)}` : ""}`,
+    // A font or an image is compressed in its own format, and hosts send it as it is: its size is what a visitor
+    // downloads.
     ...input.assets.map(
       (a) =>
-        `  ${a.file} ${kb(a.code.byteLength)} (${isTextFile(a.file) ? `${kb(brotliSize(a.code))} brotli` : "sent as it is"})`,
+        `  ${a.file} ${kb(a.code.byteLength)} ` +
+        `(${isTextFile(a.file) ? `${kb(brotliSize(a.code))} brotli` : "sent as it is"})`,
     ),
     ...(input.images?.count
       ? [
-          `  images: ${input.images.count} sources, ${input.images.encoded} encoded, ${input.images.count - input.images.encoded} from the cache`,
+          `  images: ${input.images.count} sources, ${input.images.encoded} encoded, ` +
+            `${input.images.count - input.images.encoded} from the cache`,
         ]
       : []),
     `  ${input.files} files, ${kb(input.bytes)} written`,

@@ -52,7 +52,8 @@ export function structuredData(input: StructuredDataInput): Record<string, unkno
  * page: they are the same on all of them.
  */
 export function structuredDataJson(input: StructuredDataInput): string {
-  return `{"@context":${JSON.stringify(CONTEXT)},"@graph":[${siteNodes(input.site).json},${serializeJsonLd(pageNodes(input)).slice(1, -1)}]}`;
+  const page = serializeJsonLd(pageNodes(input)).slice(1, -1);
+  return `{"@context":${JSON.stringify(CONTEXT)},"@graph":[${siteNodes(input.site).json},${page}]}`;
 }
 
 const CONTEXT = "https://schema.org";

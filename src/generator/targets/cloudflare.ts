@@ -100,7 +100,9 @@ async function bundleWorker(root: string, site: SiteConfig, dictionaries: Record
     messages: plainDictionaries(dictionaries),
     headers: securityHeaders(site),
   };
-  const entry = `import { createPagesWorker } from ${JSON.stringify(`./${file}`)};\nexport default createPagesWorker(${JSON.stringify(options)});\n`;
+  const entry =
+    `import { createPagesWorker } from ${JSON.stringify(`./${file}`)};\nexport default ` +
+    `createPagesWorker(${JSON.stringify(options)});\n`;
   try {
     const result = await (
       await esbuild()
@@ -152,7 +154,10 @@ export function wranglerConfig(settings: CloudflareSettings, outputDir: string):
         }
       : {}),
   };
-  return `// Written by \`sitegen build --target cloudflare\` from content/site.yaml (its \`cloudflare\` section): edit that, not this file.\n${JSON.stringify(config, null, 2)}\n`;
+  return (
+    `// Written by \`sitegen build --target cloudflare\` from content/site.yaml (its \`cloudflare\` section): edit ` +
+    `that, not this file.\n${JSON.stringify(config, null, 2)}\n`
+  );
 }
 
 export async function cloudflareTarget(input: TargetInput): Promise<TargetOutput> {

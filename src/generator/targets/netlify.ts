@@ -110,7 +110,8 @@ async function bundleEndpoints(
   const messages = plainDictionaries(dictionaries);
   const entry = [
     `const { createNetlifyFunction } = require(${JSON.stringify(`./${file}`)});`,
-    `if (typeof createNetlifyFunction !== "function") throw new Error(${JSON.stringify(`${file} does not export createNetlifyFunction.`)});`,
+    `if (typeof createNetlifyFunction !== "function") throw new ` +
+      `Error(${JSON.stringify(`${file} does not export createNetlifyFunction.`)});`,
     `module.exports = createNetlifyFunction(${JSON.stringify({ site, messages })});`,
   ].join("\n");
   try {
@@ -155,7 +156,9 @@ export async function netlifyTarget(input: TargetInput): Promise<TargetOutput> {
   const functionDir = `${FUNCTIONS_DIR}/${FUNCTION_NAME}`;
   const deliveryDir = `${FUNCTIONS_DIR}/${DELIVERY_FUNCTION}`;
   return {
-    summary: `Netlify: ${functionDir} answers ${paths.join(", ")}, ${deliveryDir} sends due notifications on the schedule "${DELIVERY_SCHEDULE}"; ${NETLIFY_CONFIG} publishes ${tomlPath(root, outDir)}.`,
+    summary:
+      `Netlify: ${functionDir} answers ${paths.join(", ")}, ${deliveryDir} sends due notifications on the schedule ` +
+      `"${DELIVERY_SCHEDULE}"; ${NETLIFY_CONFIG} publishes ${tomlPath(root, outDir)}.`,
     outputFiles: [],
     serverBundle: false,
     redirects: true,
