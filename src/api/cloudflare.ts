@@ -52,7 +52,10 @@ function withClientAddress(request: Request): Request {
   return new Request(request, { headers });
 }
 
-/** A binding that is missing (the project has no D1 database bound as SUBMISSIONS): every store call fails, and says why. */
+/**
+ * A binding that is missing (the project has no D1 database bound as SUBMISSIONS): every store call fails, and says
+ * why.
+ */
 const MISSING_BINDING: D1Database = {
   prepare() {
     throw new Error(

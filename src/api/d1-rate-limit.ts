@@ -20,7 +20,10 @@ const ALLOWED: RateLimitResult = { allowed: true, retryAfter: 0 };
 const SWEEP_CHUNK = 500;
 const SWEEP_ROUNDS = 20;
 
-/** The client's hits inside the window ending at ?3 (window ?4): from `now - window` on, with no upper bound, as in PostgreSQL. */
+/**
+ * The client's hits inside the window ending at ?3 (window ?4): from `now - window` on, with no upper bound, as in
+ * PostgreSQL.
+ */
 const IN_WINDOW = "bucket = ?1 AND client = ?2 AND at > ?3 - ?4";
 
 export class D1RateLimiter implements Limiter {
@@ -49,7 +52,8 @@ export class D1RateLimiter implements Limiter {
         .bind(...values.slice(0, 4)),
       this.db
         .prepare(
-          `INSERT INTO rate_limit_hits (bucket, client, at) SELECT ?1, ?2, ?3 WHERE (SELECT count(*) FROM rate_limit_hits WHERE ${IN_WINDOW}) < ?5`,
+          `INSERT INTO rate_limit_hits (bucket, client, at) SELECT ?1, ?2, ?3 ` +
+            `WHERE (SELECT count(*) FROM rate_limit_hits WHERE ${IN_WINDOW}) < ?5`,
         )
         .bind(...values),
       this.db.prepare(`SELECT min(at) AS oldest FROM rate_limit_hits WHERE ${IN_WINDOW}`).bind(...values.slice(0, 4)),
@@ -72,7 +76,8 @@ export class D1RateLimiter implements Limiter {
     await this.ready();
     await this.db
       .prepare(
-        "DELETE FROM rate_limit_hits WHERE id = (SELECT id FROM rate_limit_hits WHERE bucket = ?1 AND client = ?2 AND at = ?3 ORDER BY id DESC LIMIT 1)",
+        "DELETE FROM rate_limit_hits WHERE id = " +
+          "(SELECT id FROM rate_limit_hits WHERE bucket = ?1 AND client = ?2 AND at = ?3 ORDER BY id DESC LIMIT 1)",
       )
       .bind(this.bucket, client, time)
       .run();
@@ -98,7 +103,8 @@ export class D1RateLimiter implements Limiter {
     this.lastSweep = now;
     const statement = this.db
       .prepare(
-        "DELETE FROM rate_limit_hits WHERE id IN (SELECT id FROM rate_limit_hits WHERE bucket = ?1 AND at <= ?2 LIMIT ?3)",
+        "DELETE FROM rate_limit_hits WHERE id IN " +
+          "(SELECT id FROM rate_limit_hits WHERE bucket = ?1 AND at <= ?2 LIMIT ?3)",
       )
       .bind(this.bucket, now - this.windowMs, SWEEP_CHUNK);
     for (let round = 0; round < SWEEP_ROUNDS; round++) {

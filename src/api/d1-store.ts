@@ -45,15 +45,22 @@ const COLUMNS: Record<SubmissionType, string> = {
   contact: "id, first_name, last_name, email, company, message, locale, created_at, suspect",
 };
 
-const OUTBOX_OF_EMAIL = `(submission_type = 'newsletter' AND submission_id IN (SELECT id FROM newsletter WHERE email_key = ?1))
-  OR (submission_type = 'contact' AND submission_id IN (SELECT id FROM contact WHERE email_key = ?1))`;
+/** The outbox rows of the `type` submissions that the condition `where` selects. */
+const outboxOf = (type: SubmissionType, where: string) =>
+  `(submission_type = '${type}' AND submission_id IN (SELECT id FROM ${type} WHERE ${where}))`;
+
+const OUTBOX_OF_EMAIL = `${outboxOf("newsletter", "email_key = ?1")}
+  OR ${outboxOf("contact", "email_key = ?1")}`;
 
 /** The outbox rows of the newsletter signups older than ?1 and of the contact messages older than ?2. */
-const OUTBOX_BEFORE = `(submission_type = 'newsletter' AND submission_id IN (SELECT id FROM newsletter WHERE created_at < ?1))
-  OR (submission_type = 'contact' AND submission_id IN (SELECT id FROM contact WHERE created_at < ?2))`;
+const OUTBOX_BEFORE = `${outboxOf("newsletter", "created_at < ?1")}
+  OR ${outboxOf("contact", "created_at < ?2")}`;
 
 /** The subscriptions still unconfirmed and stored before ?1. */
 const STALE_UNCONFIRMED = "SELECT id FROM newsletter WHERE confirmed_at IS NULL AND created_at < ?1";
+
+/** A field of the outbox message `m` that json_each(?1) reads: its kind or its payload. */
+const messageField = (field: "kind" | "payload") => `json_extract(m.value, '$.${field}')`;
 
 /**
  * The outbox rows of the submission the previous statement of the batch inserted, one per message of the
@@ -64,7 +71,7 @@ const ENQUEUE = (
   type: SubmissionType,
 ) => `WITH added(id) AS MATERIALIZED (SELECT last_insert_rowid() WHERE changes() = 1)
   INSERT INTO outbox (kind, submission_type, submission_id, payload, next_attempt_at, created_at)
-  SELECT json_extract(m.value, '$.kind'), '${type}', added.id, json_extract(m.value, '$.payload'), ?2, ?2
+  SELECT ${messageField("kind")}, '${type}', added.id, ${messageField("payload")}, ?2, ?2
   FROM added, json_each(?1) AS m ORDER BY m.key`;
 
 type RawOutbox = Omit<OutboxRow, "payload"> & { payload: string };
@@ -72,7 +79,9 @@ const outboxRow = (row: RawOutbox): OutboxRow => ({ ...row, payload: JSON.parse(
 const iso = (ms: number) => new Date(ms).toISOString();
 const SLEEP = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** The outbox messages as the JSON array ENQUEUE reads; a message without a kind is refused, as the column is NOT NULL. */
+/**
+ * The outbox messages as the JSON array ENQUEUE reads; a message without a kind is refused, as the column is NOT NULL.
+ */
 function outboxJson(messages: readonly OutboxMessage[]): string {
   return JSON.stringify(messages.map((m) => ({ kind: m.kind, payload: JSON.stringify(m.payload ?? null) })));
 }
@@ -149,7 +158,8 @@ export class D1SubmissionStore implements SubmissionStore {
     const statements = [
       this.db
         .prepare(
-          "INSERT INTO newsletter (email, email_key, locale, created_at, suspect, confirmed_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+          "INSERT INTO newsletter (email, email_key, locale, created_at, suspect, confirmed_at) " +
+            "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
         )
         .bind(
           entry.email,
@@ -178,7 +188,8 @@ export class D1SubmissionStore implements SubmissionStore {
     const statements = [
       this.db
         .prepare(
-          "INSERT INTO contact (first_name, last_name, email, email_key, company, message, locale, created_at, suspect) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+          "INSERT INTO contact (first_name, last_name, email, email_key, company, message, locale, " +
+            "created_at, suspect) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
         )
         .bind(
           entry.firstName,
@@ -216,7 +227,7 @@ export class D1SubmissionStore implements SubmissionStore {
           .prepare(
             `WITH confirmed(id) AS MATERIALIZED (SELECT id FROM newsletter WHERE email_key = ?3 AND changes() = 1)
                INSERT INTO outbox (kind, submission_type, submission_id, payload, next_attempt_at, created_at)
-               SELECT json_extract(m.value, '$.kind'), 'newsletter', confirmed.id, json_extract(m.value, '$.payload'), ?2, ?2
+               SELECT ${messageField("kind")}, 'newsletter', confirmed.id, ${messageField("payload")}, ?2, ?2
                FROM confirmed, json_each(?1) AS m ORDER BY m.key`,
           )
           .bind(outboxJson(outbox), iso(now), key),
@@ -251,7 +262,8 @@ export class D1SubmissionStore implements SubmissionStore {
         last_error: string | null;
       }
     >(
-      `SELECT s.*, coalesce(o.total, 0) AS total, coalesce(o.undelivered, 0) AS undelivered, coalesce(o.attempts, 0) AS attempts,
+      "SELECT s.*, coalesce(o.total, 0) AS total, coalesce(o.undelivered, 0) AS undelivered, " +
+        `coalesce(o.attempts, 0) AS attempts,
            coalesce(o.pending_attempts, 0) AS pending_attempts, o.last_error AS last_error
          FROM (SELECT ${COLUMNS[type]} FROM ${type}) s
          LEFT JOIN (
@@ -283,7 +295,8 @@ export class D1SubmissionStore implements SubmissionStore {
 
   async markDelivered(id: number, now: number): Promise<void> {
     await this.all(
-      "UPDATE outbox SET delivered_at = ?, attempts = attempts + 1, last_error = NULL WHERE id = ? AND delivered_at IS NULL",
+      "UPDATE outbox SET delivered_at = ?, attempts = attempts + 1, last_error = NULL " +
+        "WHERE id = ? AND delivered_at IS NULL",
       iso(now),
       id,
     );
@@ -291,7 +304,8 @@ export class D1SubmissionStore implements SubmissionStore {
 
   async markFailed(id: number, error: string, nextAttemptAt: number): Promise<void> {
     await this.all(
-      "UPDATE outbox SET attempts = attempts + 1, last_error = ?, next_attempt_at = ? WHERE id = ? AND delivered_at IS NULL",
+      "UPDATE outbox SET attempts = attempts + 1, last_error = ?, next_attempt_at = ? " +
+        "WHERE id = ? AND delivered_at IS NULL",
       error,
       iso(nextAttemptAt),
       id,

@@ -38,7 +38,10 @@ export interface EdgeRequestContext {
   store: SubmissionSink;
   /** The host's environment: SMTP_URL, NOTIFY_EMAIL_TO, NOTIFY_WEBHOOK_URL, SUBMISSIONS_SECRET. */
   env: Environment;
-  /** Keeps the request's background work alive after its answer (ctx.waitUntil on Cloudflare, context.waitUntil on Netlify). */
+  /**
+   * Keeps the request's background work alive after its answer (ctx.waitUntil on Cloudflare, context.waitUntil on
+   * Netlify).
+   */
   waitUntil?: (promise: Promise<unknown>) => void;
 }
 

@@ -129,7 +129,8 @@ export function createEndpoints(options: EndpointsOptions): Endpoints {
     options.onFailure ??
     (({ row, error, nextAttemptAt }) =>
       console.error(
-        `sitegen: the ${row.kind} notification of ${row.submission_type} ${row.submission_id} failed (try ${row.attempts}): ${error}; next try at ${new Date(nextAttemptAt).toISOString()}`,
+        `sitegen: the ${row.kind} notification of ${row.submission_type} ${row.submission_id} ` +
+          `failed (try ${row.attempts}): ${error}; next try at ${new Date(nextAttemptAt).toISOString()}`,
       ));
   return {
     handlers,
@@ -180,8 +181,10 @@ function doubleOptIn(
     throw new NotifyConfigError(
       "SUBMISSIONS_SECRET",
       secret === ""
-        ? "submissions.doubleOptIn is on in site.yaml, but SUBMISSIONS_SECRET is not set: the confirmation links cannot be signed."
-        : `submissions.doubleOptIn is on in site.yaml, but SUBMISSIONS_SECRET has ${secret.length} characters, fewer than the ${MIN_SECRET_LENGTH} a signing key needs.`,
+        ? "submissions.doubleOptIn is on in site.yaml, but SUBMISSIONS_SECRET is not set: " +
+            "the confirmation links cannot be signed."
+        : `submissions.doubleOptIn is on in site.yaml, but SUBMISSIONS_SECRET has ${secret.length} characters, ` +
+            `fewer than the ${MIN_SECRET_LENGTH} a signing key needs.`,
     );
   }
   if (!smtpUrl)
@@ -193,7 +196,8 @@ function doubleOptIn(
   if (!isLocalPath(path)) {
     throw new NotifyConfigError(
       "endpoints.newsletterConfirm",
-      "submissions.doubleOptIn is on, but endpoints.newsletterConfirm in site.yaml is no path of this site (such as /api/newsletter/confirm).",
+      "submissions.doubleOptIn is on, but endpoints.newsletterConfirm in site.yaml is no path of this site " +
+        "(such as /api/newsletter/confirm).",
     );
   }
   const tokens = new OptInTokens(secret);

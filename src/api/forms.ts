@@ -216,7 +216,9 @@ export function createFormHandler(options: FormHandlerOptions): ApiHandler {
       return undefined;
     }
   };
-  /** The refused budget: if its store fails, the post is answered as if under the cap, since nothing is stored for it. */
+  /**
+   * The refused budget: if its store fails, the post is answered as if under the cap, since nothing is stored for it.
+   */
   const countRefused = async (
     count: () => RateLimitResult | Promise<RateLimitResult> | void | Promise<void>,
   ): Promise<RateLimitResult> => {

@@ -55,7 +55,9 @@ export function endpointPath(endpoint: unknown): string | undefined {
   }
 }
 
-/** The origin of the site's pages when site.yaml's endpoints are on another one (see FormHandlerOptions.remotePages). */
+/**
+ * The origin of the site's pages when site.yaml's endpoints are on another one (see FormHandlerOptions.remotePages).
+ */
 function remotePages(site: SiteConfig): string | undefined {
   let pages: string;
   try {

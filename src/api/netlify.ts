@@ -14,7 +14,9 @@ import { checkDatabaseUrl } from "./pg-url.ts";
 import { PgSubmissionStore } from "./pg-store.ts";
 import type { SubmissionSink } from "./store.ts";
 
-/** What Netlify passes a function besides the request: the visitor's address, and work that may go on after the answer. */
+/**
+ * What Netlify passes a function besides the request: the visitor's address, and work that may go on after the answer.
+ */
 export interface NetlifyContext {
   ip?: string;
   waitUntil?: (promise: Promise<unknown>) => void;

@@ -24,7 +24,9 @@ export interface ApiOptions {
   now?: () => number;
   /** Another store instead of the one openStore picks (PostgreSQL with DATABASE_URL, else SQLite). */
   store?: SubmissionSink;
-  /** Where DATABASE_URL, SUBMISSIONS_DB, SUBMISSIONS_RATE_LIMIT and the notification settings are read (process.env). */
+  /**
+   * Where DATABASE_URL, SUBMISSIONS_DB, SUBMISSIONS_RATE_LIMIT and the notification settings are read (process.env).
+   */
   env?: Environment;
   /** Notifications queued in the outbox with each stored submission, per form (see FormHandlerOptions.outbox). */
   outbox?: Partial<Record<"newsletter" | "contact", readonly string[]>>;
@@ -33,14 +35,19 @@ export interface ApiOptions {
   deliveryIntervalMs?: number;
 }
 
-/** How often the background work looks for notifications that are due (a shared database may get them from other processes). */
+/**
+ * How often the background work looks for notifications that are due (a shared database may get them from other
+ * processes).
+ */
 const DELIVERY_INTERVAL_MS = 5_000;
 const DAY_MS = 86_400_000;
 
 /** What `sitegen start` and `sitegen serve` run beside the endpoints, and `sitegen submissions retry` uses. */
 export interface ApiInstance {
   handlers: Record<string, ApiHandler>;
-  /** Opens the store and applies its migrations now rather than at the first submission, so a server can fail at start. */
+  /**
+   * Opens the store and applies its migrations now rather than at the first submission, so a server can fail at start.
+   */
   ready(): Promise<void>;
   /**
    * Starts the background work: with submissions.retentionDays, the purge of older rows (at once, then

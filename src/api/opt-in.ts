@@ -119,9 +119,8 @@ export function createConfirmHandler(options: ConfirmHandlerOptions): (request: 
       if (outcome === "confirmed") options.onStored?.();
       return page(claims.locale, "newsletter-confirmed");
     } catch (error) {
-      console.error(
-        `sitegen: could not confirm a newsletter subscription: ${error instanceof Error ? error.message : String(error)}`,
-      );
+      const reason = error instanceof Error ? error.message : String(error);
+      console.error(`sitegen: could not confirm a newsletter subscription: ${reason}`);
       return seeOther(`${localePrefix[claims.locale]}/forms/error?reason=unavailable`, {
         ...NO_STORE,
         "Retry-After": "60",

@@ -12,6 +12,13 @@ export interface PgMigration {
   sql: string;
 }
 
+/** The parameters of sitegen_rate_limit (migration 3). */
+const RATE_LIMIT_PARAMETERS =
+  "p_bucket text, p_client text, p_now bigint, p_window bigint, p_limit integer, p_count boolean";
+
+/** The hits of one client in one bucket, inside sitegen_rate_limit. */
+const CLIENT_HITS = "h.bucket = p_bucket AND h.client = p_client";
+
 export const PG_MIGRATIONS: readonly PgMigration[] = [
   {
     version: 1,
@@ -81,15 +88,15 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
       );
       CREATE INDEX rate_limit_hits_client ON rate_limit_hits (bucket, client, at);
       CREATE INDEX rate_limit_hits_at ON rate_limit_hits (at);
-      CREATE FUNCTION sitegen_rate_limit(p_bucket text, p_client text, p_now bigint, p_window bigint, p_limit integer, p_count boolean)
+      CREATE FUNCTION sitegen_rate_limit(${RATE_LIMIT_PARAMETERS})
       RETURNS TABLE (allowed boolean, oldest bigint) LANGUAGE plpgsql AS $$
       DECLARE
         hits integer;
         first_hit bigint;
       BEGIN
         PERFORM pg_advisory_xact_lock(hashtextextended(p_bucket || ' ' || p_client, 0));
-        DELETE FROM rate_limit_hits h WHERE h.bucket = p_bucket AND h.client = p_client AND h.at <= p_now - p_window;
-        SELECT count(*), min(h.at) INTO hits, first_hit FROM rate_limit_hits h WHERE h.bucket = p_bucket AND h.client = p_client;
+        DELETE FROM rate_limit_hits h WHERE ${CLIENT_HITS} AND h.at <= p_now - p_window;
+        SELECT count(*), min(h.at) INTO hits, first_hit FROM rate_limit_hits h WHERE ${CLIENT_HITS};
         IF hits < p_limit THEN
           IF p_count THEN
             INSERT INTO rate_limit_hits (bucket, client, at) VALUES (p_bucket, p_client, p_now);
@@ -117,7 +124,10 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
 /** Any constant: the advisory lock that one migrating process holds. */
 const MIGRATION_LOCK = 7_340_001;
 
-/** Applies the migrations not yet recorded, up to `upTo` (all by default; a test stops earlier to make an older database). */
+/**
+ * Applies the migrations not yet recorded, up to `upTo` (all by default; a test stops earlier to make an older
+ * database).
+ */
 export async function migratePg(
   pool: Pool,
   upTo = Infinity,
@@ -133,7 +143,8 @@ export async function migratePg(
       try {
         await client.query("SELECT pg_advisory_xact_lock($1)", [MIGRATION_LOCK]);
         await client.query(
-          "CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())",
+          "CREATE TABLE IF NOT EXISTS schema_migrations " +
+            "(version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())",
         );
         const done = await client.query("SELECT 1 FROM schema_migrations WHERE version = $1", [migration.version]);
         if (done.rowCount === 0) {

@@ -26,13 +26,20 @@ const COLUMNS: Record<SubmissionType, string> = {
   contact: "id, first_name, last_name, email, company, message, locale, created_at, suspect",
 };
 
+/** The outbox rows of the `type` submissions that the condition `where` selects. */
+const outboxOf = (type: SubmissionType, where: string) =>
+  `(submission_type = '${type}' AND submission_id IN (SELECT id FROM ${type} WHERE ${where}))`;
+
+/** The filter of an aggregate that keeps the outbox rows not delivered yet. */
+const UNDELIVERED = "FILTER (WHERE delivered_at IS NULL)";
+
 /** The outbox rows of the submissions of one address ($1: its key). */
-const OUTBOX_OF_EMAIL = `(submission_type = 'newsletter' AND submission_id IN (SELECT id FROM newsletter WHERE email_key = $1))
-  OR (submission_type = 'contact' AND submission_id IN (SELECT id FROM contact WHERE email_key = $1))`;
+const OUTBOX_OF_EMAIL = `${outboxOf("newsletter", "email_key = $1")}
+  OR ${outboxOf("contact", "email_key = $1")}`;
 
 /** The outbox rows of the newsletter signups older than $1 and of the contact messages older than $2. */
-const OUTBOX_BEFORE = `(submission_type = 'newsletter' AND submission_id IN (SELECT id FROM newsletter WHERE created_at < $1::timestamptz))
-  OR (submission_type = 'contact' AND submission_id IN (SELECT id FROM contact WHERE created_at < $2::timestamptz))`;
+const OUTBOX_BEFORE = `${outboxOf("newsletter", "created_at < $1::timestamptz")}
+  OR ${outboxOf("contact", "created_at < $2::timestamptz")}`;
 
 const iso = (value: unknown) => (value instanceof Date ? value.toISOString() : (value as string | null));
 
@@ -55,7 +62,9 @@ function outboxRow(row: Row): OutboxRow {
 export interface PgStoreOptions {
   /** Connections in the pool (default 10): mind the server's max_connections when many instances share it. */
   max?: number;
-  /** Give up connecting after this long (default 10 s), so an unreachable server fails a request instead of hanging it. */
+  /**
+   * Give up connecting after this long (default 10 s), so an unreachable server fails a request instead of hanging it.
+   */
   connectionTimeoutMillis?: number;
 }
 
@@ -127,7 +136,8 @@ export class PgSubmissionStore implements SubmissionStore {
   ): Promise<void> {
     for (const m of messages) {
       await client.query(
-        "INSERT INTO outbox (kind, submission_type, submission_id, payload, next_attempt_at, created_at) VALUES ($1, $2, $3, $4::jsonb, $5, $5)",
+        "INSERT INTO outbox (kind, submission_type, submission_id, payload, next_attempt_at, created_at) " +
+          "VALUES ($1, $2, $3, $4::jsonb, $5, $5)",
         [m.kind, type, id, JSON.stringify(m.payload ?? null), createdAt],
       );
     }
@@ -137,7 +147,8 @@ export class PgSubmissionStore implements SubmissionStore {
     const key = emailKey(entry.email);
     const add = async (db: Db) => {
       const inserted = await db.query<Row>(
-        "INSERT INTO newsletter (email, email_key, locale, created_at, suspect, confirmed_at) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (email_key) DO NOTHING RETURNING id",
+        "INSERT INTO newsletter (email, email_key, locale, created_at, suspect, confirmed_at) " +
+          "VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (email_key) DO NOTHING RETURNING id",
         [
           entry.email,
           key,
@@ -221,13 +232,14 @@ export class PgSubmissionStore implements SubmissionStore {
 
   async list<T extends SubmissionType>(type: T): Promise<ListedRow<T>[]> {
     const { rows } = await this.query(
-      `SELECT s.*, coalesce(o.total, 0) AS total, coalesce(o.undelivered, 0) AS undelivered, coalesce(o.attempts, 0) AS attempts,
+      "SELECT s.*, coalesce(o.total, 0) AS total, coalesce(o.undelivered, 0) AS undelivered, " +
+        `coalesce(o.attempts, 0) AS attempts,
          coalesce(o.pending_attempts, 0) AS pending_attempts, o.last_error
        FROM (SELECT ${COLUMNS[type]} FROM ${type}) s
        LEFT JOIN (
-         SELECT submission_id, count(*)::int AS total, (count(*) FILTER (WHERE delivered_at IS NULL))::int AS undelivered,
-           max(attempts) AS attempts, max(attempts) FILTER (WHERE delivered_at IS NULL) AS pending_attempts,
-           max(last_error) FILTER (WHERE delivered_at IS NULL) AS last_error
+         SELECT submission_id, count(*)::int AS total, (count(*) ${UNDELIVERED})::int AS undelivered,
+           max(attempts) AS attempts, max(attempts) ${UNDELIVERED} AS pending_attempts,
+           max(last_error) ${UNDELIVERED} AS last_error
          FROM outbox WHERE submission_type = $1 GROUP BY submission_id
        ) o ON o.submission_id = s.id
        ORDER BY s.id`,
@@ -247,9 +259,11 @@ export class PgSubmissionStore implements SubmissionStore {
 
   async claimOutbox({ now, limit = 10, leaseMs = 300_000 }: ClaimOptions): Promise<OutboxRow[]> {
     // SKIP LOCKED: two workers claiming at once take different rows instead of waiting for each other.
+    const due =
+      "SELECT id FROM outbox WHERE delivered_at IS NULL AND next_attempt_at <= $2 ORDER BY next_attempt_at, id";
     const { rows } = await this.query(
       `UPDATE outbox SET next_attempt_at = $1 WHERE id IN (
-         SELECT id FROM outbox WHERE delivered_at IS NULL AND next_attempt_at <= $2 ORDER BY next_attempt_at, id LIMIT $3 FOR UPDATE SKIP LOCKED
+         ${due} LIMIT $3 FOR UPDATE SKIP LOCKED
        ) RETURNING *`,
       [new Date(now + leaseMs).toISOString(), new Date(now).toISOString(), limit],
     );
@@ -258,14 +272,16 @@ export class PgSubmissionStore implements SubmissionStore {
 
   async markDelivered(id: number, now: number): Promise<void> {
     await this.query(
-      "UPDATE outbox SET delivered_at = $1, attempts = attempts + 1, last_error = NULL WHERE id = $2 AND delivered_at IS NULL",
+      "UPDATE outbox SET delivered_at = $1, attempts = attempts + 1, last_error = NULL " +
+        "WHERE id = $2 AND delivered_at IS NULL",
       [new Date(now).toISOString(), id],
     );
   }
 
   async markFailed(id: number, error: string, nextAttemptAt: number): Promise<void> {
     await this.query(
-      "UPDATE outbox SET attempts = attempts + 1, last_error = $1, next_attempt_at = $2 WHERE id = $3 AND delivered_at IS NULL",
+      "UPDATE outbox SET attempts = attempts + 1, last_error = $1, next_attempt_at = $2 " +
+        "WHERE id = $3 AND delivered_at IS NULL",
       [error, new Date(nextAttemptAt).toISOString(), id],
     );
   }

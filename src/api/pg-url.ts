@@ -94,7 +94,10 @@ function reasonOf(error: unknown): string {
   return e.message || e.errors?.map((inner) => inner.message).join("; ") || e.code || String(error);
 }
 
-/** `error` as a StoreError("unreachable") when it says the server could not be reached or refused us; as it is otherwise. */
+/**
+ * `error` as a StoreError("unreachable") when it says the server could not be reached or refused us; as it is
+ * otherwise.
+ */
 export function connectionFailure(error: unknown, target: string): unknown {
   if (!isConnectionError(error)) return error;
   return new StoreError("unreachable", `Could not connect to PostgreSQL at ${target}: ${reasonOf(error)}`, target, {

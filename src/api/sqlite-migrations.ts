@@ -22,7 +22,10 @@ export interface SqliteMigration {
   steps: readonly SqliteStep[];
 }
 
-/** The migrations that D1 may run: those before D1 existed, whose carry-over steps it skips, and every later one (statements only). */
+/**
+ * The migrations that D1 may run: those before D1 existed, whose carry-over steps it skips, and every later one
+ * (statements only).
+ */
 export const LAST_MIGRATION_WITH_CARRY_OVER = 3;
 
 function columnsOf(db: SqliteDatabase, table: string): string[] {
@@ -73,15 +76,18 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
       (db) => {
         db.function("sitegen_email_key", { deterministic: true }, (email: unknown) => emailKey(String(email)));
         db.exec(
-          "UPDATE newsletter SET email_key = sitegen_email_key(email); UPDATE contact SET email_key = sitegen_email_key(email);",
+          "UPDATE newsletter SET email_key = sitegen_email_key(email); " +
+            "UPDATE contact SET email_key = sitegen_email_key(email);",
         );
       },
       // Two subscriptions that only Unicode case told apart are one subscriber under the new rule: the
       // earliest stays, unmarked if either was sent by a person at a human pace.
       `UPDATE newsletter SET suspect = 0 WHERE suspect = 1
-          AND EXISTS (SELECT 1 FROM newsletter other WHERE other.email_key = newsletter.email_key AND other.suspect = 0)`,
+          AND EXISTS (SELECT 1 FROM newsletter other ` +
+        "WHERE other.email_key = newsletter.email_key AND other.suspect = 0)",
       `DELETE FROM newsletter
-          WHERE EXISTS (SELECT 1 FROM newsletter earlier WHERE earlier.email_key = newsletter.email_key AND earlier.id < newsletter.id)`,
+          WHERE EXISTS (SELECT 1 FROM newsletter earlier ` +
+        "WHERE earlier.email_key = newsletter.email_key AND earlier.id < newsletter.id)",
       "CREATE UNIQUE INDEX newsletter_email_key ON newsletter (email_key)",
       "CREATE INDEX contact_email_key ON contact (email_key)",
       "CREATE INDEX newsletter_created_at ON newsletter (created_at)",
@@ -138,7 +144,8 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
 ];
 
 export const SCHEMA_MIGRATIONS_TABLE =
-  "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)";
+  "CREATE TABLE IF NOT EXISTS schema_migrations " +
+  "(version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)";
 
 /** A migration's SQL statements alone: what D1 runs (see the top of this file). */
 export function statementsOf(migration: SqliteMigration): string[] {

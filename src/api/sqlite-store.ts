@@ -25,13 +25,17 @@ export const COLUMNS: Record<SubmissionType, string> = {
   contact: "id, first_name, last_name, email, company, message, locale, created_at, suspect",
 };
 
+/** The outbox rows of the `type` submissions that the condition `where` selects. */
+const outboxOf = (type: SubmissionType, where: string) =>
+  `(submission_type = '${type}' AND submission_id IN (SELECT id FROM ${type} WHERE ${where}))`;
+
 /** The outbox rows of the submissions of one address (bound twice: newsletter, then contact). */
-const OUTBOX_OF_EMAIL = `(submission_type = 'newsletter' AND submission_id IN (SELECT id FROM newsletter WHERE email_key = ?))
-  OR (submission_type = 'contact' AND submission_id IN (SELECT id FROM contact WHERE email_key = ?))`;
+const OUTBOX_OF_EMAIL = `${outboxOf("newsletter", "email_key = ?")}
+  OR ${outboxOf("contact", "email_key = ?")}`;
 
 /** The outbox rows of the newsletter signups older than one cutoff and of the contact messages older than another. */
-const OUTBOX_BEFORE = `(submission_type = 'newsletter' AND submission_id IN (SELECT id FROM newsletter WHERE created_at < ?))
-  OR (submission_type = 'contact' AND submission_id IN (SELECT id FROM contact WHERE created_at < ?))`;
+const OUTBOX_BEFORE = `${outboxOf("newsletter", "created_at < ?")}
+  OR ${outboxOf("contact", "created_at < ?")}`;
 
 type RawOutbox = Omit<OutboxRow, "payload"> & { payload: string };
 const outboxRow = (row: RawOutbox): OutboxRow => ({ ...row, payload: JSON.parse(row.payload) });
@@ -43,8 +47,8 @@ const iso = (ms: number) => new Date(ms).toISOString();
  * only, and erased rows are overwritten (secure_delete). Opening is retried on the next call if it failed
  * (say, the disk was full), so a passing problem does not need a restart.
  *
- * The driver (src/api/sqlite-driver.ts) is synchronous: each method runs to the end in one turn of the event loop, so concurrent
- * calls are serialised and a transaction never interleaves with another.
+ * The driver (src/api/sqlite-driver.ts) is synchronous: each method runs to the end in one turn of the event loop,
+ * so concurrent calls are serialised and a transaction never interleaves with another.
  */
 export class SqliteSubmissionStore implements SubmissionStore {
   private db: SqliteDatabase | undefined;
@@ -102,7 +106,8 @@ export class SqliteSubmissionStore implements SubmissionStore {
     createdAt: string,
   ): void {
     const insert = this.sql(
-      "INSERT INTO outbox (kind, submission_type, submission_id, payload, next_attempt_at, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+      "INSERT INTO outbox (kind, submission_type, submission_id, payload, next_attempt_at, created_at) " +
+        "VALUES (?, ?, ?, ?, ?, ?)",
     );
     for (const m of messages) insert.run(m.kind, type, id, JSON.stringify(m.payload ?? null), createdAt, createdAt);
   }
@@ -112,7 +117,8 @@ export class SqliteSubmissionStore implements SubmissionStore {
     const key = emailKey(entry.email);
     return immediate(db, (): "added" | "exists" => {
       const result = this.sql(
-        "INSERT INTO newsletter (email, email_key, locale, created_at, suspect, confirmed_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+        "INSERT INTO newsletter (email, email_key, locale, created_at, suspect, confirmed_at) " +
+          "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
       ).run(
         entry.email,
         key,
@@ -135,7 +141,8 @@ export class SqliteSubmissionStore implements SubmissionStore {
     const db = this.open();
     immediate(db, () => {
       const result = this.sql(
-        "INSERT INTO contact (first_name, last_name, email, email_key, company, message, locale, created_at, suspect) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "INSERT INTO contact (first_name, last_name, email, email_key, company, message, locale, " +
+          "created_at, suspect) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
       ).run(
         entry.firstName,
         entry.lastName,
@@ -184,7 +191,8 @@ export class SqliteSubmissionStore implements SubmissionStore {
 
   async list<T extends SubmissionType>(type: T): Promise<ListedRow<T>[]> {
     const rows = this.sql(
-      `SELECT s.*, coalesce(o.total, 0) AS total, coalesce(o.undelivered, 0) AS undelivered, coalesce(o.attempts, 0) AS attempts,
+      "SELECT s.*, coalesce(o.total, 0) AS total, coalesce(o.undelivered, 0) AS undelivered, " +
+        `coalesce(o.attempts, 0) AS attempts,
            coalesce(o.pending_attempts, 0) AS pending_attempts, o.last_error AS last_error
          FROM (SELECT ${COLUMNS[type]} FROM ${type}) s
          LEFT JOIN (
@@ -218,13 +226,15 @@ export class SqliteSubmissionStore implements SubmissionStore {
 
   async markDelivered(id: number, now: number): Promise<void> {
     this.sql(
-      "UPDATE outbox SET delivered_at = ?, attempts = attempts + 1, last_error = NULL WHERE id = ? AND delivered_at IS NULL",
+      "UPDATE outbox SET delivered_at = ?, attempts = attempts + 1, last_error = NULL " +
+        "WHERE id = ? AND delivered_at IS NULL",
     ).run(iso(now), id);
   }
 
   async markFailed(id: number, error: string, nextAttemptAt: number): Promise<void> {
     this.sql(
-      "UPDATE outbox SET attempts = attempts + 1, last_error = ?, next_attempt_at = ? WHERE id = ? AND delivered_at IS NULL",
+      "UPDATE outbox SET attempts = attempts + 1, last_error = ?, next_attempt_at = ? " +
+        "WHERE id = ? AND delivered_at IS NULL",
     ).run(error, iso(nextAttemptAt), id);
   }
 

@@ -204,7 +204,9 @@ export function deliveryOf(counts: {
   };
 }
 
-/** A store's failures that a developer must act on, told apart by `code` (errors.ts maps each to its catalogue entry). */
+/**
+ * A store's failures that a developer must act on, told apart by `code` (errors.ts maps each to its catalogue entry).
+ */
 export type StoreErrorCode = "invalid-url" | "unreachable" | "unreadable";
 
 export class StoreError extends Error {

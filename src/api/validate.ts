@@ -55,7 +55,10 @@ export function stripBidiControls(value: string): string {
 }
 
 const LABEL = String.raw`[\p{L}\p{N}](?:[\p{L}\p{N}-]*[\p{L}\p{N}])?`;
-/** local@domain.tld: no spaces, angle brackets, quotes or other delimiters; dotted labels; a TLD of 2+ letters (or punycode). */
+/**
+ * local@domain.tld: no spaces, angle brackets, quotes or other delimiters; dotted labels; a TLD of 2+ letters (or
+ * punycode).
+ */
 const EMAIL = new RegExp(String.raw`^[^\s@<>()[\]\\,;:"]+@(?:${LABEL}\.)+(?:\p{L}{2,}|xn--[a-z0-9-]+)$`, "iu");
 
 /** Expects the address trimmed and in NFC, as the validator stores it (see `email` below). */

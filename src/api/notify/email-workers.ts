@@ -9,7 +9,10 @@ import { LogLevel, WorkerMailer, type User, type WorkerMailerOptions } from "wor
 import type { Mailer, MailerOptions } from "./mailer.ts";
 import { addressOf } from "./settings.ts";
 
-/** smtp://user:password@host:port → worker-mailer's options; smtps:// is TLS from the start, smtp:// upgrades when offered. */
+/**
+ * smtp://user:password@host:port → worker-mailer's options; smtps:// is TLS from the start, smtp:// upgrades when
+ * offered.
+ */
 export function workerMailerOptions(smtpUrl: string, timeoutMs: number): WorkerMailerOptions {
   const url = new URL(smtpUrl);
   const secure = url.protocol === "smtps:";

@@ -105,7 +105,8 @@ export function notifySettings(config: NotificationsConfig | undefined, env: Env
     if (!from || !isValidEmail(addressOf(from).normalize("NFC"))) {
       throw new NotifyConfigError(
         "notifications.from",
-        `SMTP_URL is set, but notifications.from in site.yaml (${from ? `"${from}"` : "missing"}) is no sender address.`,
+        `SMTP_URL is set, but notifications.from in site.yaml ` +
+          `(${from ? `"${from}"` : "missing"}) is no sender address.`,
       );
     }
     settings.smtpUrl = smtpUrl;
