@@ -125,14 +125,7 @@ export function createProgram(root: string): Command {
     .option("--no-watch", "serve without watching src/ and content/")
     .action(async (opts: { port: number; host: string; out: string; siteUrl?: string; watch: boolean }) => {
       const { startServe } = await import("./serve.ts");
-      await startServe({
-        root,
-        outDir: resolve(opts.out),
-        port: opts.port,
-        host: opts.host,
-        siteUrl: opts.siteUrl,
-        watch: opts.watch,
-      });
+      await startServe({ ...opts, root, outDir: resolve(opts.out) });
     });
 
   program
@@ -157,14 +150,14 @@ export function createProgram(root: string): Command {
     .option("--shutdown-timeout <seconds>", "on SIGTERM, how long requests in flight may take to finish", count, 8)
     .action(async (opts: { port?: number; host: string; out: string; hsts: boolean; shutdownTimeout: number }) => {
       const { startServer, startPort, hstsWanted } = await import("./start.ts");
-      await startServer({
-        root,
-        outDir: resolve(opts.out),
+      const { host, hsts, shutdownTimeout } = opts;
+      const settings = {
+        host,
         port: startPort(opts.port),
-        host: opts.host,
-        hsts: hstsWanted(opts.hsts),
-        shutdownTimeoutMs: opts.shutdownTimeout * 1000,
-      });
+        hsts: hstsWanted(hsts),
+        shutdownTimeoutMs: shutdownTimeout * 1000,
+      };
+      await startServer({ ...settings, root, outDir: resolve(opts.out) });
     });
 
   return program;

@@ -29,22 +29,13 @@ export interface ConfigOverrides {
 }
 
 /** `env` is where SITE_URL is read. */
-export function loadSiteConfig(
-  root: string,
-  overrides: ConfigOverrides = {},
-  env: NodeJS.ProcessEnv = process.env,
-): SiteConfig {
+export function loadSiteConfig(root: string, overrides: ConfigOverrides = {}, env = process.env): SiteConfig {
   const file = PROJECT_FILES.config;
   const path = join(root, file);
   if (!existsSync(path)) throw sitegenError("ConfigMissing", { file: path });
   const data = parseYaml(file, readFileSync(path, "utf8"));
-  if (!data || typeof data !== "object" || Array.isArray(data)) {
-    throw sitegenError("ConfigInvalid", {
-      file,
-      field: "(file)",
-      problem: "the file is empty or not a mapping of names to values.",
-    });
-  }
+  if (!data || typeof data !== "object" || Array.isArray(data))
+    throw invalid(file, "(file)", "the file is empty or not a mapping of names to values.");
   const raw = data as Record<string, unknown>;
   const siteUrl =
     overrides.siteUrl !== undefined
@@ -63,14 +54,16 @@ export function loadSiteConfig(
 
 function requireText(raw: Record<string, unknown>, field: string, file: string): string {
   const value = raw[field];
-  if (typeof value !== "string" || !value.trim())
-    throw sitegenError("ConfigInvalid", { file, field, problem: "missing, or not text." });
+  if (typeof value !== "string" || !value.trim()) throw invalid(file, field, "missing, or not text.");
   return value;
 }
 
+const invalid = (file: string, field: string, problem: string) =>
+  sitegenError("ConfigInvalid", { file, field, problem });
+
 /** Validated locales, the default one first. */
 function readLocales(value: unknown, file: string): LocaleConfig[] {
-  const bad = (field: string, problem: string) => sitegenError("ConfigInvalid", { file, field, problem });
+  const bad = (field: string, problem: string) => invalid(file, field, problem);
   if (!Array.isArray(value) || value.length === 0) throw bad("locales", "must be a list with at least one locale.");
   const locales = value.map((item, i) => {
     const field = `locales[${i}]`;
@@ -83,12 +76,11 @@ function readLocales(value: unknown, file: string): LocaleConfig[] {
     if (!/^[a-z][a-z0-9-]*$/i.test(l.code as string))
       throw bad(`${field}.code`, `"${l.code}" must be letters, digits and hyphens (it names a folder of content/).`);
     const prefix = l.prefix ?? "";
-    if (typeof prefix !== "string" || (prefix !== "" && !/^\/[a-z0-9-]+$/i.test(prefix))) {
+    if (typeof prefix !== "string" || (prefix !== "" && !/^\/[a-z0-9-]+$/i.test(prefix)))
       throw bad(
         `${field}.prefix`,
         `"${String(prefix)}" must be "" (the default locale) or "/" and a word, such as "/de".`,
       );
-    }
     return { code: l.code as string, lang: l.lang as string, ogLocale: l.ogLocale as string, prefix };
   });
   const defaults = locales.filter((l) => l.prefix === "");
@@ -107,30 +99,17 @@ function readLocales(value: unknown, file: string): LocaleConfig[] {
 function readEndpoints(value: unknown, file: string): Record<string, string> {
   if (value === undefined) return {};
   if (!value || typeof value !== "object" || Array.isArray(value))
-    throw sitegenError("ConfigInvalid", {
-      file,
-      field: "endpoints",
-      problem: "must be a mapping of names to paths or URLs.",
-    });
+    throw invalid(file, "endpoints", "must be a mapping of names to paths or URLs.");
   for (const [name, target] of Object.entries(value)) {
     if (typeof target !== "string")
-      throw sitegenError("ConfigInvalid", {
-        file,
-        field: `endpoints.${name}`,
-        problem: "must be a path (/api/...) or an absolute URL.",
-      });
+      throw invalid(file, `endpoints.${name}`, "must be a path (/api/...) or an absolute URL.");
   }
   return value as Record<string, string>;
 }
 
 /** The base address without a trailing slash; a bad value fails early, naming where it came from. */
 export function normaliseSiteUrl(value: string, option: string): string {
-  let url: URL | undefined;
-  try {
-    url = new URL(value);
-  } catch {
-    url = undefined;
-  }
+  const url = URL.canParse(value) ? new URL(value) : undefined;
   if (!url || (url.protocol !== "https:" && url.protocol !== "http:"))
     throw sitegenError("SiteUrlInvalid", { value, option });
   return url.origin + url.pathname.replace(/\/+$/, "");

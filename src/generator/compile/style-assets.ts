@@ -15,17 +15,12 @@ export interface StyleAsset {
   fontType?: string;
 }
 
-const FONT_TYPES: Record<string, string> = {
-  ".woff2": "font/woff2",
-  ".woff": "font/woff",
-  ".ttf": "font/ttf",
-  ".otf": "font/otf",
-};
-const FONT_FORMATS: Record<string, "woff2" | "woff" | "truetype"> = {
-  ".woff2": "woff2",
-  ".woff": "woff",
-  ".ttf": "truetype",
-  ".otf": "truetype",
+/** Each font file's MIME type (for preloading) and hb-subset's name for its format. */
+const FONTS: Record<string, { type: string; format: "woff2" | "woff" | "truetype" }> = {
+  ".woff2": { type: "font/woff2", format: "woff2" },
+  ".woff": { type: "font/woff", format: "woff" },
+  ".ttf": { type: "font/ttf", format: "truetype" },
+  ".otf": { type: "font/otf", format: "truetype" },
 };
 
 /** What an @font-face rule says of the file its src names: the characters it serves and its weight range. */
@@ -41,10 +36,7 @@ const isProjectFile = (url: string) => !/^([a-z][a-z0-9+.-]*:|\/|#)/i.test(url);
  * Pass 1 over the stylesheet: every project file it names with url(), and for the files an @font-face src
  * names, the unicode-range and weight range the rule declares.
  */
-export async function scanStyleUrls(
-  filename: string,
-  targets: object,
-): Promise<{ urls: Set<string>; fonts: Map<string, FontUse> }> {
+export async function scanStyleUrls(filename: string, targets: object) {
   // Loaded when the stylesheet is compiled: a build whose stylesheet is compiled already never loads it.
   const { bundle } = await import("lightningcss");
   const urls = new Set<string>();
@@ -97,15 +89,9 @@ function rangeText(ranges: { start: number; end: number }[]): string {
  * hb-subset (HarfBuzz, through subset-font) takes a while to start, so each result is kept in the
  * project's cache under the hash of its inputs.
  */
-async function subsetForFace(
-  root: string,
-  stylesheet: string,
-  url: string,
-  source: Buffer,
-  use: FontUse,
-): Promise<Uint8Array> {
+async function subsetForFace(root: string, stylesheet: string, url: string, source: Buffer, use: FontUse) {
   const ext = extname(url.split(/[?#]/)[0]).toLowerCase();
-  const format = FONT_FORMATS[ext];
+  const format = FONTS[ext]?.format;
   if (!format || use.ranges.length === 0) return source;
   const text = rangeText(use.ranges);
   const axes = use.weights ? { wght: { min: use.weights[0], max: use.weights[1] } } : undefined;
@@ -115,7 +101,7 @@ async function subsetForFace(
     .digest("hex")
     .slice(0, 20);
   const cached = join(cacheFolder(root), "fonts", `${key}${ext}`);
-  if (existsSync(cached)) return readFileSync(cached);
+  if (existsSync(cached)) return readFileSync(cached) as Uint8Array;
   let code: Uint8Array;
   try {
     // hb-subset is loaded only when a font is not in the cache yet.
@@ -154,7 +140,7 @@ export async function styleAssets(
     const ext = extname(path);
     const name = basename(path, ext).replace(/[^\w-]+/g, "-");
     const file = `assets/${name}.${createHash("sha256").update(code).digest("hex").slice(0, 10)}${ext}`;
-    const fontType = use ? FONT_TYPES[ext.toLowerCase()] : undefined;
+    const fontType = use ? FONTS[ext.toLowerCase()]?.type : undefined;
     assets.push({ file, href: `/${file}`, code, fontType });
     hrefs.set(url, `/${file}`);
   }

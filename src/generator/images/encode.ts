@@ -62,9 +62,11 @@ export interface EncodeRequest {
   og: boolean;
 }
 
+type OutputFile = { file: string; code: Uint8Array };
+
 export interface EncodedImage {
   image: ProcessedImage;
-  files: { file: string; code: Uint8Array }[];
+  files: OutputFile[];
   /** True when every file came from the cache (nothing was encoded). */
   cached: boolean;
 }
@@ -95,14 +97,10 @@ export async function encodeImage(request: EncodeRequest, cacheDir: string): Pro
 
   const sharp = await loadSharp();
   const { width, height } = await inspect(sharp, bytes, request);
-  const files: { file: string; code: Uint8Array }[] = [];
+  const files: OutputFile[] = [];
   const output = async (pipeline: Sharp, label: string | number, ext: string): Promise<ImageFile> => {
     const { data, info } = await pipeline.toBuffer({ resolveWithObject: true }).catch((error: Error) => {
-      throw sitegenError(
-        "ImageUnreadable",
-        { place: request.place, image: request.written, text: error.message },
-        { cause: error },
-      );
+      throw unreadable(request, error.message, error);
     });
     const file = `assets/img/${name}-${label}.${createHash("sha256").update(data).digest("hex").slice(0, 10)}.${ext}`;
     files.push({ file, code: data });
@@ -141,20 +139,12 @@ export async function encodeImage(request: EncodeRequest, cacheDir: string): Pro
  * The source's size (as displayed, EXIF orientation applied), or a catalogued error if it is no image the pipeline
  * reads.
  */
-async function inspect(
-  sharp: SharpFactory,
-  bytes: Buffer,
-  request: EncodeRequest,
-): Promise<{ width: number; height: number }> {
+async function inspect(sharp: SharpFactory, bytes: Buffer, request: EncodeRequest) {
   let meta: Metadata;
   try {
     meta = await sharp(bytes).metadata();
   } catch (error) {
-    throw sitegenError(
-      "ImageUnreadable",
-      { place: request.place, image: request.written, text: (error as Error).message },
-      { cause: error },
-    );
+    throw unreadable(request, (error as Error).message, error);
   }
   const format = String(meta.format ?? "unknown");
   // HEIF also holds HEIC photos (iPhone), which sharp's prebuilt libvips cannot decode: only AVIF passes.
@@ -168,14 +158,12 @@ async function inspect(
   const turned = (meta.orientation ?? 1) >= 5;
   const width = turned ? meta.height : meta.width;
   const height = turned ? meta.width : meta.height;
-  if (!width || !height)
-    throw sitegenError("ImageUnreadable", {
-      place: request.place,
-      image: request.written,
-      text: "it has no width or height.",
-    });
+  if (!width || !height) throw unreadable(request, "it has no width or height.");
   return { width, height };
 }
+
+const unreadable = (request: EncodeRequest, text: string, cause?: unknown) =>
+  sitegenError("ImageUnreadable", { place: request.place, image: request.written, text }, { cause });
 
 /** The file name's stem in lower case, any other character a hyphen: "Equipe Reunião.JPG" → "equipe-reuniao". */
 function slugOf(path: string): string {
@@ -186,9 +174,7 @@ function slugOf(path: string): string {
   return stem.replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "") || "image";
 }
 
-function readCache(
-  entry: string,
-): { image: Manifest["image"]; files: { file: string; code: Uint8Array }[] } | undefined {
+function readCache(entry: string): (Pick<EncodedImage, "files"> & { image: Manifest["image"] }) | undefined {
   const manifestFile = join(entry, "manifest.json");
   if (!existsSync(manifestFile)) return undefined;
   try {
@@ -204,7 +190,7 @@ function readCache(
 }
 
 /** Written into a folder of its own, then renamed into place: builds running side by side never read half an entry. */
-function writeCache(entry: string, manifest: Manifest, files: { file: string; code: Uint8Array }[]): void {
+function writeCache(entry: string, manifest: Manifest, files: OutputFile[]): void {
   const temporary = `${entry}.${process.pid}-${Math.random().toString(36).slice(2)}`;
   try {
     mkdirSync(temporary, { recursive: true });

@@ -73,6 +73,8 @@ export interface BuildResult {
  */
 export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   const { root, outDir } = options;
+  const target = options.target ?? "node";
+  const strict = options.strict === true;
   const clock = new StageClock();
   const progress = options.progress ?? NO_PROGRESS;
   const incremental = options.incremental !== false;
@@ -110,16 +112,12 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
 
   // 4. Every page of every locale; the pages the previous output can keep as they are.
   const plan = planPages(definition, content.site, collections);
-  const warnings = planWarnings(plan.routes, options.strict === true);
+  const warnings = planWarnings(plan.routes, strict);
   const precompress: Precompress = options.precompress === true ? "best" : (options.precompress ?? false);
   const key = stateKey(root, {
-    ...{
-      pages: bundles.pages.hash,
-      islands: bundles.islands.files.map((f) => f.file),
-      stylesheet: bundles.stylesheet.file,
-    },
-    ...{ images: images.files.map((f) => f.file), site: content.site, text, definitions },
-    ...{ target: options.target ?? "node", drafts: options.drafts === true, precompress },
+    ...{ pages: bundles.pages.hash, islands: bundles.islands.files.map((f) => f.file) },
+    ...{ stylesheet: bundles.stylesheet.file, images: images.files.map((f) => f.file), site: content.site, text },
+    ...{ definitions, target, drafts: options.drafts === true, precompress },
     // A page may show today's date (a footer's year), as the sitemap does: each day's first build is cold.
     today: [new Date().toISOString().slice(0, 10), new Date().toDateString()],
   });
@@ -140,16 +138,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     ...{ plan, pages: selected.render, bundle: bundles.pages, site: content.site, dictionaries: content.dictionaries },
     ...{ assets, collections, images, log },
   });
-  const files = await outputFiles({
-    root,
-    outDir,
-    target: options.target ?? "node",
-    content,
-    bundles,
-    images,
-    plan,
-    collections,
-  });
+  const files = await outputFiles({ root, outDir, target, content, bundles, images, plan, collections });
   const staged = writeOutput({
     ...{ outDir, previous: kept?.output, kept: selected.keep, precompress },
     pages: counted(clock.timed("render", rendered), progress, "Rendering pages", selected.render.length),
@@ -167,11 +156,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   }
   let missing: MissingKey[];
   try {
-    missing = reportBuild({
-      contents: content.contents,
-      pages: Object.values(records),
-      strict: options.strict === true,
-    });
+    missing = reportBuild({ contents: content.contents, pages: Object.values(records), strict });
   } catch (error) {
     staged.staging.discard();
     throw error;
@@ -190,12 +175,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   return {
     outDir,
     site: content.site,
-    pages: plan.pages.map((page) => ({
-      file: page.file,
-      locale: page.locale,
-      path: page.label,
-      bytes: records[page.file].bytes,
-    })),
+    pages: plan.pages.map(({ file, locale, label }) => ({ file, locale, path: label, bytes: records[file].bytes })),
     rendered: selected.render.length,
     assets: files.assets,
     missing,

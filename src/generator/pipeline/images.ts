@@ -43,6 +43,12 @@ interface Use {
   ogOnly?: boolean;
 }
 
+/** A text key pattern of `imageKeys` ("home.hero.*") as a regular expression; `*` stands for one part. */
+const keyPattern = (pattern: string) => {
+  const parts = pattern.split(".").map((p) => (p === "*" ? "[^.]+" : p.replace(/[^\w-]/g, "\\$&")));
+  return new RegExp(`^${parts.join("\\.")}$`);
+};
+
 /** The `sizes` of an image in an entry's body when its collection names none. */
 const BODY_SIZES = "100vw";
 
@@ -98,15 +104,7 @@ export async function processImages(input: ImagesInput): Promise<ProcessedImages
     }
   }
   const byKey: ProcessedImages["byKey"] = {};
-  const patterns = input.imageKeys.map(
-    (pattern) =>
-      new RegExp(
-        `^${pattern
-          .split(".")
-          .map((part) => (part === "*" ? "[^.]+" : part.replace(/[^\w-]/g, "\\$&")))
-          .join("\\.")}$`,
-      ),
-  );
+  const patterns = input.imageKeys.map(keyPattern);
   for (const content of input.contents) {
     const images = (byKey[content.locale] = new Map());
     for (const [key, written] of content.dictionary) {
@@ -161,36 +159,15 @@ export async function processImages(input: ImagesInput): Promise<ProcessedImages
 }
 
 /** A use of the image `written` (relative to `file`), checked: a file of the project that exists. */
-function use(
-  root: string,
-  file: string,
-  written: string,
-  place: string,
-  og: boolean,
-  apply: (image: ProcessedImage) => void,
-): Use {
-  if (/^[a-z][a-z0-9+.-]*:/i.test(written) || written.startsWith("//")) {
-    throw sitegenError("ImageNotLocal", {
-      place,
-      image: written,
-      problem: "is an address on the web, not a file of the project.",
-    });
-  }
-  if (isAbsolute(written) || written.startsWith("/")) {
-    throw sitegenError("ImageNotLocal", {
-      place,
-      image: written,
-      problem: "is an absolute path: write it relative to the file that uses it.",
-    });
-  }
+function use(root: string, file: string, written: string, place: string, og: boolean, apply: Use["apply"]): Use {
+  const notLocal = (problem: string) => sitegenError("ImageNotLocal", { place, image: written, problem });
+  if (/^[a-z][a-z0-9+.-]*:/i.test(written) || written.startsWith("//"))
+    throw notLocal("is an address on the web, not a file of the project.");
+  if (isAbsolute(written) || written.startsWith("/"))
+    throw notLocal("is an absolute path: write it relative to the file that uses it.");
   const path = join(root, dirname(file), written);
   const source = relative(root, path).split(sep).join(posix.sep);
-  if (source.startsWith("../"))
-    throw sitegenError("ImageNotLocal", {
-      place,
-      image: written,
-      problem: `is outside the project folder (${source}).`,
-    });
+  if (source.startsWith("../")) throw notLocal(`is outside the project folder (${source}).`);
   if (!existsSync(path) || !statSync(path).isFile())
     throw sitegenError("ImageMissing", { place, image: written, resolved: source });
   return { path, request: { path, source, place, written, og }, apply };

@@ -97,34 +97,18 @@ export function planPages(definition: SiteDefinition, site: SiteConfig, collecti
   }
   for (const locale of site.locales) {
     const home = localizedPath("/", locale);
-    const special = (kind: "not-found" | "error", page: SpecialPageDefinition, name: "404" | "500"): PlannedPage => {
-      const file = specialPageFile(locale.prefix, name);
-      return {
-        kind,
-        path: home,
-        locale: locale.code,
-        file,
-        component: page.page,
-        props: page.props,
-        meta: page.meta,
-        label: file,
-      };
-    };
-    if (definition.notFound) planned.pages.push(special("not-found", definition.notFound, "404"));
-    if (definition.error) planned.pages.push(special("error", definition.error, "500"));
-    for (const { path, page, props, meta } of definition.unlisted ?? []) {
-      const label = localizedPath(path, locale);
-      const file = outputFileForPath(label);
-      planned.pages.push({
-        kind: "unlisted",
-        path: home,
-        locale: locale.code,
-        file,
-        component: page,
-        props,
-        meta,
-        label,
-      });
+    const add = (
+      kind: PlannedPage["kind"],
+      file: string,
+      label: string,
+      { page, props, meta }: SpecialPageDefinition,
+    ) => planned.pages.push({ kind, path: home, locale: locale.code, file, label, component: page, props, meta });
+    const [notFound, error] = [specialPageFile(locale.prefix, "404"), specialPageFile(locale.prefix, "500")];
+    if (definition.notFound) add("not-found", notFound, notFound, definition.notFound);
+    if (definition.error) add("error", error, error, definition.error);
+    for (const unlisted of definition.unlisted ?? []) {
+      const label = localizedPath(unlisted.path, locale);
+      add("unlisted", outputFileForPath(label), label, unlisted);
     }
   }
   return { ...planned, byFile: pagesByFile(planned.pages) };
@@ -241,13 +225,8 @@ function planGroups(
     const paths = Object.fromEntries(
       Object.keys(group).map((locale) => [locale, patterns[locale].replace(GROUP, value)]),
     );
-    const first: Route = {
-      id: `${r.id}:${value}`,
-      paths,
-      params: { ...r.params, group: value },
-      schemaType: r.schemaType ?? "WebPage",
-      fallback,
-    };
+    const params = { ...r.params, group: value };
+    const first: Route = { id: `${r.id}:${value}`, paths, params, schemaType: r.schemaType ?? "WebPage", fallback };
     planned.routes.push(first);
     planListing(planned, r, first, group, { value, labelKey: labelOf(value) });
   }
@@ -265,20 +244,14 @@ function groupValues(entry: CollectionEntry, field: string, routeId: string): st
   if (value === undefined) return [];
   const values = Array.isArray(value) ? value : [value];
   for (const v of values) {
+    const refuse = (problem: string) => sitegenError("EntryInvalid", { file: entry.file, field, problem });
     if (typeof v !== "string")
-      throw sitegenError("EntryInvalid", {
-        file: entry.file,
-        field,
-        problem: `must be text or a list of texts: route "${routeId}" makes a page for each value.`,
-      });
+      throw refuse(`must be text or a list of texts: route "${routeId}" makes a page for each value.`);
     if (!/^[a-z0-9-]+$/.test(v))
-      throw sitegenError("EntryInvalid", {
-        file: entry.file,
-        field,
-        problem:
-          `"${v}" cannot be the address of its page (route "${routeId}" makes one for each value): use lower-case ` +
+      throw refuse(
+        `"${v}" cannot be the address of its page (route "${routeId}" makes one for each value): use lower-case ` +
           `letters, digits and hyphens only.`,
-      });
+      );
   }
   return [...new Set(values as string[])];
 }
@@ -299,15 +272,7 @@ function planEntries(
       let route = groups.get(entry.key);
       if (!route) {
         const params = { ...r.params, key: entry.key };
-        const lastmod = String(entry.data.updated ?? entry.data.date ?? "");
-        route = {
-          id: `${r.id}:${entry.key}`,
-          paths: {},
-          params,
-          schemaType: r.schemaType ?? "BlogPosting",
-          lastmod,
-          fallback,
-        };
+        route = { id: `${r.id}:${entry.key}`, paths: {}, params, schemaType: r.schemaType ?? "BlogPosting", fallback };
         groups.set(entry.key, route);
         planned.routes.push(route);
       }

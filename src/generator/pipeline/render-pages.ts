@@ -64,11 +64,8 @@ export interface RenderInput {
  * held at once.
  */
 export function* renderPages(input: RenderInput): Generator<RenderedPage> {
-  const { plan, bundle, site, dictionaries, assets, log } = input;
-  const context = {
-    ...pageContext(plan, site, input.collections, bundle.site.collections ?? []),
-    images: input.images,
-  };
+  const { bundle, dictionaries, log } = input;
+  const context = buildContext(input);
   for (const page of input.pages) {
     const missing = new Set<string>();
     const reads = new Set<string>();
@@ -76,8 +73,8 @@ export function* renderPages(input: RenderInput): Generator<RenderedPage> {
     const translator = createTranslator(page.locale, dictionaries[page.locale] ?? new Map(), (_l, key) =>
       missing.add(key),
     );
-    const data = pageData(page, translator, site, context, assets.islands, log);
-    const head = headData(page, data, site, assets, context);
+    const data = pageData(page, translator, context);
+    const head = headData(page, data, context);
     let html: string;
     try {
       html = bundle.render(head, data, page.component, page.props);
@@ -103,6 +100,9 @@ export type PageImages = Pick<ProcessedImages, "byKey" | "social">;
 
 /** What is the same for every page of a build. */
 interface BuildContext {
+  site: SiteConfig;
+  assets: PageAssets;
+  log: ReadLog;
   routes: Route[];
   byId: Map<string, Route>;
   notFoundPaths: Record<string, string>;
@@ -115,48 +115,29 @@ interface BuildContext {
   collections: Collections;
   definitions: CollectionDefinition[];
   /** Text keys' images and the site's Open Graph image (the image stage). */
-  images?: PageImages;
+  images: PageImages;
 }
 
-function pageContext(
-  plan: PagePlan,
-  site: SiteConfig,
-  collections: Collections,
-  definitions: CollectionDefinition[],
-): BuildContext {
+function buildContext({ plan, site, assets, log, collections, images, bundle }: RenderInput): BuildContext {
   const notFoundPaths = Object.fromEntries(site.locales.map((l) => [l.code, localizedPath("/404", l)]));
   const dateFormats = new Map<string, Intl.DateTimeFormat>();
   const dateFormat = (locale: string) => {
     let format = dateFormats.get(locale);
-    if (!format)
-      dateFormats.set(
-        locale,
-        (format = new Intl.DateTimeFormat(site.locales.find((l) => l.code === locale)!.lang, {
-          dateStyle: "long",
-          timeZone: "UTC",
-        })),
-      );
+    if (!format) {
+      format = new Intl.DateTimeFormat(site.locales.find((l) => l.code === locale)!.lang, DATE_STYLE);
+      dateFormats.set(locale, format);
+    }
     return format;
   };
-  return {
-    routes: plan.routes,
-    byId: new Map(plan.routes.map((r) => [r.id, r])),
-    notFoundPaths,
-    dateFormat,
-    formattedDates: new Map(),
-    collections,
-    definitions,
-  };
+  const byId = new Map(plan.routes.map((r) => [r.id, r]));
+  const shared = { site, assets, log, collections, images, definitions: bundle.site.collections ?? [] };
+  return { ...shared, routes: plan.routes, byId, notFoundPaths, dateFormat, formattedDates: new Map() };
 }
 
-function pageData(
-  page: PlannedPage,
-  translator: Translator,
-  site: SiteConfig,
-  context: BuildContext,
-  islands: Record<string, string>,
-  log: ReadLog,
-): PageData {
+const DATE_STYLE: Intl.DateTimeFormatOptions = { dateStyle: "long", timeZone: "UTC" };
+
+function pageData(page: PlannedPage, translator: Translator, context: BuildContext): PageData {
+  const { site, log } = context;
   const { route, locale } = page;
   const localeConfig = site.locales.find((l) => l.code === locale)!;
   const group = page.listing?.group;
@@ -198,7 +179,7 @@ function pageData(
       current: l.code === locale,
     })),
     crumbs: route ? crumbsOf(page, translator, site, groupLabel) : [],
-    islands,
+    islands: context.assets.islands,
     notFoundPaths: context.notFoundPaths,
     collection: (name) => {
       log.note(`collection:${name}:${locale}`);
@@ -236,13 +217,8 @@ function crumbsOf(page: PlannedPage, translator: Translator, site: SiteConfig, g
   return breadcrumbsFor(page.path, translator, site.locales, groupLabel);
 }
 
-function headData(
-  page: PlannedPage,
-  data: PageData,
-  site: SiteConfig,
-  assets: PageAssets,
-  context: BuildContext,
-): HeadData {
+function headData(page: PlannedPage, data: PageData, context: BuildContext): HeadData {
+  const { site, assets } = context;
   const { t } = data;
   const brand = typeof site.brand === "string" ? site.brand : "";
   const localeConfig = site.locales.find((l) => l.code === page.locale)!;
