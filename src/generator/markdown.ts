@@ -126,18 +126,8 @@ function wordCounter(): (source: string) => number {
    * Whether the character ends a word: markup, or white space as `\s` matches it (beyond ASCII: Unicode's spaces, the
    * line and paragraph separators, the BOM).
    */
-  const endsWord = (c: number) =>
-    c < 128
-      ? asciiWordEnd[c] === 1
-      : c === 0xa0 ||
-        c === 0x1680 ||
-        (c >= 0x2000 && c <= 0x200a) ||
-        c === 0x2028 ||
-        c === 0x2029 ||
-        c === 0x202f ||
-        c === 0x205f ||
-        c === 0x3000 ||
-        c === 0xfeff;
+  const wideSpaces = new Set([0xa0, 0x1680, 0x2028, 0x2029, 0x202f, 0x205f, 0x3000, 0xfeff]);
+  const endsWord = (c: number) => (c < 128 ? asciiWordEnd[c] === 1 : (c >= 0x2000 && c <= 0x200a) || wideSpaces.has(c));
   return (source) => {
     let words = 0;
     let i = 0;

@@ -30,11 +30,7 @@ export function wantsSiteCommands(program: Command, argv: readonly string[]): bo
 }
 
 /** Adds the site's commands to `program`; nothing when its module exports none, or the site has no endpoints. */
-export async function addSiteCommands(
-  program: Command,
-  root: string,
-  env: NodeJS.ProcessEnv = process.env,
-): Promise<void> {
+export async function addSiteCommands(program: Command, root: string, env = process.env): Promise<void> {
   const source = siteSource(root, env);
   const plugin = await source.plugin();
   plugin?.commands?.(program, source.context);

@@ -200,10 +200,7 @@ export function loadCollections(input: CollectionsInput): Collections {
  * The entries by their sort field, the greatest first (the newest, for a date), then by slug. A date
  * (YYYY-MM-DD) compares as it is written; text compares by the locale's collation.
  */
-export function sortEntries<E extends Pick<CollectionEntry, "data" | "slug">>(
-  entries: E[],
-  definition: CollectionDefinition,
-): E[] {
+export function sortEntries<E extends Sortable>(entries: E[], definition: CollectionDefinition): E[] {
   const field = definition.sortBy ?? "date";
   const dated = definition.schema[field]?.type === "date";
   const keyed = entries.map((entry) => ({ entry, value: String(entry.data[field]) }));
@@ -211,6 +208,8 @@ export function sortEntries<E extends Pick<CollectionEntry, "data" | "slug">>(
   keyed.sort((a, b) => compare(a.value, b.value) || a.entry.slug.localeCompare(b.entry.slug));
   return keyed.map((k) => k.entry);
 }
+
+type Sortable = Pick<CollectionEntry, "data" | "slug">;
 
 function readEntry(context: EntryContext, file: string, locale: string): CollectionEntry {
   const { input } = context;

@@ -51,13 +51,9 @@ export async function outputFiles(input: OutputFilesInput): Promise<OutputFiles>
   const definitions = bundles.pages.site.collections ?? [];
   const feeds = feedFiles({ site, definitions, collections: input.collections, routes: plan.routes, dictionaries });
   const sitemap = await sitemapXml(site, plan.routes, new Date().toISOString().slice(0, 10));
-  const target = await TARGETS[input.target]({
-    root,
-    outDir: input.outDir,
-    site,
-    dictionaries,
-    apiCode: bundles.apiCode,
-  });
+  const { outDir } = input;
+  const target = await TARGETS[input.target]({ root, outDir, site, dictionaries, apiCode: bundles.apiCode });
+  const publicFile = (file: string) => ({ file: file.slice("public/".length), data: readFileSync(join(root, file)) });
   const host = hostFiles(site);
   const output: OutputFile[] = [
     ...assets.map(({ file, code }) => ({ file, data: code })),
@@ -65,10 +61,7 @@ export async function outputFiles(input: OutputFilesInput): Promise<OutputFiles>
     ...feeds,
     ...(sitemap === undefined ? [] : [{ file: "sitemap.xml", data: sitemap }]),
     { file: "robots.txt", data: buildRobots(site, sitemap !== undefined) },
-    ...filesBelow(root, "public").map((file) => ({
-      file: file.slice("public/".length),
-      data: readFileSync(join(root, file)),
-    })),
+    ...filesBelow(root, "public").map(publicFile),
     { file: "_headers", data: host.headers },
     ...(host.redirects && target.redirects ? [{ file: "_redirects", data: host.redirects }] : []),
     ...target.outputFiles,

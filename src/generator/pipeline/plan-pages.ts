@@ -53,6 +53,12 @@ interface Planned {
   pages: PlannedPage[];
 }
 
+/** A locale's paths, or a locale's entries, by locale code. */
+type Paths = Record<string, string>;
+type ByLocale = Record<string, CollectionEntry[]>;
+/** How a grouped listing is made: the collection's fields, and where a locale without the group leads. */
+type Grouping = { schema: CollectionDefinition["schema"]; fallback?: Paths };
+
 const invalid = (problem: string) => sitegenError("SiteDefinitionInvalid", { file: PROJECT_FILES.routes, problem });
 
 /**
@@ -150,13 +156,7 @@ function entriesOf(collections: Collections, name: string, routeId: string): Rec
  * is one route, so it is in the sitemap and its hreflang pairs it with the same page in other locales.
  * Planned in the locales of the first page's paths.
  */
-function planListing(
-  planned: Planned,
-  r: RouteDefinition,
-  first: Route,
-  byLocale: Record<string, CollectionEntry[]>,
-  group?: ListingGroup,
-): void {
+function planListing(planned: Planned, r: RouteDefinition, first: Route, byLocale: ByLocale, group?: ListingGroup) {
   const size = r.list!.pageSize;
   const counts = Object.fromEntries(
     Object.keys(first.paths).map((l) => [l, Math.max(1, Math.ceil((byLocale[l]?.length ?? 0) / size))]),
@@ -185,13 +185,8 @@ function planListing(
  * A listing per value of the field `list.groupBy` (RouteDefinition.list): one route per value, in the
  * locales that have entries with it, each paginated as a listing, the values in alphabetical order.
  */
-function planGroups(
-  planned: Planned,
-  r: RouteDefinition,
-  patterns: Record<string, string>,
-  byLocale: Record<string, CollectionEntry[]>,
-  { schema, fallback }: { schema: CollectionDefinition["schema"]; fallback?: Record<string, string> },
-): void {
+function planGroups(planned: Planned, r: RouteDefinition, patterns: Paths, byLocale: ByLocale, grouping: Grouping) {
+  const { schema, fallback } = grouping;
   const field = r.list!.groupBy!;
   for (const pattern of Object.values(patterns)) {
     if (!pattern.includes(GROUP)) {
@@ -257,13 +252,7 @@ function groupValues(entry: CollectionEntry, field: string, routeId: string): st
 }
 
 /** One page per entry and locale; the translations of an entry (same key) are one route. */
-function planEntries(
-  planned: Planned,
-  r: RouteDefinition,
-  patterns: Record<string, string>,
-  byLocale: Record<string, CollectionEntry[]>,
-  fallback: Record<string, string> | undefined,
-): void {
+function planEntries(planned: Planned, r: RouteDefinition, patterns: Paths, byLocale: ByLocale, fallback?: Paths) {
   const groups = new Map<string, Route>();
   for (const [locale, pattern] of Object.entries(patterns)) {
     for (const entry of byLocale[locale] ?? []) {

@@ -294,6 +294,8 @@ function feedLinks(context: BuildContext, locale: string, t: Translator["t"]): H
   });
 }
 
+type AuthorKeys = NonNullable<CollectionDefinition["author"]>;
+
 export interface Author {
   name: string;
   jobTitle: string;
@@ -301,12 +303,7 @@ export interface Author {
 }
 
 /** An entry's author, named from the text keys the collection gives (`{id}` standing for the author's id). */
-export function authorOf(
-  keys: NonNullable<CollectionDefinition["author"]>,
-  id: string,
-  t: Translator["t"],
-  data: Pick<PageData, "href">,
-): Author {
+export function authorOf(keys: AuthorKeys, id: string, t: Translator["t"], data: Pick<PageData, "href">): Author {
   const key = (pattern: string) => pattern.replaceAll("{id}", id);
   return { name: t(key(keys.name)), jobTitle: t(key(keys.jobTitle)), url: keys.url ? data.href(keys.url) : undefined };
 }

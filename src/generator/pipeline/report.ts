@@ -22,10 +22,7 @@ export interface MissingKey {
  * Every text key some locale lacks: those another locale's files define, and those a page asked for that
  * no locale defines, each with the pages that show it raw.
  */
-export function missingTranslations(
-  contents: LocaleContent[],
-  pages: { locale: string; label: string; missing: string[] }[],
-): MissingKey[] {
+export function missingTranslations(contents: LocaleContent[], pages: ReportInput["pages"]): MissingKey[] {
   const report = new Map<string, MissingKey>();
   const definedIn = (key: string) => contents.find((c) => c.sources.has(key))?.sources.get(key);
   const entry = (locale: string, key: string) => {

@@ -36,10 +36,7 @@ export class PageInputs {
     // An entry's text: its file's hash, at hand.
     if (read.startsWith("body:")) return this.byFile.get(read.slice(5))?.hash ?? "gone";
     let digest = this.digests.get(read);
-    if (digest === undefined) {
-      digest = this.compute(read);
-      this.digests.set(read, digest);
-    }
+    if (digest === undefined) this.digests.set(read, (digest = this.compute(read)));
     return digest;
   }
 

@@ -48,14 +48,9 @@ export interface CloudflareSettings {
 
 /** "https://www.example.com.br" → "example-com-br": a name Cloudflare accepts (lower-case letters, digits, hyphens). */
 function nameFromUrl(siteUrl: string): string {
-  const host = new URL(siteUrl).hostname.replace(/^www\./, "");
-  return (
-    host
-      .toLowerCase()
-      .replace(/[^a-z0-9]+/g, "-")
-      .replace(/^-+|-+$/g, "")
-      .slice(0, 58) || "site"
-  );
+  const host = new URL(siteUrl).hostname.replace(/^www\./, "").toLowerCase();
+  const name = host.replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "");
+  return name.slice(0, 58) || "site";
 }
 
 export function cloudflareSettings(site: SiteConfig, d1?: SitePlugin["d1"]): CloudflareSettings {
@@ -63,13 +58,9 @@ export function cloudflareSettings(site: SiteConfig, d1?: SitePlugin["d1"]): Clo
   const text = (field: string, fallback: string | undefined) => {
     const value = raw[field];
     if (value === undefined) return fallback;
-    if (typeof value !== "string" || !/^[a-z0-9][a-z0-9-]*$/i.test(value)) {
-      throw sitegenError("ConfigInvalid", {
-        file: PROJECT_FILES.config,
-        field: `cloudflare.${field}`,
-        problem: "must be letters, digits and hyphens.",
-      });
-    }
+    const problem = "must be letters, digits and hyphens.";
+    if (typeof value !== "string" || !/^[a-z0-9][a-z0-9-]*$/i.test(value))
+      throw sitegenError("ConfigInvalid", { file: PROJECT_FILES.config, field: `cloudflare.${field}`, problem });
     return value;
   };
   const project = text("project", nameFromUrl(site.siteUrl))!;

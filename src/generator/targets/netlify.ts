@@ -96,11 +96,7 @@ function deliverySource(): string {
   ].join("\n");
 }
 
-async function bundleEndpoints(
-  root: string,
-  site: SiteConfig,
-  dictionaries: Record<string, Dictionary>,
-): Promise<string> {
+async function bundleEndpoints(root: string, site: SiteConfig, dictionaries: Record<string, Dictionary>) {
   const file = PROJECT_FILES.netlifyApi;
   if (!existsSync(join(root, file)))
     throw sitegenError("NetlifyFunctionInvalid", {
