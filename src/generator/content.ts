@@ -37,13 +37,8 @@ export function loadLocaleContent(root: string, locale: string, site: SiteConfig
   for (const file of files) {
     const data = parseYaml(file, readFileSync(join(root, file), "utf8"));
     if (data === null || data === undefined) continue;
-    if (typeof data !== "object" || Array.isArray(data)) {
-      throw sitegenError("ContentInvalid", {
-        file,
-        key: "",
-        problem: "the file must be a mapping of keys to text, starting with a key such as `hero:`.",
-      });
-    }
+    if (typeof data !== "object" || Array.isArray(data))
+      throw invalid(file, "", "the file must be a mapping of keys to text, starting with a key such as `hero:`.");
     for (const [key, value] of flatten(data as Record<string, unknown>, file)) {
       const first = sources.get(key);
       if (first) throw sitegenError("ContentDuplicateKey", { key, first, second: file });
@@ -55,12 +50,7 @@ export function loadLocaleContent(root: string, locale: string, site: SiteConfig
 }
 
 /** Nested mappings as [dotted key, text] pairs, in the file's order. */
-function flatten(
-  value: Record<string, unknown>,
-  file: string,
-  prefix = "",
-  out: [string, string][] = [],
-): [string, string][] {
+function flatten(value: Record<string, unknown>, file: string, prefix = "", out: Pairs = []): Pairs {
   for (const key in value) {
     const child = value[key];
     const dotted = prefix ? `${prefix}.${key}` : key;
@@ -71,15 +61,15 @@ function flatten(
     } else if (typeof child === "number" || typeof child === "boolean") {
       out.push([dotted, String(child)]);
     } else {
-      throw sitegenError("ContentInvalid", {
-        file,
-        key: dotted,
-        problem: `holds ${Array.isArray(child) ? "a list" : String(child)}, where text was expected.`,
-      });
+      throw invalid(file, dotted, `holds ${Array.isArray(child) ? "a list" : String(child)}, where text was expected.`);
     }
   }
   return out;
 }
+
+type Pairs = [string, string][];
+
+const invalid = (file: string, key: string, problem: string) => sitegenError("ContentInvalid", { file, key, problem });
 
 /** The plain-text facts of site.yaml that text may refer to as {name}. */
 export function siteVariables(site: SiteConfig): Record<string, string> {

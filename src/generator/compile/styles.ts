@@ -50,11 +50,8 @@ export async function bundleStyles(root: string, inputs?: Set<string>): Promise<
     if (error instanceof SitegenError) throw error;
     const e = error as { fileName?: string; loc?: { line: number; column: number }; message: string };
     const file = e.fileName ? relative(root, e.fileName) : PROJECT_FILES.stylesheet;
-    throw sitegenError(
-      "CssError",
-      { file, line: e.loc?.line, column: e.loc?.column, text: e.message },
-      { cause: error },
-    );
+    const place = { file, line: e.loc?.line, column: e.loc?.column };
+    throw sitegenError("CssError", { ...place, text: e.message }, { cause: error });
   }
   const file = `assets/site.${createHash("sha256").update(code).digest("hex").slice(0, 10)}.css`;
   const fonts = assets.flatMap((a) => (a.fontType ? [{ href: a.href, type: a.fontType }] : []));

@@ -149,11 +149,8 @@ async function inspect(sharp: SharpFactory, bytes: Buffer, request: EncodeReques
   const format = String(meta.format ?? "unknown");
   // HEIF also holds HEIC photos (iPhone), which sharp's prebuilt libvips cannot decode: only AVIF passes.
   if (!(format in READABLE) || (format === "heif" && meta.compression !== "av1")) {
-    throw sitegenError("ImageUnsupported", {
-      place: request.place,
-      image: request.written,
-      format: format === "heif" ? `HEIF (${meta.compression ?? "unknown"})` : format.toUpperCase(),
-    });
+    const named = format === "heif" ? `HEIF (${meta.compression ?? "unknown"})` : format.toUpperCase();
+    throw sitegenError("ImageUnsupported", { place: request.place, image: request.written, format: named });
   }
   const turned = (meta.orientation ?? 1) >= 5;
   const width = turned ? meta.height : meta.width;

@@ -128,11 +128,8 @@ export function entryInvalid(problems: EntryProblem[]): SitegenError {
   const listed = others.slice(0, LISTED_PROBLEMS - 1).map(entryProblemLine);
   const unlisted = others.length - listed.length;
   if (unlisted > 0) listed.push(`...and ${unlisted} more ${unlisted === 1 ? "problem" : "problems"}.`);
-  return sitegenError(
-    "EntryInvalid",
-    { ...first, others: listed, syntax: problems.some((p) => p.field === YAML_FIELD) },
-    { data: { problems } },
-  );
+  const syntax = problems.some((p) => p.field === YAML_FIELD);
+  return sitegenError("EntryInvalid", { ...first, others: listed, syntax }, { data: { problems } });
 }
 
 /**

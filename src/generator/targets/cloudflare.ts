@@ -19,6 +19,7 @@ import { sitegenError } from "../errors.ts";
 import { PROJECT_FILES } from "../project.ts";
 import { securityHeaders } from "../security-headers.ts";
 import { endpointAddresses, type SitePlugin } from "../plugin.ts";
+import type { EsbuildFailure } from "../compile/esbuild-errors.ts";
 import { targetPlugin, type TargetInput, type TargetOutput } from "./targets.ts";
 
 /** esbuild, loaded when something is compiled: a build whose code is compiled already never starts it. */
@@ -115,14 +116,10 @@ async function bundleWorker(root: string, site: SiteConfig, dictionaries: Record
     });
     return result.outputFiles[0].text;
   } catch (error) {
-    const first = (error as { errors?: { text: string; location?: { file: string; line: number } | null }[] })
-      .errors?.[0];
+    const first = (error as EsbuildFailure).errors?.[0];
     const where = first?.location ? `${first.location.file}:${first.location.line}: ` : "";
-    throw sitegenError(
-      "WorkerBundleInvalid",
-      { file, problem: first ? `${where}${first.text}` : String(error) },
-      { cause: error },
-    );
+    const problem = first ? `${where}${first.text}` : String(error);
+    throw sitegenError("WorkerBundleInvalid", { file, problem }, { cause: error });
   }
 }
 

@@ -98,11 +98,8 @@ function deliverySource(): string {
 
 async function bundleEndpoints(root: string, site: SiteConfig, dictionaries: Record<string, Dictionary>) {
   const file = PROJECT_FILES.netlifyApi;
-  if (!existsSync(join(root, file)))
-    throw sitegenError("NetlifyFunctionInvalid", {
-      file,
-      problem: "it does not exist, and the Netlify Function is made from it.",
-    });
+  const problem = "it does not exist, and the Netlify Function is made from it.";
+  if (!existsSync(join(root, file))) throw sitegenError("NetlifyFunctionInvalid", { file, problem });
   const messages = plainDictionaries(dictionaries);
   const entry = [
     `const { createNetlifyFunction } = require(${JSON.stringify(`./${file}`)});`,
