@@ -128,7 +128,7 @@ export async function sitePlan() {
     definitions: site.collections ?? [],
     drafts: false,
   });
-  const all = planPages(site, config, collections).routes;
+  const all = planPages({ definition: site, site: config, collections }).routes;
   return {
     routes: all.filter((r) => !r.id.includes(":")),
     articles: all.filter((r) => r.id.includes(":")),

@@ -8,7 +8,7 @@ import { ROOT, sitePlan } from "../helpers.ts";
 
 const config = loadSiteConfig(ROOT);
 const { site, collections } = await sitePlan();
-const plan = planPages(site, config, collections);
+const plan = planPages({ definition: site, site: config, collections });
 const fixed = <R extends { id: string }>(routes: R[]) => routes.filter((r) => !r.id.includes(":"));
 
 // Spec §2's screen list, Portuguese paths; the /en prefix applies to each.
@@ -88,7 +88,7 @@ describe("the site's page plan", () => {
         r.id === "about" ? { ...r, path: { pt: "/sobre", en: "/about", es: "/acerca" } } : r,
       ),
     };
-    const planned = planPages(withSlugs, three, collections);
+    const planned = planPages({ definition: withSlugs, site: three, collections });
     // Articles and tag pages exist where a language has articles: content/es has none.
     const notArticles = (pages: typeof plan.pages) => pages.filter((p) => !p.entry && !p.listing?.group).length;
     expect(notArticles(planned.pages)).toBe(notArticles(plan.pages) * 1.5);
@@ -103,8 +103,8 @@ describe("the site's page plan", () => {
 
   it("refuses two pages at one address", () => {
     const clash = { ...site, routes: [...site.routes, { ...site.routes[1], id: "about-again" }] };
-    expect(() => planPages(clash, config, collections)).toThrowError(SitegenError);
-    expect(() => planPages(clash, config, collections)).toThrowError(
+    expect(() => planPages({ definition: clash, site: config, collections })).toThrowError(SitegenError);
+    expect(() => planPages({ definition: clash, site: config, collections })).toThrowError(
       /\/about is the address of both route "about" and route "about-again"/,
     );
   });
@@ -157,7 +157,7 @@ describe("a listing grouped by a field (list.groupBy)", () => {
       },
     ],
   });
-  const grouped = planPages(topic(), config, { notes });
+  const grouped = planPages({ definition: topic(), site: config, collections: { notes } });
   const route = (id: string) => grouped.routes.find((r) => r.id === id);
   const listing = (file: string) => grouped.byFile.get(file)?.listing;
   const thrown = (plan: () => unknown) => {
@@ -207,7 +207,7 @@ describe("a listing grouped by a field (list.groupBy)", () => {
   });
 
   it("groups by a text field too, its value as the label; entries without the field are in no group", () => {
-    const byKind = planPages(topic({ groupBy: "kind" }), config, { notes });
+    const byKind = planPages({ definition: topic({ groupBy: "kind" }), site: config, collections: { notes } });
     expect(byKind.routes.map((r) => `${r.id} ${Object.keys(r.paths).join(",")}`)).toEqual([
       "notes.topics pt,en",
       "notes.topic:guide pt",
@@ -240,7 +240,7 @@ describe("a listing grouped by a field (list.groupBy)", () => {
       'route "notes.topic" names "notes.all" as its indexRoute, and no route has that id.',
     ],
   ])("refuses %s, as an invalid route table", (_what, definition, problem) => {
-    const error = thrown(() => planPages(definition, config, { notes }));
+    const error = thrown(() => planPages({ definition, site: config, collections: { notes } }));
     expect(error).toBeInstanceOf(SitegenError);
     expect(error!.name).toBe("SiteDefinitionInvalid");
     expect(error!.message).toBe(`src/pages/routes.ts: ${problem}`);
@@ -260,7 +260,7 @@ describe("a listing grouped by a field (list.groupBy)", () => {
     ],
   ])("refuses %s, naming the entry's file and the field", (_what, tags, message) => {
     const bad = { ...notes, en: [note("en", "z", "2026-04-01", { tags })] };
-    const error = thrown(() => planPages(topic(), config, { notes: bad }));
+    const error = thrown(() => planPages({ definition: topic(), site: config, collections: { notes: bad } }));
     expect(error!.name).toBe("EntryInvalid");
     expect(error!.message).toContain(`content/en/notes/z.md, ${message}`);
   });

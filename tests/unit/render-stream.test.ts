@@ -12,7 +12,7 @@ describe("rendering, one page at a time", () => {
   it("renders a page only when the next one is asked for", async () => {
     const { site, config, collections, locales } = await sitePlan();
     const dictionaries = Object.fromEntries(locales.map((l) => [l, loadLocaleContent(ROOT, l, config).dictionary]));
-    const plan = planPages(site, config, collections);
+    const plan = planPages({ definition: site, site: config, collections });
     let renders = 0;
     const bundle = { site, hash: "", file: "", render: () => `<!doctype html><p>${++renders}</p>` };
     const assets = { stylesheet: "/site.css", fonts: [], scripts: [], preloads: [], islands: {} };
@@ -38,7 +38,7 @@ describe("rendering, one page at a time", () => {
   it("notes what a page read beyond its plan: a collection, a route's addresses", async () => {
     const { site, config, collections, locales } = await sitePlan();
     const dictionaries = Object.fromEntries(locales.map((l) => [l, loadLocaleContent(ROOT, l, config).dictionary]));
-    const plan = planPages(site, config, collections);
+    const plan = planPages({ definition: site, site: config, collections });
     const log = new ReadLog();
     const article = plan.pages.find((p) => p.entry)!;
     const bundle = {

@@ -13,7 +13,7 @@ import { ROOT, sitePlan } from "../helpers.ts";
 
 const config = { ...loadSiteConfig(ROOT), siteUrl: "https://example.com.br" };
 const { site, collections } = await sitePlan();
-const { routes } = planPages(site, config, collections);
+const { routes } = planPages({ definition: site, site: config, collections });
 const route = (id: string) => routes.find((r) => r.id === id)!;
 
 describe("hreflang alternates", () => {
@@ -43,7 +43,7 @@ describe("hreflang alternates", () => {
       ...config,
       locales: [...config.locales, { code: "es", lang: "es", ogLocale: "es_ES", prefix: "/es" }],
     };
-    const about = planPages(site, three, collections).routes.find((r) => r.id === "about")!;
+    const about = planPages({ definition: site, site: three, collections }).routes.find((r) => r.id === "about")!;
     expect(alternatesFor(about, three).map((a) => `${a.hreflang} ${a.href}`)).toEqual([
       "pt-BR https://example.com.br/about",
       "en https://example.com.br/en/about",

@@ -81,11 +81,11 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   const previous = incremental ? (options.state ?? loadState(root, outDir)) : undefined;
 
   // 1. content/site.yaml and each locale's text.
-  const content = loadContent(root, { siteUrl: options.siteUrl });
+  const content = loadContent({ root, siteUrl: options.siteUrl });
   clock.lap("content");
 
   // 2. The site's code for Node and for browsers, its endpoints and stylesheet.
-  const { bundles, code } = await bundleCode(root, previous?.code);
+  const { bundles, code } = await bundleCode({ root, previous: previous?.code });
   const definition = bundles.pages.site;
   const definitions = definition.collections ?? [];
   clock.lap("bundle");
@@ -111,7 +111,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   clock.lap("images");
 
   // 4. Every page of every locale; the pages the previous output can keep as they are.
-  const plan = planPages(definition, content.site, collections);
+  const plan = planPages({ definition, site: content.site, collections });
   const warnings = planWarnings(plan.routes, strict);
   const precompress: Precompress = options.precompress === true ? "best" : (options.precompress ?? false);
   const key = stateKey(root, {
@@ -126,7 +126,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   const present = new Set(kept ? filesUnder(outDir) : []);
   const twins = precompress ? TWINS : [];
   const isPresent = (file: string) => present.has(file) && twins.every((twin) => present.has(file + twin));
-  const selected = selectPages(plan.pages, kept?.pages, inputs, isPresent);
+  const selected = selectPages({ pages: plan.pages, previous: kept?.pages, inputs, present: isPresent });
   clock.lap("plan");
 
   // 5 and 6. Each page rendered, then written into a staging folder with every other file of the output.

@@ -45,7 +45,7 @@ const LISTED = [
  * Stage 2. The site's pages for Node, its islands for browsers, its endpoints and its stylesheet, compiled;
  * or as the previous build compiled them, when none of the files they were compiled from changed since.
  */
-export async function bundleCode(root: string, previous?: CompiledCode) {
+export async function bundleCode({ root, previous }: { root: string; previous?: CompiledCode }) {
   const key = stateKey(root, { compiled: root });
   if (previous?.key === key && unchanged(previous.inputs) && existsSync(previous.pages.file)) {
     const pages = loadPagesBundle(root, previous.pages.file, previous.pages.hash);

@@ -11,8 +11,8 @@ export interface LoadedContent {
  * Stage 1. content/site.yaml, then the text of every locale it lists (content/<code>/*.yaml). Of the
  * environment, only SITE_URL concerns a build: the others are for the server that runs the output.
  */
-export function loadContent(root: string, overrides: ConfigOverrides): LoadedContent {
-  const site = loadSiteConfig(root, overrides, { SITE_URL: process.env.SITE_URL });
+export function loadContent({ root, siteUrl }: { root: string } & ConfigOverrides): LoadedContent {
+  const site = loadSiteConfig(root, { siteUrl }, { SITE_URL: process.env.SITE_URL });
   const contents = site.locales.map((l) => loadLocaleContent(root, l.code, site));
   return { site, contents, dictionaries: Object.fromEntries(contents.map((c) => [c.locale, c.dictionary])) };
 }

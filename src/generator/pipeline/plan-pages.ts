@@ -47,6 +47,13 @@ export interface PagePlan {
   byFile: Map<string, PlannedPage>;
 }
 
+export interface PlanInput {
+  /** The site's route table (src/pages/routes.ts, through the pages bundle). */
+  definition: SiteDefinition;
+  site: SiteConfig;
+  collections?: Collections;
+}
+
 /** What the plan is made of as it is made: the routes and the pages, in order. */
 interface Planned {
   routes: Route[];
@@ -66,7 +73,7 @@ const invalid = (problem: string) => sitegenError("SiteDefinitionInvalid", { fil
  * error page and the unlisted pages (form results). Paths get the locale's prefix here, once; two pages
  * at one address fail the build.
  */
-export function planPages(definition: SiteDefinition, site: SiteConfig, collections: Collections = {}): PagePlan {
+export function planPages({ definition, site, collections = {} }: PlanInput): PagePlan {
   const planned: Planned = { routes: [], pages: [] };
   const pathsOf = (r: RouteDefinition) => {
     const paths: Record<string, string> = {};

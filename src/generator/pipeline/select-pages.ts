@@ -58,16 +58,20 @@ function entryFields(e: CollectionEntry) {
   return [e.file, e.slug, e.key, data, e.readingMinutes, e.image, e.path];
 }
 
+export interface SelectInput {
+  pages: PlannedPage[];
+  /** The previous build's record of each page, by file (BuildState.pages). */
+  previous: Record<string, PageRecord> | undefined;
+  inputs: PageInputs;
+  /** Whether a page's file is still in the output (with its compressed twins). */
+  present: (file: string) => boolean;
+}
+
 /**
  * Which pages the previous output can keep: those whose plan and every read are as they were, and whose file
  * is still there (`present`, with the compressed twins the build writes). All others are rendered.
  */
-export function selectPages(
-  pages: PlannedPage[],
-  previous: Record<string, PageRecord> | undefined,
-  inputs: PageInputs,
-  present: (file: string) => boolean,
-): { render: PlannedPage[]; keep: PlannedPage[] } {
+export function selectPages({ pages, previous, inputs, present }: SelectInput) {
   if (!previous) return { render: pages, keep: [] };
   const render: PlannedPage[] = [];
   const keep: PlannedPage[] = [];
