@@ -106,7 +106,7 @@ describe("an incremental build of the bench site", () => {
   it("writes again a page removed from the output by hand", async () => {
     rmSync(join(out, "insights", "entry-08.html"));
     writeFileSync(entryFile("en", 1), entry("en", 1, { title: "Another title" }));
-    const result = await buildBoth();
+    await buildBoth();
     expect(readFileSync(join(out, "insights", "entry-08.html"), "utf8")).toContain("Artigo 8");
   }, 60_000);
 
@@ -114,7 +114,7 @@ describe("an incremental build of the bench site", () => {
     mkdirSync(join(project, "public"), { recursive: true });
     writeFileSync(join(project, "public", "humans.txt"), "Sitegen\n");
     writeFileSync(entryFile("en", 2), entry("en", 2, { title: "Yet another title" }));
-    const result = await buildBoth();
+    await buildBoth();
     expect(readFileSync(join(out, "humans.txt"), "utf8")).toBe("Sitegen\n");
   }, 60_000);
 
@@ -122,7 +122,7 @@ describe("an incremental build of the bench site", () => {
     writeFileSync(entryFile("pt", 9), entry("pt", 9, { title: "Lido por outra pasta" }));
     // Another folder's build reads the edit into the project's entry cache first.
     await buildSite({ root: project, outDir: join(work, "elsewhere") });
-    const result = await buildBoth();
+    await buildBoth();
     expect(readFileSync(join(out, "insights", "entry-09.html"), "utf8")).toContain("Lido por outra pasta");
   }, 60_000);
 
