@@ -2,6 +2,7 @@ import { defineConfig } from "@playwright/test";
 
 /** Browser tests run Debian's Chromium against `sitegen serve` (never a downloaded browser). */
 const PORT = Number(process.env.E2E_PORT ?? 4329);
+const E2E_DIST = "node_modules/.cache/sitegen/e2e-dist";
 
 export default defineConfig({
   testDir: "tests/e2e",
@@ -31,7 +32,7 @@ export default defineConfig({
   projects: [{ name: "chromium", use: { browserName: "chromium" } }],
   webServer: {
     // Its own output folder, so the tests never race a developer's dist/; no watcher, as a host would serve it.
-    command: `node bin/sitegen.js serve --no-watch --host 127.0.0.1 --port ${PORT} --out node_modules/.cache/sitegen/e2e-dist`,
+    command: `node bin/sitegen.js serve --no-watch --host 127.0.0.1 --port ${PORT} --out ${E2E_DIST}`,
     url: `http://127.0.0.1:${PORT}/`,
     reuseExistingServer: false,
     timeout: 120_000,

@@ -169,7 +169,8 @@ export function submissionsProject(database: string, rateLimitPerMinute: number)
       "  - { code: pt, lang: pt-BR, ogLocale: pt_BR, prefix: '' }",
       "  - { code: en, lang: en, ogLocale: en_US, prefix: /en }",
       "endpoints: { newsletter: /api/newsletter, contact: /api/contact, detectLanguage: /api/detect-language }",
-      `submissions: { database: ${JSON.stringify(database)}, rateLimitPerMinute: ${rateLimitPerMinute}, trustProxy: false, minFillSeconds: 2 }`,
+      `submissions: { database: ${JSON.stringify(database)}, rateLimitPerMinute: ${rateLimitPerMinute}, ` +
+        "trustProxy: false, minFillSeconds: 2 }",
     ].join("\n"),
   );
   addEndpoints(root);

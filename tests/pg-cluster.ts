@@ -102,7 +102,8 @@ export async function startPgCluster(): Promise<PgCluster> {
     // Another process may take the free port before the server binds it: a few tries with fresh ports.
     for (let attempt = 1; !started; attempt++) {
       port = await freePort();
-      const options = `-p ${port} -k ${sockets} -c listen_addresses=127.0.0.1 -c max_connections=60 -c shared_buffers=16MB`;
+      const settings = "-c listen_addresses=127.0.0.1 -c max_connections=60 -c shared_buffers=16MB";
+      const options = `-p ${port} -k ${sockets} ${settings}`;
       try {
         run("pg_ctl", ["-D", data, "-l", join(dir, "server.log"), "-o", options, "-w", "-t", "30", "start"], 40_000);
         started = true;

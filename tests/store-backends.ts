@@ -52,7 +52,10 @@ export interface Backend {
   start(): Promise<void>;
   stop(): void | Promise<void>;
   fresh(): Promise<Place>;
-  /** A database in the layout of the store's previous release, holding OLDER_ROWS; absent for a store with no earlier release. */
+  /**
+   * A database in the layout of the store's previous release, holding OLDER_ROWS; absent for a store with no earlier
+   * release.
+   */
   older?(): Promise<Place>;
   /** Whether `sitegen submissions` can read it from the command line (D1 is read with wrangler instead). */
   command: boolean;
@@ -79,10 +82,13 @@ export const OLDER_ROWS = {
 };
 
 /** The layout every SQLite file had before migrations were numbered. */
-export const SQLITE_LAYOUT_BEFORE_MIGRATIONS = `
-CREATE TABLE IF NOT EXISTS newsletter (id INTEGER PRIMARY KEY, email TEXT NOT NULL UNIQUE COLLATE NOCASE, locale TEXT NOT NULL, created_at TEXT NOT NULL, suspect INTEGER NOT NULL DEFAULT 0);
-CREATE TABLE IF NOT EXISTS contact (id INTEGER PRIMARY KEY, first_name TEXT NOT NULL, last_name TEXT NOT NULL, email TEXT NOT NULL, company TEXT, message TEXT NOT NULL, locale TEXT NOT NULL, created_at TEXT NOT NULL, suspect INTEGER NOT NULL DEFAULT 0);
-`;
+export const SQLITE_LAYOUT_BEFORE_MIGRATIONS =
+  "\n" +
+  "CREATE TABLE IF NOT EXISTS newsletter (id INTEGER PRIMARY KEY, email TEXT NOT NULL UNIQUE COLLATE NOCASE, " +
+  "locale TEXT NOT NULL, created_at TEXT NOT NULL, suspect INTEGER NOT NULL DEFAULT 0);\n" +
+  "CREATE TABLE IF NOT EXISTS contact (id INTEGER PRIMARY KEY, first_name TEXT NOT NULL, last_name TEXT NOT NULL, " +
+  "email TEXT NOT NULL, company TEXT, message TEXT NOT NULL, locale TEXT NOT NULL, created_at TEXT NOT NULL, " +
+  "suspect INTEGER NOT NULL DEFAULT 0);\n";
 
 const project = (database: string) => submissionsProject(database, 5);
 
@@ -140,7 +146,8 @@ export function sqliteBackend(): Backend {
         );
       for (const r of OLDER_ROWS.contact) {
         db.prepare(
-          "INSERT INTO contact (first_name, last_name, email, company, message, locale, created_at, suspect) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+          "INSERT INTO contact (first_name, last_name, email, company, message, locale, created_at, suspect) " +
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
         ).run(r.first_name, r.last_name, r.email, r.company, r.message, r.locale, r.created_at, r.suspect);
       }
       db.close();
@@ -193,7 +200,8 @@ export function postgresBackend(): Backend {
         }
         for (const r of OLDER_ROWS.contact) {
           await pool.query(
-            "INSERT INTO contact (first_name, last_name, email, email_key, company, message, locale, created_at, suspect) VALUES ($1, $2, $3, lower($3), $4, $5, $6, $7, $8)",
+            "INSERT INTO contact (first_name, last_name, email, email_key, company, message, locale, created_at, " +
+              "suspect) VALUES ($1, $2, $3, lower($3), $4, $5, $6, $7, $8)",
             [r.first_name, r.last_name, r.email, r.company, r.message, r.locale, r.created_at, r.suspect === 1],
           );
         }

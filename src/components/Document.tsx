@@ -110,7 +110,8 @@ export function Document({ head, page: data, children }: DocumentProps) {
           <Footer />
           <NavTemplates />
           <Toaster />
-          {/* The navigation island announces each new page's title here (present from the start, so screen readers follow it). */}
+          {/* The navigation island announces each new page's title here (present from the start, so screen readers
+              follow it). */}
           <div className="visually-hidden" data-route-announcer="" aria-live="assertive" aria-atomic="true" />
         </PageContext.Provider>
       </body>

@@ -32,7 +32,10 @@ const MENU_ROUTES = new Set([
   "contact",
 ]);
 
-/** What the menu marks for a route: the route if the menu links to it, else the section it is within ("services."), else nothing. */
+/**
+ * What the menu marks for a route: the route if the menu links to it, else the section it is within ("services."),
+ * else nothing.
+ */
 function markedRoute(id: string | undefined): string {
   if (id === undefined) return "";
   if (MENU_ROUTES.has(id)) return id;

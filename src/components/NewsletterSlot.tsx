@@ -3,8 +3,9 @@ import { Island } from "./Island.tsx";
 import Newsletter, { type NewsletterProps } from "../islands/newsletter.tsx";
 
 /**
- * The newsletter form (the footer's; an article's end has another, `id` telling their elements apart). Without JavaScript it posts to the configured endpoint, which answers with
- * a redirect to a localised result page; the island hydrates when the footer comes near the viewport.
+ * The newsletter form (the footer's; an article's end has another, `id` telling their elements apart). Without
+ * JavaScript it posts to the configured endpoint, which answers with a redirect to a localised result page; the
+ * island hydrates when the footer comes near the viewport.
  */
 export function NewsletterSlot({ id = "newsletter" }: { id?: string } = {}) {
   const { t, site, locale } = usePage();

@@ -30,7 +30,10 @@ export function languageFromBrowser(languages: readonly string[] | undefined): L
   }
 }
 
-/** An attempt that has not answered by then counts as failed (and is retried): a hung endpoint must not leave detection pending forever. */
+/**
+ * An attempt that has not answered by then counts as failed (and is retried): a hung endpoint must not leave
+ * detection pending forever.
+ */
 export const DETECTION_TIMEOUT_MS = 5000;
 
 /** Asks the detection endpoint through the data cache (3 retries with backoff, 5-minute cache). */

@@ -66,7 +66,8 @@ export default function InsightPage() {
               <h2 className="visually-hidden">{t("insights.article.tags")}</h2>
               <TagLinks tags={tags} />
             </div>
-            {/* The page's largest image above the fold: fetched first, never lazily; wider than the column from 64rem. */}
+            {/* The page's largest image above the fold: fetched first, never lazily; wider than the column from
+                64rem. */}
             {article.images?.cover && (
               <Picture
                 image={article.images.cover}
@@ -128,18 +129,23 @@ export function framedTables(html: string, hint: string, label: string): string 
   return html.replace(/<table>([\s\S]*?)<\/table>/g, (table) => {
     n += 1;
     const name = escapeHtml(label.replace("{n}", String(n)));
-    return `<p class="table-hint">${escapeHtml(hint)}</p><div class="table-wrap" role="region" tabindex="0" aria-label="${name}">${table}</div>`;
+    const frame = `<div class="table-wrap" role="region" tabindex="0" aria-label="${name}">${table}</div>`;
+    return `<p class="table-hint">${escapeHtml(hint)}</p>${frame}`;
   });
 }
 
-/** Each article's place in its list, by key: the list is gone through once, not searched again for each article's page. */
+/**
+ * Each article's place in its list, by key: the list is gone through once, not searched again for each article's
+ * page.
+ */
 const places = new WeakMap<CollectionEntry[], Map<string, number>>();
 
 function placeOf(all: CollectionEntry[], key: string): number {
   let byKey = places.get(all);
   if (!byKey) {
     byKey = new Map();
-    // From the end, so that the first of two entries with one key keeps its place, as a search from the start would find it.
+    // From the end, so that the first of two entries with one key keeps its place, as a search from the start would
+    // find it.
     for (let i = all.length - 1; i >= 0; i--) byKey.set(all[i].key, i);
     places.set(all, byKey);
   }

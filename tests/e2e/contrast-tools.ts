@@ -14,7 +14,10 @@ export interface ContrastProblem {
 export interface ContrastTools {
   /** The focus indicator of the focused element against every background under its ring (null: nothing focused). */
   focusRing(min: number): Promise<{ what: string; problems: ContrastProblem[] } | null>;
-  /** Every visible piece of text in the roots (a selector, or one element) and shown placeholders, against its background. */
+  /**
+   * Every visible piece of text in the roots (a selector, or one element) and shown placeholders, against its
+   * background.
+   */
   text(roots: string | Element, min: number): Promise<ContrastProblem[]>;
 }
 

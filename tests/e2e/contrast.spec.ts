@@ -174,9 +174,10 @@ test("on a phone: the menu's links, the hero's buttons and the footer keep their
 for (const locale of ["pt", "en"] as const) {
   const prefix = locale === "pt" ? "" : "/en";
 
-  test(`the proof sections: figures, charts' labels, the quote and the navy band keep text and focus legible, also hovered (${locale})`, async ({
-    page,
-  }) => {
+  const proofSectionsLegible =
+    `the proof sections: figures, charts' labels, the quote and the navy band keep text and focus legible, also ` +
+    `hovered (${locale})`;
+  test(proofSectionsLegible, async ({ page }) => {
     await prepare(page);
     await page.goto(prefix || "/");
     const problems: ContrastProblem[] = [];
@@ -190,7 +191,8 @@ for (const locale of ["pt", "en"] as const) {
     }
     await page.mouse.move(0, 0);
     problems.push(...(await textIn(page, "#results, .quote-band, #about-teaser")));
-    // The charts' labels are SVG text, which the text check above does not see: they take the muted text colour, legible on white.
+    // The charts' labels are SVG text, which the text check above does not see: they take the muted text colour,
+    // legible on white.
     const labels = await page.evaluate(() =>
       [...document.querySelectorAll("#results .outcome-chart text")].map((t) => getComputedStyle(t).fill),
     );

@@ -40,9 +40,9 @@ test("the pages are set in Inter, from the site's own origin", async ({ page }) 
   expect(new Set(fonts)).toEqual(new Set([new URL(page.url()).origin]));
 });
 
-test("the fallback font is sized to Inter's metrics: the page's blocks sit where Inter puts them (pt, 1440 px)", async ({
-  page,
-}) => {
+const fallbackFontMetrics =
+  "the fallback font is sized to Inter's metrics: the page's blocks sit where Inter puts them (pt, 1440 px)";
+test(fallbackFontMetrics, async ({ page }) => {
   await page.setViewportSize({ width: 1440, height: 900 });
   await page.goto("/");
   await page.evaluate(() => document.fonts.ready);
@@ -67,9 +67,10 @@ for (const [width, shown] of [
   [1024, true],
   [1440, true],
 ] as const) {
-  test(`the hero's visual ${shown ? "fills the right of the dark band" : "stays off a narrow screen"} at ${width} px (pt, en)`, async ({
-    page,
-  }) => {
+  const heroVisualAtWidth =
+    `the hero's visual ${shown ? "fills the right of the dark band" : "stays off a narrow screen"} at ${width} px ` +
+    `(pt, en)`;
+  test(heroVisualAtWidth, async ({ page }) => {
     await page.setViewportSize({ width, height: 900 });
     for (const path of ["/", "/en/industries"]) {
       await page.goto(path);

@@ -81,9 +81,9 @@ test.describe("cookie consent", () => {
     });
   });
 
-  test("customise opens a modal dialog; Escape closes it and returns focus; saving records the chosen categories", async ({
-    page,
-  }) => {
+  const customiseOpensModal =
+    "customise opens a modal dialog; Escape closes it and returns focus; saving records the chosen categories";
+  test(customiseOpensModal, async ({ page }) => {
     await captureConsentEvents(page);
     await page.goto("/en");
     const customise = banner(page).getByRole("button", { name: "Customize" });
@@ -124,9 +124,9 @@ test.describe("cookie consent", () => {
     expect(await stored(page, "cookie-consent")).toBeNull();
   });
 
-  test("the footer link reopens the preferences, and withdrawing clears the stored values and shows the banner", async ({
-    page,
-  }) => {
+  const footerReopensPreferences =
+    "the footer link reopens the preferences, and withdrawing clears the stored values and shows the banner";
+  test(footerReopensPreferences, async ({ page }) => {
     await seed(page, decided(true));
     await page.goto("/en/cookie-policy");
     await expect(banner(page)).toHaveCount(0);
@@ -206,9 +206,10 @@ test.describe("newsletter", () => {
     await expect(page.locator("[data-toaster] li").last()).toContainText("Por favor, insira um email válido.");
   });
 
-  test("an error is shown to the eye once, in the toast; the field is marked invalid and described for assistive technology (pt)", async ({
-    page,
-  }) => {
+  const errorShownOnce =
+    "an error is shown to the eye once, in the toast; the field is marked invalid and described for assistive " +
+    "technology (pt)";
+  test(errorShownOnce, async ({ page }) => {
     await page.goto("/about");
     await hydrated(page, "newsletter");
     const input = form(page).locator("input[type=email]");
@@ -238,9 +239,10 @@ test.describe("newsletter", () => {
     [768, 1024],
     [1440, 900],
   ] as const) {
-    test(`toasts never cover the form that raised them, so a retry click reaches the button, nor the header (en, ${width} px)`, async ({
-      page,
-    }) => {
+    const toastsNeverCover =
+      `toasts never cover the form that raised them, so a retry click reaches the button, nor the header (en, ` +
+      `${width} px)`;
+    test(toastsNeverCover, async ({ page }) => {
       await page.setViewportSize({ width, height });
       let answers = 0;
       await page.route("**/api/newsletter", (route) => {
@@ -270,9 +272,9 @@ test.describe("newsletter", () => {
     });
   }
 
-  test("success shows the spec's toast and clears the field; sent after the minimum fill time, it is not suspect", async ({
-    page,
-  }) => {
+  const successNotSuspect =
+    "success shows the spec's toast and clears the field; sent after the minimum fill time, it is not suspect";
+  test(successNotSuspect, async ({ page }) => {
     await clockBehindByFillTime(page);
     await page.goto("/en/technologies");
     await hydrated(page, "newsletter");
@@ -288,9 +290,9 @@ test.describe("newsletter", () => {
     expect(suspectMarks("newsletter", email)).toEqual([0]);
   });
 
-  test("sent sooner than the minimum fill time, a subscription is thanked all the same and stored marked suspect", async ({
-    page,
-  }) => {
+  const quickSignupSuspect =
+    "sent sooner than the minimum fill time, a subscription is thanked all the same and stored marked suspect";
+  test(quickSignupSuspect, async ({ page }) => {
     await page.goto("/en/technologies");
     await hydrated(page, "newsletter");
     const email = `quick-${Date.now()}@example.com.br`;
@@ -516,9 +518,9 @@ test.describe("contact form", () => {
     expect(suspectMarks("contact", email)).toEqual([0]);
   });
 
-  test("results go to the second toast system: one toast at a time, closed after 5 s, F8 moves focus to it (pt)", async ({
-    page,
-  }) => {
+  const resultsInAlertToaster =
+    "results go to the second toast system: one toast at a time, closed after 5 s, F8 moves focus to it (pt)";
+  test(resultsInAlertToaster, async ({ page }) => {
     await page.clock.install();
     await page.route("**/api/contact", (route) =>
       route.fulfill({ status: 503, contentType: "application/json", body: "{}" }),
@@ -566,9 +568,10 @@ test.describe("contact form", () => {
 test.describe("without JavaScript", () => {
   test.use({ javaScriptEnabled: false });
 
-  test("before any script, the forms leave validation to the endpoint: no browser bubble in the browser's language, the site's own error page instead (pt)", async ({
-    page,
-  }) => {
+  const noScriptValidation =
+    "before any script, the forms leave validation to the endpoint: no browser bubble in the browser's language, the " +
+    "site's own error page instead (pt)";
+  test(noScriptValidation, async ({ page }) => {
     await page.goto("/contact");
     await expect(page.locator("form.contact-form")).toHaveAttribute("novalidate", "");
     await expect(page.locator("form.newsletter-form")).toHaveAttribute("novalidate", "");
@@ -634,9 +637,10 @@ test.describe("language", () => {
     ]);
   });
 
-  test("switching to the detected language shifts nothing on screen: the cookie banner comes back in English, not moved (phone)", async ({
-    page,
-  }) => {
+  const languageSwitchNoShift =
+    "switching to the detected language shifts nothing on screen: the cookie banner comes back in English, not moved " +
+    "(phone)";
+  test(languageSwitchNoShift, async ({ page }) => {
     await page.setViewportSize({ width: 412, height: 823 });
     const answer = await detectionAnswersLater(page, "en");
     await page.goto("/");
@@ -647,10 +651,10 @@ test.describe("language", () => {
       type Shift = PerformanceEntry & { value: number; hadRecentInput: boolean; sources: { node?: Node }[] };
       new PerformanceObserver((list) => {
         for (const entry of list.getEntries() as Shift[]) {
-          if (!entry.hadRecentInput)
-            shifts.push(
-              `${entry.value.toFixed(3)} ${entry.sources.map((s) => (s.node as Element | undefined)?.className ?? "?").join(" ")}`,
-            );
+          if (!entry.hadRecentInput) {
+            const classes = entry.sources.map((s) => (s.node as Element | undefined)?.className ?? "?");
+            shifts.push(`${entry.value.toFixed(3)} ${classes.join(" ")}`);
+          }
         }
       }).observe({ type: "layout-shift" });
     });
@@ -700,9 +704,10 @@ test.describe("language", () => {
     expect(errors).toEqual([]);
   });
 
-  test("a hung detection endpoint counts as failed: each attempt gives up after 5 s, then the URL's language is stored (en)", async ({
-    page,
-  }) => {
+  const hungDetectionFails =
+    "a hung detection endpoint counts as failed: each attempt gives up after 5 s, then the URL's language is stored " +
+    "(en)";
+  test(hungDetectionFails, async ({ page }) => {
     await page.clock.install();
     let calls = 0;
     await page.route("**/api/detect-language", () => {
@@ -743,9 +748,9 @@ test.describe("language", () => {
 });
 
 test.describe("tooltips", () => {
-  test("the language switcher's tooltip opens after 700 ms of hover, at once on keyboard focus, and closes on Escape", async ({
-    page,
-  }) => {
+  const languageSwitcherTooltip =
+    "the language switcher's tooltip opens after 700 ms of hover, at once on keyboard focus, and closes on Escape";
+  test(languageSwitcherTooltip, async ({ page }) => {
     await seed(page, decided(false));
     await page.clock.install();
     await page.goto("/en/about");
@@ -769,9 +774,9 @@ test.describe("tooltips", () => {
     await expect(tip).toBeVisible();
   });
 
-  test("sits 4 px from its trigger, reopens at once within the 300 ms skip delay, and closes on scroll and click (pt)", async ({
-    page,
-  }) => {
+  const tooltipPlacement =
+    "sits 4 px from its trigger, reopens at once within the 300 ms skip delay, and closes on scroll and click (pt)";
+  test(tooltipPlacement, async ({ page }) => {
     await seed(page, decided(false));
     await page.clock.install();
     await page.goto("/about");

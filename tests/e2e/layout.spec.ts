@@ -4,7 +4,8 @@ import { sitePlan } from "../helpers.ts";
 const { routes, articles, locales: LOCALES } = await sitePlan();
 
 /**
- * Issue 3: from a phone to a wide desktop, no page, articles included, scrolls sideways (nothing wider than the viewport).
+ * Issue 3: from a phone to a wide desktop, no page, articles included, scrolls sideways (nothing wider than the
+ * viewport).
  * Issue 19: and no grid of cards, figures or footer columns leaves a lone item on its last row.
  */
 const paths = [
@@ -24,10 +25,10 @@ function orphanedGridItems(): string[] {
     const last = items.filter((r) => Math.round(r.top) === lastTop);
     const used = last.reduce((sum, r) => sum + r.width, 0) + (parseFloat(style.columnGap) || 0) * (last.length - 1);
     const inner = grid.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
-    if (used < inner - 2)
-      found.push(
-        `${grid.tagName.toLowerCase()}.${grid.className} (${items.length} items, ${style.gridTemplateColumns.split(" ").length} columns)`,
-      );
+    if (used < inner - 2) {
+      const columns = style.gridTemplateColumns.split(" ").length;
+      found.push(`${grid.tagName.toLowerCase()}.${grid.className} (${items.length} items, ${columns} columns)`);
+    }
   }
   return found;
 }
@@ -42,9 +43,10 @@ const GROUPS = 4;
 
 for (let group = 0; group < GROUPS; group++) {
   const some = paths.filter((_, i) => i % GROUPS === group);
-  test(`no page overflows sideways or leaves a lone grid item at ${WIDTHS.join(", ")} px (group ${group + 1} of ${GROUPS}: ${some.length} of the ${paths.length} pages, both languages)`, async ({
-    page,
-  }) => {
+  const noOverflowOrLoneItem =
+    `no page overflows sideways or leaves a lone grid item at ${WIDTHS.join(", ")} px (group ${group + 1} of ` +
+    `${GROUPS}: ${some.length} of the ${paths.length} pages, both languages)`;
+  test(noOverflowOrLoneItem, async ({ page }) => {
     test.setTimeout(120_000);
     // Consent decided and a language stored: the banner and the home page's detection stay out of the way.
     await page.addInitScript(() => {
@@ -133,9 +135,10 @@ test.describe("details a reviewer measured (issue 19)", () => {
     }
   });
 
-  test("a list of articles that would leave one alone leads with the newest across the row, its cover beside its text (pt, en)", async ({
-    page,
-  }) => {
+  const loneArticleLeadsRow =
+    "a list of articles that would leave one alone leads with the newest across the row, its cover beside its text " +
+    "(pt, en)";
+  test(loneArticleLeadsRow, async ({ page }) => {
     for (const [width, path] of [
       [1440, "/insights"],
       [768, "/en/insights"],
@@ -183,9 +186,10 @@ test.describe("details a reviewer measured (issue 19)", () => {
     }
   });
 
-  test("on a phone the hero's buttons share one width and keep their labels on one line; biographies keep the card's width (pt)", async ({
-    page,
-  }) => {
+  const phoneHeroButtons =
+    "on a phone the hero's buttons share one width and keep their labels on one line; biographies keep the card's " +
+    "width (pt)";
+  test(phoneHeroButtons, async ({ page }) => {
     await page.setViewportSize({ width: 375, height: 800 });
     await page.goto("/");
     const buttons = await page
@@ -215,9 +219,9 @@ test.describe("details a reviewer measured (issue 19)", () => {
     for (const lost of bios) expect(lost).toBeLessThanOrEqual(1);
   });
 
-  test("on a phone the cookie table says it scrolls sideways and its frame takes keyboard focus under a name (pt)", async ({
-    page,
-  }) => {
+  const phoneCookieTable =
+    "on a phone the cookie table says it scrolls sideways and its frame takes keyboard focus under a name (pt)";
+  test(phoneCookieTable, async ({ page }) => {
     await page.setViewportSize({ width: 375, height: 800 });
     await page.goto("/cookie-policy");
     const region = page.getByRole("region", { name: "Itens que o site guarda no seu navegador" });
@@ -243,9 +247,9 @@ test.describe("details a reviewer measured (issue 19)", () => {
     await expect.poll(() => region.evaluate((el) => el.scrollLeft)).toBeGreaterThan(0);
   });
 
-  test("the contact page gives the address and the response time of site.yaml, and no phone while it has none (en)", async ({
-    page,
-  }) => {
+  const contactPageDetails =
+    "the contact page gives the address and the response time of site.yaml, and no phone while it has none (en)";
+  test(contactPageDetails, async ({ page }) => {
     await page.goto("/en/contact");
     const details = page.locator(".details");
     await expect(details.locator("address")).toHaveText("São Paulo, SP, Brazil");
@@ -257,9 +261,10 @@ test.describe("details a reviewer measured (issue 19)", () => {
     );
   });
 
-  test("every sector is a link, on the home page and in the navigation's menu: manufacturing and healthcare to their sections (pt)", async ({
-    page,
-  }) => {
+  const everySectorLinked =
+    "every sector is a link, on the home page and in the navigation's menu: manufacturing and healthcare to their " +
+    "sections (pt)";
+  test(everySectorLinked, async ({ page }) => {
     await page.goto("/");
     const tiles = page.locator("#industries .card-grid li");
     await expect(tiles).toHaveCount(8);
@@ -296,9 +301,9 @@ test.describe("details a reviewer measured (issue 19)", () => {
     await expect(page.locator("#healthcare")).toBeInViewport();
   });
 
-  test("at 1440 px no band leaves its right half empty, and no text is smaller than the intro above it (pt, en)", async ({
-    page,
-  }) => {
+  const noBandHalfEmpty =
+    "at 1440 px no band leaves its right half empty, and no text is smaller than the intro above it (pt, en)";
+  test(noBandHalfEmpty, async ({ page }) => {
     test.setTimeout(90_000);
     await page.setViewportSize({ width: 1440, height: 900 });
     const pages = [
@@ -334,17 +339,17 @@ test.describe("details a reviewer measured (issue 19)", () => {
               ),
             );
             const used = right - box.left - parseFloat(getComputedStyle(container).paddingLeft);
+            const share = Math.round((100 * used) / inner);
             if (used < inner * 0.75)
-              found.push(
-                `${where} #${band.id || band.className}: text reaches ${Math.round((100 * used) / inner)}% of the width`,
-              );
+              found.push(`${where} #${band.id || band.className}: text reaches ${share}% of the width`);
             const intro = band.querySelector<HTMLElement>(".section-intro");
             if (!intro) continue;
             const introSize = parseFloat(getComputedStyle(intro).fontSize);
             // Body text, not a card's badge or an article card's date line.
             const body = [
               ...band.querySelectorAll<HTMLElement>(
-                ".prose p, .card p:not(.badge):not(.meta), .numbered-cols p, .ruled-list p, details p, .line-row-services p, .tech-list p:not(.tools), .benefit-list p",
+                ".prose p, .card p:not(.badge):not(.meta), .numbered-cols p, .ruled-list p, details p, " +
+                  ".line-row-services p, .tech-list p:not(.tools), .benefit-list p",
               ),
             ];
             for (const p of body) {
@@ -360,9 +365,10 @@ test.describe("details a reviewer measured (issue 19)", () => {
     expect(problems).toEqual([]);
   });
 
-  test("an article reads in one column of 18 to 20 px type, about 70 characters a line, the author at its top and the newsletter and a call at its end (pt)", async ({
-    page,
-  }) => {
+  const articleReadableColumn =
+    "an article reads in one column of 18 to 20 px type, about 70 characters a line, the author at its top and the " +
+    "newsletter and a call at its end (pt)";
+  test(articleReadableColumn, async ({ page }) => {
     await page.setViewportSize({ width: 1440, height: 900 });
     await page.goto("/insights/ia-em-decisoes-de-credito");
     const prose = page.locator(".article-prose");
@@ -407,9 +413,10 @@ test.describe("details a reviewer measured (issue 19)", () => {
     );
   });
 
-  test("the industries page keeps its index in view beside the sections on a wide screen, and lists it at the top on a phone (pt)", async ({
-    page,
-  }) => {
+  const industriesIndexPlacement =
+    "the industries page keeps its index in view beside the sections on a wide screen, and lists it at the top on a " +
+    "phone (pt)";
+  test(industriesIndexPlacement, async ({ page }) => {
     await page.setViewportSize({ width: 1440, height: 900 });
     await page.goto("/industries");
     const index = page.getByRole("navigation", { name: "Nesta página" });
@@ -458,9 +465,10 @@ test.describe("details a reviewer measured (issue 19)", () => {
     }
   });
 
-  test("the not-found, error and form result pages are one light band with a quiet visual beside the message, down to the footer (pt, en)", async ({
-    page,
-  }) => {
+  const quietPagesOneBand =
+    "the not-found, error and form result pages are one light band with a quiet visual beside the message, down to " +
+    "the footer (pt, en)";
+  test(quietPagesOneBand, async ({ page }) => {
     for (const path of ["/no-such-page", "/en/no-such-page", "/forms/error", "/en/forms/newsletter-success"]) {
       await page.goto(path);
       const band = page.locator("main .quiet-page");

@@ -74,9 +74,9 @@ async function hold(page: Page, glob: string): Promise<() => void> {
 }
 
 test.describe("links swap the page in place", () => {
-  test("a header link changes URL, title, description, canonical, hreflang and heading without a full load (en)", async ({
-    page,
-  }) => {
+  const headerLinkSwapsPage =
+    "a header link changes URL, title, description, canonical, hreflang and heading without a full load (en)";
+  test(headerLinkSwapsPage, async ({ page }) => {
     const errors = watchErrors(page);
     await seed(page, "en");
     await page.goto("/en");
@@ -101,9 +101,9 @@ test.describe("links swap the page in place", () => {
     expect(errors).toEqual([]);
   });
 
-  test("the language switcher changes lang, header, footer and stores the choice without a full load (pt → en)", async ({
-    page,
-  }) => {
+  const switcherSwapsLanguage =
+    "the language switcher changes lang, header, footer and stores the choice without a full load (pt → en)";
+  test(switcherSwapsLanguage, async ({ page }) => {
     const errors = watchErrors(page);
     await seed(page, "pt");
     await page.goto("/services");
@@ -151,9 +151,10 @@ test.describe("links swap the page in place", () => {
 });
 
 test.describe("prefetching", () => {
-  test("hovering a link fetches its page before the click, and content links near the viewport warm the cache; a click still asks the server (en)", async ({
-    page,
-  }) => {
+  const prefetchesOnHover =
+    "hovering a link fetches its page before the click, and content links near the viewport warm the cache; a click " +
+    "still asks the server (en)";
+  test(prefetchesOnHover, async ({ page }) => {
     await seed(page, "en");
     // A short window, so the service lines' cards start well below it (farther than the warming margin).
     await page.setViewportSize({ width: 1280, height: 360 });
@@ -362,9 +363,9 @@ test.describe("failures", () => {
 });
 
 test.describe("islands and scripts after a navigation", () => {
-  test("the newsletter form still submits, and the contact form on a swapped-in page hydrates and validates (en)", async ({
-    page,
-  }) => {
+  const formsWorkAfterSwap =
+    "the newsletter form still submits, and the contact form on a swapped-in page hydrates and validates (en)";
+  test(formsWorkAfterSwap, async ({ page }) => {
     const errors = watchErrors(page);
     await seed(page, "en");
     await clockBehindByFillTime(page);
@@ -393,9 +394,9 @@ test.describe("islands and scripts after a navigation", () => {
     expect(errors).toEqual([]);
   });
 
-  test("the cookie banner keeps its open preferences across a navigation and takes the new language (pt → en)", async ({
-    page,
-  }) => {
+  const bannerKeepsPreferences =
+    "the cookie banner keeps its open preferences across a navigation and takes the new language (pt → en)";
+  test(bannerKeepsPreferences, async ({ page }) => {
     await seed(page, "pt", false);
     await page.goto("/about");
     await mark(page);
@@ -411,9 +412,9 @@ test.describe("islands and scripts after a navigation", () => {
     expect(await marked(page)).toBe(42);
   });
 
-  test("following the cookie policy link from the preferences dialog closes the dialog and lands on the page (en)", async ({
-    page,
-  }) => {
+  const cookiePolicyLinkClosesDialog =
+    "following the cookie policy link from the preferences dialog closes the dialog and lands on the page (en)";
+  test(cookiePolicyLinkClosesDialog, async ({ page }) => {
     const errors = watchErrors(page);
     await seed(page, "en", false);
     await page.goto("/en/about");
@@ -443,7 +444,8 @@ test.describe("islands and scripts after a navigation", () => {
       const response = await route.fetch();
       const html = (await response.text()).replace(
         "</main>",
-        '<script src="/plain-script.js" id="plain"></script><script type="text/plain" data-consent="analytics" id="gated" src="/favicon.svg"></script></main>',
+        '<script src="/plain-script.js" id="plain"></script>' +
+          '<script type="text/plain" data-consent="analytics" id="gated" src="/favicon.svg"></script></main>',
       );
       await route.fulfill({ response, body: html });
     });

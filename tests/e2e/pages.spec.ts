@@ -64,9 +64,10 @@ test("unknown paths show the not-found page of their language with status 404", 
   expect(await axeViolations(page)).toEqual([]);
 });
 
-test("on a host that knows only the root 404.html, an unknown English address still gets the English not-found page, address kept", async ({
-  page,
-}) => {
+const rootNotFoundOnly =
+  "on a host that knows only the root 404.html, an unknown English address still gets the English not-found page, " +
+  "address kept";
+test(rootNotFoundOnly, async ({ page }) => {
   // As GitHub Pages, S3's error document or `npx serve` answer it: the Portuguese page, status 404.
   await page.route("**/en/insights/old-post?from=newsletter", async (route) => {
     const rootNotFound = await route.fetch({ url: new URL("/404", route.request().url()).href });
@@ -89,9 +90,10 @@ test("on a host that knows only the root 404.html, an unknown English address st
   expect(errors).toEqual([]);
 });
 
-test("the not-found page shows the trail of the address asked for: known segments labelled, unknown ones capitalised, the last not a link (spec §2)", async ({
-  page,
-}) => {
+const notFoundTrail =
+  "the not-found page shows the trail of the address asked for: known segments labelled, unknown ones capitalised, " +
+  "the last not a link (spec §2)";
+test(notFoundTrail, async ({ page }) => {
   const trail = page.locator("main nav.breadcrumbs");
   const crumbs = async () =>
     trail

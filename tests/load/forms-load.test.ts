@@ -140,9 +140,11 @@ function percentile(values: number[], p: number): number {
 function report(label: string, outcome: Outcome): void {
   const total = [...outcome.statuses.values()].reduce((a, b) => a + b, 0);
   const statuses = [...outcome.statuses].map(([s, n]) => `${s}: ${n}`).join(", ");
+  const p50 = percentile(outcome.latencies, 50).toFixed(0);
+  const p99 = percentile(outcome.latencies, 99).toFixed(0);
   console.log(
     `${label}: ${total} posts in ${(outcome.ms / 1000).toFixed(1)} s (${Math.round(total / (outcome.ms / 1000))}/s), ` +
-      `latency p50 ${percentile(outcome.latencies, 50).toFixed(0)} ms, p99 ${percentile(outcome.latencies, 99).toFixed(0)} ms; ${statuses}`,
+      `latency p50 ${p50} ms, p99 ${p99} ms; ${statuses}`,
   );
 }
 
@@ -235,7 +237,10 @@ function suite(make: () => Promise<StoreUnderTest>, cleanup: () => void = () => 
     cleanup();
   });
 
-  it(`stores every one of ${NEWSLETTER_POSTS} newsletter and ${CONTACT_POSTS} contact posts sent ${CONCURRENCY} at a time`, async () => {
+  const storesEveryPost =
+    `stores every one of ${NEWSLETTER_POSTS} newsletter and ${CONTACT_POSTS} contact posts sent ${CONCURRENCY} at a ` +
+    `time`;
+  it(storesEveryPost, async () => {
     const server = await startOn(store);
     const outcome = await send(server.port, posts("load", NEWSLETTER_POSTS, CONTACT_POSTS));
     report(`${store.name} load`, outcome);

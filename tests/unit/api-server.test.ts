@@ -182,7 +182,9 @@ const JSON_HEADERS = {
 };
 
 describe("bodies over the limit, through sitegen serve", () => {
-  it("answers a declared too-large JSON post with 413 JSON in the visitor's language, after reading what was sent", async () => {
+  const declaredTooLarge =
+    "answers a declared too-large JSON post with 413 JSON in the visitor's language, after reading what was sent";
+  it(declaredTooLarge, async () => {
     const size = MAX_BODY_BYTES + 1;
     const r = await stream(
       "/api/newsletter",
@@ -215,7 +217,10 @@ describe("bodies over the limit, through sitegen serve", () => {
     expect(r.headers?.location).toBe("/en/forms/error?reason=too-large");
   });
 
-  it("answers a client streaming a too-large body without Content-Length, which reads the answer only once it has sent everything", async () => {
+  const streamedTooLarge =
+    "answers a client streaming a too-large body without Content-Length, which reads the answer only once it has " +
+    "sent everything";
+  it(streamedTooLarge, async () => {
     const r = await rawPost({
       path: "/api/contact",
       headers: { ...JSON_HEADERS, "accept-language": "pt-BR" },
@@ -263,7 +268,10 @@ describe("bodies over the limit, through sitegen serve", () => {
     expect(r.sent).toBeLessThan(size);
   }, 30_000);
 
-  it("admits the longest valid form sent without JavaScript, a 5,000-character message in Chinese, within the server's own cap", async () => {
+  const admitsLongestForm =
+    "admits the longest valid form sent without JavaScript, a 5,000-character message in Chinese, within the " +
+    "server's own cap";
+  it(admitsLongestForm, async () => {
     const body = new URLSearchParams({
       firstName: "王".repeat(100),
       lastName: "李".repeat(100),
@@ -338,7 +346,8 @@ describe("a malformed Host header", () => {
   it("is answered as any other request instead of 500", async () => {
     const body = JSON.stringify({ email: "host@x.com", locale: "en" });
     const post = await raw(
-      `POST /api/newsletter HTTP/1.1\r\nHost: a b\r\nContent-Type: application/json\r\nAccept: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`,
+      "POST /api/newsletter HTTP/1.1\r\nHost: a b\r\nContent-Type: application/json\r\nAccept: application/json\r\n" +
+        `Content-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`,
     );
     expect(post).toMatch(/^HTTP\/1\.1 200 /);
     expect(post).toContain(

@@ -526,7 +526,9 @@ describe("validation", () => {
     expect(s.rows("contact")).toHaveLength(2);
   });
 
-  it("accepts strings only: numbers, arrays, objects, booleans and repeated form fields get 422 for that field", async () => {
+  const acceptsStringsOnly =
+    "accepts strings only: numbers, arrays, objects, booleans and repeated form fields get 422 for that field";
+  it(acceptsStringsOnly, async () => {
     const s = setup({ rateLimitPerMinute: 100 });
     for (const value of [123, ["Ana"], { first: "Ana" }, false]) {
       const r = await call(s.contact, { ...CONTACT, firstName: value, company: value, locale: "en" });
@@ -616,7 +618,10 @@ describe("spam protection", () => {
     expect(s.rows("newsletter")).toHaveLength(1);
   });
 
-  it("stores forms sent faster than minFillSeconds marked suspect (a person with autofill can be that fast); a missing or odd startedAt is not suspect", async () => {
+  const quickFormsSuspect =
+    "stores forms sent faster than minFillSeconds marked suspect (a person with autofill can be that fast); a " +
+    "missing or odd startedAt is not suspect";
+  it(quickFormsSuspect, async () => {
     const s = setup({ rateLimitPerMinute: 100, minFillSeconds: 2 });
     const fast = [s.now(), s.now() - 1999, String(s.now() - 500)];
     for (const startedAt of fast) {
@@ -745,7 +750,9 @@ describe("rate limit", () => {
 describe("cross-site posts", () => {
   const SITE_ORIGIN = new URL(SITE.siteUrl).origin;
 
-  it("refuses a post from another site with 403 in the visitor's language: JSON to fetch, the error page to a form", async () => {
+  const refusesCrossSite =
+    "refuses a post from another site with 403 in the visitor's language: JSON to fetch, the error page to a form";
+  it(refusesCrossSite, async () => {
     const s = setup({ rateLimitPerMinute: 100 });
     const fetched = await call(
       s.newsletter,
@@ -765,7 +772,8 @@ describe("cross-site posts", () => {
     expect(pt.json).toEqual({
       ok: false,
       message:
-        "Por segurança, este formulário só pode ser enviado pelo nosso site. Abra a página no site e envie de novo.",
+        "Por segurança, este formulário só pode ser enviado pelo nosso site. " +
+        "Abra a página no site e envie de novo.",
     });
     // A plain form post (no JavaScript) from another site's page goes to the error page of its language.
     const form = await call(
@@ -889,7 +897,9 @@ describe("body size follows the field limits", () => {
     website: "",
   });
 
-  it("accepts a 5,000-character Chinese message sent without JavaScript, every other field at its maximum", async () => {
+  const acceptsLongestChinese =
+    "accepts a 5,000-character Chinese message sent without JavaScript, every other field at its maximum";
+  it(acceptsLongestChinese, async () => {
     const s = setup();
     const fields = longestChinese();
     expect(fields.email.length).toBe(254);
@@ -962,7 +972,9 @@ describe("addresses and invisible characters", () => {
     expect(s.rows("contact").map((r) => r.email)).toEqual(["Jos\u00e9@exemplo.com"]);
   });
 
-  it("strips bidi embedding, override and isolate controls from names and messages, keeping the visible text", async () => {
+  const stripsBidiControls =
+    "strips bidi embedding, override and isolate controls from names and messages, keeping the visible text";
+  it(stripsBidiControls, async () => {
     const s = setup({ rateLimitPerMinute: 100 });
     const r = await call(s.contact, {
       ...CONTACT,
@@ -1085,7 +1097,9 @@ describe("storage", () => {
 });
 
 describe("endpoints", () => {
-  it("mounts paths as they are and absolute http(s) URLs at their paths (that deployment answers them), nothing else", () => {
+  const mountsEndpointPaths =
+    "mounts paths as they are and absolute http(s) URLs at their paths (that deployment answers them), nothing else";
+  it(mountsEndpointPaths, () => {
     const s = setup(
       {},
       {
@@ -1335,7 +1349,8 @@ describe("sitegen submissions", () => {
     mkdirSync(dirname(file), { recursive: true });
     const old = openSqlite(file);
     old.exec(
-      "CREATE TABLE newsletter (id INTEGER PRIMARY KEY, email TEXT NOT NULL UNIQUE COLLATE NOCASE, locale TEXT NOT NULL, created_at TEXT NOT NULL);",
+      "CREATE TABLE newsletter (id INTEGER PRIMARY KEY, email TEXT NOT NULL UNIQUE COLLATE NOCASE, " +
+        "locale TEXT NOT NULL, created_at TEXT NOT NULL);",
     );
     old
       .prepare("INSERT INTO newsletter (email, locale, created_at) VALUES (?, ?, ?)")

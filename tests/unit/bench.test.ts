@@ -41,7 +41,8 @@ describe("npm run bench -- --incremental", () => {
       expect(bench.stderr).toBe("");
       expect(bench.status).toBe(0);
       const pages = Number(/cold build 1\/1: \d+ ms \((\d+) pages\)/.exec(bench.stdout)?.[1]);
-      // The site's own pages and articles, and the thirty generated ones (the oldest is then not in the feeds' newest twenty).
+      // The site's own pages and articles, and the thirty generated ones (the oldest is then not in the feeds' newest
+      // twenty).
       expect(pages).toBeGreaterThan(90);
       expect(bench.stdout).toContain(`incremental build 1/1: `);
       expect(bench.stdout).toContain(`(1 of ${pages} pages rendered)`);

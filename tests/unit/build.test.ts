@@ -150,7 +150,10 @@ describe("spec §9 marketing figures, on the page they belong to, in both langua
     expect(figures.filter((f) => !shown.includes(f))).toEqual([]);
   });
 
-  it("shows manufacturing and healthcare, which have no page of their own, whole on the industries page: challenges, solutions and use cases", () => {
+  const unroutedSectorsWhole =
+    "shows manufacturing and healthcare, which have no page of their own, whole on the industries page: challenges, " +
+    "solutions and use cases";
+  it(unroutedSectorsWhole, () => {
     for (const locale of LOCALES) {
       const shown = visibleText(page(locale === "en" ? "en/industries.html" : "industries.html"));
       const titles = [...text[locale].keys()].filter((k) =>
@@ -280,7 +283,8 @@ describe("special pages and files", () => {
 
   it("reports pages per locale, sizes and every stage", () => {
     const ptArticles = articles.filter((a) => a.paths.pt).length;
-    expect(result.pages.filter((p) => p.locale === "pt")).toHaveLength(routes.length + ptArticles + 8); // routes, articles, not-found, error, six form results
+    // routes, articles, not-found, error, six form results
+    expect(result.pages.filter((p) => p.locale === "pt")).toHaveLength(routes.length + ptArticles + 8);
     expect(Object.keys(result.timings)).toEqual([
       "content",
       "bundle",
@@ -312,11 +316,15 @@ describe("special pages and files", () => {
       );
     expect(summary).toContain(`(${brotliKb(readFileSync(join(out, largest.file)))})`);
     expect(summary).toMatch(
-      /stages: content \d+ ms, bundle \d+ ms, collections \d+ ms, images \d+ ms, plan \d+ ms, render \d+ ms, write \d+ ms/,
+      new RegExp(
+        /stages: content \d+ ms, bundle \d+ ms, collections \d+ ms, images \d+ ms, /.source +
+          /plan \d+ ms, render \d+ ms, write \d+ ms/.source,
+      ),
     );
     expect(summary).toMatch(
       new RegExp(
-        `\n  images: ${result.images.count} sources, ${result.images.encoded} encoded, ${result.images.count - result.images.encoded} from the cache\n`,
+        `\n  images: ${result.images.count} sources, ${result.images.encoded} encoded, ` +
+          `${result.images.count - result.images.encoded} from the cache\n`,
       ),
     );
   });
@@ -362,7 +370,9 @@ describe("the legal pages", () => {
 
 describe("the illustrations (issue 40: art with a purpose per kind of page)", () => {
   const art = (file: string) => page(file).querySelector("main svg.illustration");
-  it("gives each sector and each service line a drawing of its own subject, and each other kind of page its own", () => {
+  const drawingPerSubject =
+    "gives each sector and each service line a drawing of its own subject, and each other kind of page its own";
+  it(drawingPerSubject, () => {
     const sectors = ["financial-services", "energy", "retail", "agriculture", "education", "professional"].map((s) =>
       art(`industries/${s}.html`)!.toString(),
     );

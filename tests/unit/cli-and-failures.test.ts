@@ -84,7 +84,9 @@ describe("failing builds", () => {
     expect(snapshot(out)).toEqual(before);
   });
 
-  it("stop by themselves when a first build fails before writing (the thread started for its pages is stopped too)", () => {
+  const stopOnFirstBuildFailure =
+    "stop by themselves when a first build fails before writing (the thread started for its pages is stopped too)";
+  it(stopOnFirstBuildFailure, () => {
     const project = projectCopy();
     const out = join(mkdtempSync(join(tmpdir(), "sitegen-out-")), "dist");
     const file = join(project, "content", "pt", "home.yaml");
@@ -112,7 +114,10 @@ describe("failing builds", () => {
     const failed = run(["build", "--out", out], project);
     expect(failed.status).not.toBe(0);
     expect(failed.stderr).toMatch(
-      /PageRenderError: A page failed to render\n\s+Rendering route "about" at \/about \(pt\) failed: leadership data is broken\n\s+at AboutPage/,
+      new RegExp(
+        /PageRenderError: A page failed to render\n\s+/.source +
+          /Rendering route "about" at \/about \(pt\) failed: leadership data is broken\n\s+at AboutPage/.source,
+      ),
     );
     expect(snapshot(out)).toEqual(before);
   });
@@ -139,7 +144,8 @@ describe("failing builds", () => {
     expect(englishPages).toBeGreaterThan(20);
     expect(warned.stdout).toMatch(
       new RegExp(
-        `en\\s+footer\\.tagline\\s+\\(defined only in content/pt/common\\.yaml; shown raw on [^,\\n]+, [^,\\n]+, [^ \\n]+ and ${englishPages - 3} more\\)`,
+        `en\\s+footer\\.tagline\\s+\\(defined only in content/pt/common\\.yaml; ` +
+          `shown raw on [^,\\n]+, [^,\\n]+, [^ \\n]+ and ${englishPages - 3} more\\)`,
       ),
     );
     expect(
@@ -203,7 +209,9 @@ describe("failing builds", () => {
   it("on a full disk, name the file, say the disk is full and leave no staging folder", () => {
     const mount = mkdtempSync(join(tmpdir(), "sitegen-full-"));
     // A 256 KB file system of its own, in a user and mount namespace (no root needed, nothing left mounted).
-    const script = `mount -t tmpfs -o size=256k tmpfs "${mount}" && "${process.execPath}" "${cli}" build --out "${mount}/dist"; status=$?; ls -A "${mount}"; exit $status`;
+    const mountTmpfs = `mount -t tmpfs -o size=256k tmpfs "${mount}"`;
+    const build = `"${process.execPath}" "${cli}" build --out "${mount}/dist"`;
+    const script = `${mountTmpfs} && ${build}; status=$?; ls -A "${mount}"; exit $status`;
     const failed = spawnSync("unshare", ["-rm", "sh", "-c", script], { cwd: ROOT, encoding: "utf8" });
     expect(failed.status).toBe(1);
     expect(failed.stderr).toMatch(

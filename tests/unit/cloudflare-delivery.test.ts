@@ -66,7 +66,9 @@ const post = (path: string, body: unknown, client: string) =>
 const outbox = (email: string) =>
   d1Query(
     project,
-    `SELECT o.kind, o.attempts, o.last_error, o.delivered_at IS NOT NULL AS delivered FROM outbox o JOIN contact c ON c.id = o.submission_id AND o.submission_type = 'contact' WHERE c.email = '${email}' ORDER BY o.kind`,
+    "SELECT o.kind, o.attempts, o.last_error, o.delivered_at IS NOT NULL AS delivered FROM outbox o " +
+      "JOIN contact c ON c.id = o.submission_id AND o.submission_type = 'contact' " +
+      `WHERE c.email = '${email}' ORDER BY o.kind`,
   );
 
 describe("notifications on Cloudflare Pages", () => {
@@ -115,7 +117,10 @@ describe("notifications on Cloudflare Pages", () => {
     ]);
   });
 
-  it("keeps a notification whose receiver is down in the outbox with its error, and a later request delivers it once it is up", async () => {
+  const keepsUndeliveredNotification =
+    "keeps a notification whose receiver is down in the outbox with its error, and a later request delivers it once " +
+    "it is up";
+  it(keepsUndeliveredNotification, async () => {
     const port = hook.port;
     await hook.close();
     const response = await post(

@@ -56,7 +56,10 @@ const form = (client: string, extra: Record<string, string> = {}) => ({
 });
 
 describe("sitegen build --target cloudflare", () => {
-  it("writes the worker, the routes that send only the endpoints to it, and the wrangler configuration beside the output", () => {
+  const writesWorkerAndRoutes =
+    "writes the worker, the routes that send only the endpoints to it, and the wrangler configuration beside the " +
+    "output";
+  it(writesWorkerAndRoutes, () => {
     expect(existsSync(join(dist, "_worker.js"))).toBe(true);
     expect(existsSync(join(dist, "_sitegen"))).toBe(false);
     expect(existsSync(join(dist, "_redirects"))).toBe(false);
@@ -147,7 +150,9 @@ describe("sitegen build --target cloudflare", () => {
     expect(await d1Query(folder, "SELECT count(*) AS queued FROM outbox")).toEqual([{ queued: 0 }]);
   });
 
-  it("stores the forms posted without JavaScript and redirects with 303 to the result page, which Pages serves", async () => {
+  const storesPlainForms =
+    "stores the forms posted without JavaScript and redirects with 303 to the result page, which Pages serves";
+  it(storesPlainForms, async () => {
     const signup = await post("/api/newsletter", "email=sem-js%40exemplo.com.br&locale=pt", form("203.0.113.2"));
     expect(signup.status).toBe(303);
     expect(signup.headers.get("location")).toBe("/forms/newsletter-success");

@@ -138,7 +138,9 @@ for (const backend of BACKENDS) {
       return instance;
     };
 
-    it("answers the visitor first, then e-mails the firm and calls the webhook with every field of the lead", async () => {
+    const answersThenDelivers =
+      "answers the visitor first, then e-mails the firm and calls the webhook with every field of the lead";
+    it(answersThenDelivers, async () => {
       const place = await backend.fresh();
       smtp.mails.length = 0;
       hook.bodies.length = 0;
@@ -186,7 +188,9 @@ for (const backend of BACKENDS) {
       await instance.stopBackground(1000);
     });
 
-    it("keeps a failing delivery in the outbox, retried with a backoff that stops growing, and shows it failing", async () => {
+    const keepsFailingDelivery =
+      "keeps a failing delivery in the outbox, retried with a backoff that stops growing, and shows it failing";
+    it(keepsFailingDelivery, async () => {
       const place = await backend.fresh();
       const down = await downUrl();
       let clock = T0;
@@ -281,7 +285,9 @@ for (const backend of BACKENDS) {
       }
     });
 
-    it("gives up one try on a receiver that does not answer in time, and says what still fails after a retry", async () => {
+    const givesUpOnSlowReceiver =
+      "gives up one try on a receiver that does not answer in time, and says what still fails after a retry";
+    it(givesUpOnSlowReceiver, async () => {
       const place = await backend.fresh();
       const slow = await startWebhook();
       slow.delayMs = 5_000;
@@ -345,7 +351,10 @@ for (const backend of BACKENDS) {
         // The server's log says what failed and when it is tried again.
         expect(logged).toEqual([
           expect.stringMatching(
-            /^sitegen: the webhook notification of contact 1 failed \(try 1\): interrupted by a shutdown: .*; next try at \d{4}-/,
+            new RegExp(
+              /^sitegen: the webhook notification of contact 1 failed \(try 1\): /.source +
+                /interrupted by a shutdown: .*; next try at \d{4}-/.source,
+            ),
           ),
         ]);
         const [row] = await store.list("contact");

@@ -87,7 +87,9 @@ for (const backend of [sqliteBackend(), postgresBackend()] as Backend[]) {
         new Request(`http://localhost${url.pathname}${url.search}`, { headers: { "accept-language": language } }),
       );
 
-    it("stores the signup unconfirmed, e-mails the subscriber a link in their language, and confirms it once followed", async () => {
+    const storesSignupUnconfirmed =
+      "stores the signup unconfirmed, e-mails the subscriber a link in their language, and confirms it once followed";
+    it(storesSignupUnconfirmed, async () => {
       const place = await backend.fresh();
       let clock = T0;
       smtp.mails.length = 0;

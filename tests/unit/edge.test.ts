@@ -74,7 +74,10 @@ describe("the endpoints on an edge host", () => {
     expect(await api.handle(new Request("http://localhost/about"), { store, env: {} })).toBeUndefined();
   });
 
-  it("stores nothing while a setting cannot work, answering as when the database is down, and logs why without the password", async () => {
+  const storesNothingMisconfigured =
+    "stores nothing while a setting cannot work, answering as when the database is down, and logs why without the " +
+    "password";
+  it(storesNothingMisconfigured, async () => {
     const error = vi.spyOn(console, "error").mockImplementation(() => {});
     try {
       const api = createEdgeApi({ site: SITE, messages: MESSAGES, createMailer });

@@ -64,7 +64,8 @@ describe("site configuration", () => {
     await expectError(
       "ConfigMissing",
       () => loadSiteConfig(empty),
-      `${join(empty, "content", "site.yaml")} does not exist: sitegen reads the site's address, locales and endpoints from it.`,
+      `${join(empty, "content", "site.yaml")} does not exist: ` +
+        "sitegen reads the site's address, locales and endpoints from it.",
       /content\/README\.md/,
     );
     const project = projectCopy();
@@ -146,7 +147,8 @@ describe("site code", () => {
     await expectError(
       "EntryInvalid",
       () => buildSite({ root: project, outDir: out() }),
-      "content/pt/insights/sem-cabecalho.md, `(front matter)`: the file must start with front matter between two lines of ---.",
+      "content/pt/insights/sem-cabecalho.md, `(front matter)`: " +
+        "the file must start with front matter between two lines of ---.",
       /between two lines of ---/,
     );
     writeFileSync(
@@ -156,7 +158,10 @@ describe("site code", () => {
     await expectError(
       "EntryInvalid",
       () => buildSite({ root: project, outDir: out() }),
-      /^content\/pt\/insights\/sem-cabecalho\.md:7:1, `subtitle`: is not a field of this collection \(its fields: title, description/,
+      new RegExp(
+        /^content\/pt\/insights\/sem-cabecalho\.md:7:1, `subtitle`: /.source +
+          /is not a field of this collection \(its fields: title, description/.source,
+      ),
       /src\/pages\/routes\.ts lists the collection's fields/,
     );
   });
@@ -165,7 +170,8 @@ describe("site code", () => {
     const project = projectCopy();
     writeFileSync(
       join(project, "content", "en", "insights", "broken.md"),
-      '---\ndescription: "No title."\ndate: 2026-13-45\nauthor: nobody\ntags: [governance, unknowntag, other]\n---\nBody.\n',
+      '---\ndescription: "No title."\ndate: 2026-13-45\nauthor: nobody\n' +
+        "tags: [governance, unknowntag, other]\n---\nBody.\n",
     );
     writeFileSync(
       join(project, "content", "pt", "insights", "quebrado.md"),
@@ -185,11 +191,16 @@ describe("site code", () => {
     expect(error.hint).toMatch(/^Fix each field named above/);
     // As the CLI prints it: every problem on a line of its own, under the error's name.
     expect(formatError(error)).toMatch(
-      /^EntryInvalid: Invalid entry\n {2}content\/pt\/insights\/quebrado\.md, `date`[^\n]*\n {2}content\/en\/insights\/broken\.md, `title`/,
+      new RegExp(
+        /^EntryInvalid: Invalid entry\n {2}content\/pt\/insights\/quebrado\.md, `date`[^\n]*\n/.source +
+          / {2}content\/en\/insights\/broken\.md, `title`/.source,
+      ),
     );
   });
 
-  it("YamlSyntaxError in an article's front matter numbers its lines as the file does, in the place and in the excerpt", async () => {
+  const yamlSyntaxErrorLines =
+    "YamlSyntaxError in an article's front matter numbers its lines as the file does, in the place and in the excerpt";
+  it(yamlSyntaxErrorLines, async () => {
     const project = projectCopy();
     writeFileSync(
       join(project, "content", "pt", "insights", "aspas-abertas.md"),
@@ -227,7 +238,10 @@ describe("site code", () => {
     );
   });
 
-  it("ImageMissing, ImageNotLocal, ImageUnsupported and ImageUnreadable name the file and the field or line that uses the image", async () => {
+  const imageErrorsNamePlace =
+    "ImageMissing, ImageNotLocal, ImageUnsupported and ImageUnreadable name the file and the field or line that uses " +
+    "the image";
+  it(imageErrorsNamePlace, async () => {
     const project = projectCopy();
     const article = "content/pt/insights/governanca-de-ia.md";
     const original = readFileSync(join(project, article), "utf8");
@@ -267,7 +281,10 @@ describe("site code", () => {
     await expectError(
       "ImageNotLocal",
       () => buildSite({ root: project, outDir: out() }),
-      /^content\/pt\/insights\/governanca-de-ia\.md:\d+: "https:\/\/cdn\.example\.com\/logo\.png" is an address on the web, not a file of the project\.$/,
+      new RegExp(
+        /^content\/pt\/insights\/governanca-de-ia\.md:\d+: "https:\/\/cdn\.example\.com\/logo\.png" /.source +
+          /is an address on the web, not a file of the project\.$/.source,
+      ),
       /Content-Security-Policy/,
     );
     withCover("../../../../etc/hostname");
@@ -355,12 +372,16 @@ describe("site code", () => {
       project,
       "src/styles/fonts.css",
       (t) =>
-        `${t}\n@font-face { font-family: "Broken"; src: url("./broken.woff2") format("woff2"); unicode-range: U+0041-005A; }\n`,
+        `${t}\n@font-face { font-family: "Broken"; src: url("./broken.woff2") format("woff2"); ` +
+        "unicode-range: U+0041-005A; }\n",
     );
     await expectError(
       "FontSubsetFailed",
       () => buildSite({ root: project, outDir: out() }),
-      /^The font url\("\.\/broken\.woff2"\) of an @font-face rule in src\/styles\/main\.css \(or a file it @imports\) could not be cut to its unicode-range: /,
+      new RegExp(
+        /^The font url\("\.\/broken\.woff2"\) of an @font-face rule in src\/styles\/main\.css /.source +
+          /\(or a file it @imports\) could not be cut to its unicode-range: /.source,
+      ),
       /WOFF2, WOFF, TrueType or OpenType/,
     );
   });
@@ -386,18 +407,29 @@ describe("site code", () => {
     await expectError(
       "MissingTranslations",
       () => buildSite({ root: project, outDir: out(), strict: true }),
-      /^1 text key\(s\) are missing.*\n\s+en\s+footer\.tagline\s+\(defined only in content\/pt\/common\.yaml; shown raw on \/en, /,
+      new RegExp(
+        /^1 text key\(s\) are missing.*\n\s+en\s+footer\.tagline\s+/.source +
+          /\(defined only in content\/pt\/common\.yaml; shown raw on \/en, /.source,
+      ),
     );
   });
 
-  it("NoPages names src/pages/routes.ts when no route gives a page, with --strict (a warning otherwise: tests/unit/empty-site.test.ts)", async () => {
+  const noPagesNamesRoutes =
+    "NoPages names src/pages/routes.ts when no route gives a page, with --strict (a warning otherwise: " +
+    "tests/unit/empty-site.test.ts)";
+  it(noPagesNamesRoutes, async () => {
     const project = fixtureCopy();
     edit(project, "src/pages/routes.ts", (t) => t.replace(/routes: \[[\s\S]*?\],/, "routes: [],"));
     await expectError(
       "NoPages",
       () => buildSite({ root: project, outDir: out(), strict: true }),
-      "src/pages/routes.ts gives no page an address of its own in any locale (no route, or only entries marked `draft: true`): the build writes only the not-found, error and unlisted pages, and no sitemap.xml (robots.txt names none).",
-      /^Add a route to `routes` in src\/pages\/routes\.ts, or publish an entry \(sitegen serve builds drafts, sitegen build never does\)/,
+      "src/pages/routes.ts gives no page an address of its own in any locale " +
+        "(no route, or only entries marked `draft: true`): the build writes only the not-found, error and unlisted " +
+        "pages, and no sitemap.xml (robots.txt names none).",
+      new RegExp(
+        /^Add a route to `routes` in src\/pages\/routes\.ts, or publish an entry /.source +
+          /\(sitegen serve builds drafts, sitegen build never does\)/.source,
+      ),
     );
   });
 
@@ -427,7 +459,8 @@ describe("site code", () => {
     const project = projectCopy();
     edit(project, "content/site.yaml", (t) => t.replace("retentionDays: 730", "retentionDays: 0"));
     const problem =
-      "content/site.yaml, `submissions.retentionDays`: 0 is not a positive number of days (leave it out to keep submissions until they are deleted).";
+      "content/site.yaml, `submissions.retentionDays`: 0 is not a positive number of days " +
+      "(leave it out to keep submissions until they are deleted).";
     await expectError(
       "ConfigInvalid",
       () => loadEndpoints(project, loadSiteConfig(project), {}),
@@ -464,7 +497,8 @@ describe("site code", () => {
     await expectError(
       "NetlifyConfigExists",
       target,
-      `${join(project, "netlify.toml")} exists and was not written by sitegen build --target netlify, so it is left as it is.`,
+      `${join(project, "netlify.toml")} exists and was not written by sitegen build --target netlify, ` +
+        "so it is left as it is.",
       /delete the file/,
     );
     const cli = spawnSync(process.execPath, [join(ROOT, "bin", "sitegen.js"), "build", "--target", "netlify"], {
@@ -480,7 +514,9 @@ describe("site code", () => {
 });
 
 describe("sitegen build --target cloudflare", () => {
-  it("WorkerModuleMissing and WorkerBundleInvalid name src/api/cloudflare.ts, and what in it cannot run in workerd", async () => {
+  const workerErrorsNameModule =
+    "WorkerModuleMissing and WorkerBundleInvalid name src/api/cloudflare.ts, and what in it cannot run in workerd";
+  it(workerErrorsNameModule, async () => {
     const project = projectCopy();
     const target = () =>
       cloudflareTarget({
@@ -492,7 +528,8 @@ describe("sitegen build --target cloudflare", () => {
       });
     writeFileSync(
       join(project, "src", "api", "cloudflare.ts"),
-      'import { readFileSync } from "node:fs";\nexport const createPagesWorker = () => ({ fetch: () => new Response(readFileSync("x", "utf8")) });\n',
+      'import { readFileSync } from "node:fs";\n' +
+        'export const createPagesWorker = () => ({ fetch: () => new Response(readFileSync("x", "utf8")) });\n',
     );
     await expectError(
       "WorkerBundleInvalid",
@@ -511,7 +548,10 @@ describe("sitegen build --target cloudflare", () => {
 });
 
 describe("sitegen build --target cloudflare and netlify with double opt-in", () => {
-  it("NotificationSettingsInvalid when the confirmation link is no path of the site, which the host could route to the endpoints", async () => {
+  const confirmationLinkOffSite =
+    "NotificationSettingsInvalid when the confirmation link is no path of the site, which the host could route to " +
+    "the endpoints";
+  it(confirmationLinkOffSite, async () => {
     const project = projectCopy();
     const loaded = loadSiteConfig(project);
     const site = {
@@ -520,7 +560,8 @@ describe("sitegen build --target cloudflare and netlify with double opt-in", () 
       endpoints: { ...loaded.endpoints, newsletterConfirm: "https://forms.example.com/confirm" },
     };
     const problem =
-      "submissions.doubleOptIn is on, but endpoints.newsletterConfirm in content/site.yaml is no path of this site (such as /api/newsletter/confirm): the confirmation link could not reach the endpoints.";
+      "submissions.doubleOptIn is on, but endpoints.newsletterConfirm in content/site.yaml is no path of this site " +
+      "(such as /api/newsletter/confirm): the confirmation link could not reach the endpoints.";
     const hint = /^Fix `endpoints\.newsletterConfirm` in content\/site\.yaml/;
     // The routes are the site's to say (src/api/index.ts exports them): the targets ask its compiled module.
     const apiCode = await compileEndpoints(project);
@@ -580,11 +621,13 @@ describe("commands", () => {
         busy.close();
         expect(served.status).toBe(1);
         expect(served.stderr).toContain(
-          `PortInUse: ${ERRORS.PortInUse.title}\n  Port ${port} on 127.0.0.1 is already in use.\n  hint: Stop the other server, or pick another port: sitegen serve --port ${port + 1}`,
+          `PortInUse: ${ERRORS.PortInUse.title}\n  Port ${port} on 127.0.0.1 is already in use.\n  ` +
+            `hint: Stop the other server, or pick another port: sitegen serve --port ${port + 1}`,
         );
         expect(started.status).toBe(1);
         expect(started.stderr).toContain(
-          `PortInUse: ${ERRORS.PortInUse.title}\n  Port ${port} on 127.0.0.1 is already in use.\n  hint: Stop the other server, or pick another port: sitegen start --port ${port + 1}`,
+          `PortInUse: ${ERRORS.PortInUse.title}\n  Port ${port} on 127.0.0.1 is already in use.\n  ` +
+            `hint: Stop the other server, or pick another port: sitegen start --port ${port + 1}`,
         );
         triggered.add("PortInUse");
         done();
@@ -607,7 +650,8 @@ describe("commands", () => {
     await expectError(
       "DistMissing",
       () => readServerBundle(missing),
-      `${missing} does not exist: sitegen start serves a site that sitegen build has already built, and builds nothing itself.`,
+      `${missing} does not exist: ` +
+        "sitegen start serves a site that sitegen build has already built, and builds nothing itself.",
       /Run sitegen build first/,
     );
     const cli = spawnSync(
@@ -650,7 +694,8 @@ describe("commands", () => {
       "ApiDependencyMissing",
       () => loadBuiltEndpoints(file, root, loadSiteConfig(ROOT), {}),
       `${file} requires "sitegen-no-such-package", which is installed neither beside it nor in ${root}.`,
-      `Install the production dependencies where sitegen start runs (npm ci --omit=dev in ${root}); "sitegen-no-such-package" must be in package.json's dependencies, not devDependencies.`,
+      `Install the production dependencies where sitegen start runs (npm ci --omit=dev in ${root}); ` +
+        `"sitegen-no-such-package" must be in package.json's dependencies, not devDependencies.`,
     );
   });
 
@@ -706,7 +751,8 @@ describe("notifications and data-subject commands", () => {
       const error = await expectError(
         "NotificationSettingsInvalid",
         () => loadEndpoints(project, loadSiteConfig(project), {}),
-        "SMTP_URL is http://leads:***@mail.example.com/: it must be smtp://user:password@host:port, or smtps:// for TLS.",
+        "SMTP_URL is http://leads:***@mail.example.com/: " +
+          "it must be smtp://user:password@host:port, or smtps:// for TLS.",
         /^Set SMTP_URL in the environment/,
       );
       expect(formatError(error)).not.toContain("s3cret");
@@ -740,7 +786,9 @@ describe("notifications and data-subject commands", () => {
     }
   });
 
-  it("DoubleOptInSecretMissing stops a server whose site asks for double opt-in without SUBMISSIONS_SECRET", async () => {
+  const doubleOptInNeedsSecret =
+    "DoubleOptInSecretMissing stops a server whose site asks for double opt-in without SUBMISSIONS_SECRET";
+  it(doubleOptInNeedsSecret, async () => {
     const project = projectCopy();
     edit(project, "content/site.yaml", (t) => t.replace("doubleOptIn: false", "doubleOptIn: true"));
     const saved = { SUBMISSIONS_SECRET: process.env.SUBMISSIONS_SECRET, SMTP_URL: process.env.SMTP_URL };
@@ -750,7 +798,8 @@ describe("notifications and data-subject commands", () => {
       await expectError(
         "DoubleOptInSecretMissing",
         () => loadEndpoints(project, loadSiteConfig(project), {}),
-        "submissions.doubleOptIn is on in site.yaml, but SUBMISSIONS_SECRET is not set: the confirmation links cannot be signed.",
+        "submissions.doubleOptIn is on in site.yaml, but SUBMISSIONS_SECRET is not set: " +
+          "the confirmation links cannot be signed.",
         /^Set SUBMISSIONS_SECRET in the environment to a long random value/,
       );
       process.env.SUBMISSIONS_SECRET = "short";
@@ -787,7 +836,8 @@ describe("notifications and data-subject commands", () => {
       );
       expect(cli.status).toBe(1);
       expect(cli.stderr).toContain(
-        `DoubleOptInSecretMissing: ${ERRORS.DoubleOptInSecretMissing.title}\n  submissions.doubleOptIn is on in site.yaml, but SUBMISSIONS_SECRET is not set`,
+        `DoubleOptInSecretMissing: ${ERRORS.DoubleOptInSecretMissing.title}\n  ` +
+          "submissions.doubleOptIn is on in site.yaml, but SUBMISSIONS_SECRET is not set",
       );
     } finally {
       for (const [name, value] of Object.entries(saved)) {
@@ -803,7 +853,8 @@ describe("notifications and data-subject commands", () => {
       "EmailOptionInvalid",
       () => exportSubject(context, undefined),
       "sitegen submissions export needs the address of the person whose data it prints: --email was not given.",
-      "Give the address as the person wrote it in the form (any case): sitegen submissions export --email ana@example.com",
+      "Give the address as the person wrote it in the form (any case): " +
+        "sitegen submissions export --email ana@example.com",
     );
     await expectError(
       "EmailOptionInvalid",
@@ -818,7 +869,8 @@ describe("notifications and data-subject commands", () => {
     });
     expect(cli.status).toBe(1);
     expect(cli.stderr).toContain(
-      `EmailOptionInvalid: ${ERRORS.EmailOptionInvalid.title}\n  sitegen submissions delete needs the address of the person whose data it erases`,
+      `EmailOptionInvalid: ${ERRORS.EmailOptionInvalid.title}\n  ` +
+        "sitegen submissions delete needs the address of the person whose data it erases",
     );
   });
 });
@@ -875,7 +927,8 @@ describe("the submissions database", () => {
           { DATABASE_URL: `postgres://leads:s3cret@127.0.0.1:${port}/leads` },
         ),
       new RegExp(
-        `^Could not connect to PostgreSQL at 127\\.0\\.0\\.1:${port}/leads: .*ECONNREFUSED[^]*because DATABASE_URL is set`,
+        `^Could not connect to PostgreSQL at 127\\.0\\.0\\.1:${port}/leads: ` +
+          ".*ECONNREFUSED[^]*because DATABASE_URL is set",
       ),
       /unset DATABASE_URL/,
     );

@@ -29,7 +29,9 @@ describe("listing a project's files", () => {
   put("content/pt/.cache/skip.png");
   symlinkSync(join(root, "content"), join(root, "content/pt/images/loop"));
 
-  it("lists a folder's files of the given extensions, sorted, links followed, dot files and subfolders left out", () => {
+  const listsFolderFiles =
+    "lists a folder's files of the given extensions, sorted, links followed, dot files and subfolders left out";
+  it(listsFolderFiles, () => {
     expect(filesIn(root, "content/pt/insights", ["md", "yaml", "yml"])).toEqual([
       "content/pt/insights/a-first.yaml",
       "content/pt/insights/b-second.md",

@@ -84,7 +84,8 @@ beforeAll(async () => {
       about,
       readFileSync(about, "utf8").replace(
         "  ceo:\n",
-        `  ceo:\n    photo: ../images/people/ceo.jpg\n    previously: Empresa Exemplo, Banco Exemplo\n    profile: https://www.linkedin.com/in/example\n`,
+        "  ceo:\n    photo: ../images/people/ceo.jpg\n    previously: Empresa Exemplo, Banco Exemplo\n" +
+          "    profile: https://www.linkedin.com/in/example\n",
       ),
     );
     mkdirSync(join(project, "content", lang, "cases"), { recursive: true });
@@ -100,7 +101,9 @@ beforeAll(async () => {
 }, 240_000);
 
 describe("the firm's facts, once site.yaml and the leaders' text give them", () => {
-  it("show on /contact: phone, street address and CEP, legal name and CNPJ, a booking button, and the privacy note", () => {
+  const contactDetailsShown =
+    "show on /contact: phone, street address and CEP, legal name and CNPJ, a booking button, and the privacy note";
+  it(contactDetailsShown, () => {
     const doc = page(withFacts, "contact.html");
     const details = doc.querySelector(".details")!;
     expect(details.querySelector('a[href="tel:+551130000000"]')!.textContent).toBe(FACTS.phone);
@@ -150,7 +153,10 @@ describe("a case added to the cases collection", () => {
     );
   });
 
-  it("has a page with the client described, its sector and service line linked, the team, the duration and each result with what was measured", () => {
+  const casePageDetails =
+    "has a page with the client described, its sector and service line linked, the team, the duration and each " +
+    "result with what was measured";
+  it(casePageDetails, () => {
     const doc = page(withFacts, "results/credito-banco-medio.html");
     expect(doc.querySelector("h1")!.textContent).toBe("Análise de crédito em um banco médio");
     const facts = visibleText(doc.querySelector(".case-facts")!);

@@ -47,7 +47,9 @@ describe("the typeface", () => {
     }
   });
 
-  it("keeps Inter's weights 400 to 800 and has a glyph for every character of every page and text in both languages", () => {
+  const keepsInterWeights =
+    "keeps Inter's weights 400 to 800 and has a glyph for every character of every page and text in both languages";
+  it(keepsInterWeights, () => {
     const file = fg.sync("assets/*.woff2", { cwd: out })[0];
     const font = create(readFileSync(join(out, file))) as Font;
     expect(font.familyName).toBe("Inter");
@@ -67,7 +69,9 @@ describe("the typeface", () => {
     ).toEqual([]);
   });
 
-  it("falls back to local fonts sized to Inter's metrics, as Capsize computes them, so the swap moves nothing", async () => {
+  const fallbackFontsSized =
+    "falls back to local fonts sized to Inter's metrics, as Capsize computes them, so the swap moves nothing";
+  it(fallbackFontsSized, async () => {
     const dejaVu = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf";
     expect(existsSync(dejaVu), "Debian's fonts-dejavu-core, which Chromium installs").toBe(true);
     const fallbacks: [string, FontMetrics][] = [
@@ -85,7 +89,8 @@ describe("the typeface", () => {
     }
     const base = readFileSync(join(ROOT, "src", "styles", "base.css"), "utf8");
     expect(base).toContain(
-      '--font: "Inter Variable", "Inter Fallback Arial", "Inter Fallback Helvetica", "Inter Fallback DejaVu", sans-serif;',
+      '--font: "Inter Variable", "Inter Fallback Arial", "Inter Fallback Helvetica", ' +
+        '"Inter Fallback DejaVu", sans-serif;',
     );
     expect(face("Inter Variable")["font-display"]).toBe("swap");
   });

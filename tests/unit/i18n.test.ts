@@ -70,14 +70,20 @@ describe("content of this site", () => {
     expect(en.dictionary.get("nav.contact")).toBe("Contact Us");
   });
 
-  it("keeps the firm's internal words out of the copy: no phase numbers, no 'agnostic', 'equipe' rather than 'time' in Portuguese (issue 19)", () => {
+  const noInternalWords =
+    "keeps the firm's internal words out of the copy: no phase numbers, no 'agnostic', 'equipe' rather than 'time' " +
+    "in Portuguese (issue 19)";
+  it(noInternalWords, () => {
     const text = (c: typeof pt) => [...c.dictionary.values()].join("\n");
     for (const c of [pt, en]) expect(text(c)).not.toMatch(/\b(fase|phase) 2\b|\bagn[oó]stic/i);
     expect(text(pt)).not.toMatch(/\btimes?\b/i);
     expect(text(pt)).not.toMatch(/assertiv/i);
   });
 
-  it("uses the terms a Brazilian business reader and an English one expect, not the ones the copy review flagged (issue 40)", () => {
+  const expectedBusinessTerms =
+    "uses the terms a Brazilian business reader and an English one expect, not the ones the copy review flagged " +
+    "(issue 40)";
+  it(expectedBusinessTerms, () => {
     const articles = (dir: string) =>
       readdirSync(join(root, dir))
         .map((f) => readFileSync(join(root, dir, f), "utf8"))

@@ -53,7 +53,9 @@ beforeAll(async () => {
   copyFileSync(join(FIXTURES, "chart.png"), join(root, "content/pt/insights/receita.png"));
   writeFileSync(
     join(root, "content/pt/insights/com-grafico.md"),
-    `---\ntitle: Um artigo com gráfico\ndescription: Um gráfico no texto.\ndate: 2020-01-01\nauthor: cto\ntags: [strategy]\ncover: ./receita.png\n---\n\nO gráfico abaixo resume o trimestre.\n\n![${CHART_ALT}](./receita.png "Receita e custo")\n`,
+    "---\ntitle: Um artigo com gráfico\ndescription: Um gráfico no texto.\ndate: 2020-01-01\nauthor: cto\n" +
+      "tags: [strategy]\ncover: ./receita.png\n---\n\nO gráfico abaixo resume o trimestre.\n\n" +
+      `![${CHART_ALT}](./receita.png "Receita e custo")\n`,
   );
   out = join(mkdtempSync(join(tmpdir(), "sitegen-images-")), "dist");
   result = await buildSite({ root, outDir: out });
@@ -112,7 +114,10 @@ describe("article covers", () => {
       expect(other.getAttribute("loading")).toBe("lazy");
   });
 
-  it("shows on every card of the listings and the home page with the card's sizes (wider for a card leading its row): the listing's first fetched first, every other lazily", async () => {
+  const cardImageSizes =
+    "shows on every card of the listings and the home page with the card's sizes (wider for a card leading its row): " +
+    "the listing's first fetched first, every other lazily";
+  it(cardImageSizes, async () => {
     for (const file of ["insights.html", "en/insights.html", "index.html", "en.html"]) {
       const cards = page(file).querySelectorAll("main .post");
       expect(cards.length).toBeGreaterThanOrEqual(3);
@@ -135,7 +140,9 @@ describe("article covers", () => {
     }
   });
 
-  it("gives each article a 1200×630 Open Graph image, in og:image and the BlogPosting's image, as full addresses", async () => {
+  const givesArticleOgImage =
+    "gives each article a 1200×630 Open Graph image, in og:image and the BlogPosting's image, as full addresses";
+  it(givesArticleOgImage, async () => {
     for (const file of [
       "insights/governanca-de-ia.html",
       "en/insights/ai-governance.html",
@@ -156,7 +163,10 @@ describe("article covers", () => {
     expect(og("insights/governanca-de-ia.html")).toBe(og("en/insights/ai-governance.html"));
   });
 
-  it("gives every page without an image of its own the site's card (content/site.yaml's socialImage), 1200×630, of which only that crop is written", async () => {
+  const siteCardFallback =
+    "gives every page without an image of its own the site's card (content/site.yaml's socialImage), 1200×630, of " +
+    "which only that crop is written";
+  it(siteCardFallback, async () => {
     const card = new RegExp(`^${SITE}/assets/img/social-card-og\\.[0-9a-f]{10}\\.jpg$`);
     for (const file of ["index.html", "en.html", "about.html", "en/services/advisory.html", "insights.html"]) {
       const doc = page(file);
@@ -176,28 +186,37 @@ describe("article covers", () => {
 });
 
 describe("an article without a cover", () => {
-  it("shows the site's card when shared, in og:image and the BlogPosting's image, and no cover on its page", async () => {
-    const project = projectCopy();
-    const file = join(project, "content/en/insights/mlops-llmops.md");
-    writeFileSync(file, readFileSync(file, "utf8").replace(/^cover(Alt)?: .*\n/gm, ""));
-    const dist = join(mkdtempSync(join(tmpdir(), "sitegen-images-")), "dist");
-    await buildSite({ root: project, outDir: dist });
-    const doc = parseHtml(readFileSync(join(dist, "en/insights/mlops-llmops.html"), "utf8"));
-    const og = doc.querySelector('meta[property="og:image"]')!.getAttribute("content")!;
-    expect(og).toMatch(new RegExp(`^${SITE}/assets/img/social-card-og\\.[0-9a-f]{10}\\.jpg$`));
-    expect(doc.querySelector('meta[property="og:image:height"]')!.getAttribute("content")).toBe("630");
-    expect(jsonLdGraph(doc).find((n) => n["@type"] === "BlogPosting")!.image).toBe(og);
-    expect(doc.querySelector("header picture")).toBeNull();
-    // Its translation keeps its own cover.
-    const pt = parseHtml(readFileSync(join(dist, "insights/mlops-llmops.html"), "utf8"));
-    expect(pt.querySelector('meta[property="og:image"]')!.getAttribute("content")).toMatch(
-      /\/assets\/img\/mlops-llmops-og\./,
-    );
-  }, 120_000);
+  const sharedSiteCard =
+    "shows the site's card when shared, in og:image and the BlogPosting's image, and no cover on its page";
+  it(
+    sharedSiteCard,
+    async () => {
+      const project = projectCopy();
+      const file = join(project, "content/en/insights/mlops-llmops.md");
+      writeFileSync(file, readFileSync(file, "utf8").replace(/^cover(Alt)?: .*\n/gm, ""));
+      const dist = join(mkdtempSync(join(tmpdir(), "sitegen-images-")), "dist");
+      await buildSite({ root: project, outDir: dist });
+      const doc = parseHtml(readFileSync(join(dist, "en/insights/mlops-llmops.html"), "utf8"));
+      const og = doc.querySelector('meta[property="og:image"]')!.getAttribute("content")!;
+      expect(og).toMatch(new RegExp(`^${SITE}/assets/img/social-card-og\\.[0-9a-f]{10}\\.jpg$`));
+      expect(doc.querySelector('meta[property="og:image:height"]')!.getAttribute("content")).toBe("630");
+      expect(jsonLdGraph(doc).find((n) => n["@type"] === "BlogPosting")!.image).toBe(og);
+      expect(doc.querySelector("header picture")).toBeNull();
+      // Its translation keeps its own cover.
+      const pt = parseHtml(readFileSync(join(dist, "insights/mlops-llmops.html"), "utf8"));
+      expect(pt.querySelector('meta[property="og:image"]')!.getAttribute("content")).toMatch(
+        /\/assets\/img\/mlops-llmops-og\./,
+      );
+    },
+    120_000,
+  );
 });
 
 describe("an image in an article's Markdown", () => {
-  it("goes through the pipeline: a picture in the text, its alt text and title escaped, loaded lazily at the column's width", async () => {
+  const bodyImagePipeline =
+    "goes through the pipeline: a picture in the text, its alt text and title escaped, loaded lazily at the column's " +
+    "width";
+  it(bodyImagePipeline, async () => {
     const html = readFileSync(join(out, "insights/com-grafico.html"), "utf8");
     expect(html).not.toContain("<em>");
     expect(html).not.toContain("sitegen-image");

@@ -93,15 +93,22 @@ describe("incremental build", () => {
     expect(read("insights/rss.xml")).toContain("Um parágrafo reescrito");
   }, 120_000);
 
-  it("renders only an older article's page when its text is edited, though it shows related articles and its neighbours", async () => {
-    // Older than the feeds' newest, and as many words: its fields and reading time, which its collection's
-    // other pages show, stay as they were, so only its own page changes.
-    expect(read("en/insights/rss.xml")).not.toContain("Text of the article 12.");
-    writeFileSync(articleFile("en", 12), article("en", 12, undefined, "Text of the paper 12."));
-    const result = await buildBoth();
-    expect(result.rendered).toBe(1);
-    expect(read("en/insights/generated-12.html")).toContain("Text of the paper 12.");
-  }, 120_000);
+  const rendersOlderArticleOnly =
+    "renders only an older article's page when its text is edited, though it shows related articles and its " +
+    "neighbours";
+  it(
+    rendersOlderArticleOnly,
+    async () => {
+      // Older than the feeds' newest, and as many words: its fields and reading time, which its collection's
+      // other pages show, stay as they were, so only its own page changes.
+      expect(read("en/insights/rss.xml")).not.toContain("Text of the article 12.");
+      writeFileSync(articleFile("en", 12), article("en", 12, undefined, "Text of the paper 12."));
+      const result = await buildBoth();
+      expect(result.rendered).toBe(1);
+      expect(read("en/insights/generated-12.html")).toContain("Text of the paper 12.");
+    },
+    120_000,
+  );
 
   it("renders the pages that show an article's card when its reading time changes", async () => {
     writeFileSync(
@@ -133,23 +140,29 @@ describe("incremental build", () => {
     ).toContain("Um título novo para o artigo oito");
   }, 120_000);
 
-  it("keeps the sitemap while the addresses and dates stay, and writes it again when an article's date changes", async () => {
-    const sitemap = statSync(join(out, "sitemap.xml"));
-    writeFileSync(articleFile("en", 30), article("en", 30, undefined, "A new paragraph, same date."));
-    await buildBoth();
-    expect(statSync(join(out, "sitemap.xml")).mtimeMs).toBe(sitemap.mtimeMs);
-    const url = /<url><loc>[^<]*\/en\/insights\/generated-30<\/loc><lastmod>([^<]+)<\/lastmod>/;
-    expect(read("sitemap.xml").match(url)?.[1]).toMatch(/^2025-07-04/);
-    writeFileSync(
-      articleFile("en", 30),
-      article("en", 30, undefined, "A new paragraph, same date.").replace(
-        /^date: .*$/m,
-        "date: 2025-07-09\nupdated: 2026-02-01",
-      ),
-    );
-    await buildBoth();
-    expect(read("sitemap.xml").match(url)?.[1]).toMatch(/^2026-02-01/);
-  }, 120_000);
+  const sitemapKeptUntilDates =
+    "keeps the sitemap while the addresses and dates stay, and writes it again when an article's date changes";
+  it(
+    sitemapKeptUntilDates,
+    async () => {
+      const sitemap = statSync(join(out, "sitemap.xml"));
+      writeFileSync(articleFile("en", 30), article("en", 30, undefined, "A new paragraph, same date."));
+      await buildBoth();
+      expect(statSync(join(out, "sitemap.xml")).mtimeMs).toBe(sitemap.mtimeMs);
+      const url = /<url><loc>[^<]*\/en\/insights\/generated-30<\/loc><lastmod>([^<]+)<\/lastmod>/;
+      expect(read("sitemap.xml").match(url)?.[1]).toMatch(/^2025-07-04/);
+      writeFileSync(
+        articleFile("en", 30),
+        article("en", 30, undefined, "A new paragraph, same date.").replace(
+          /^date: .*$/m,
+          "date: 2025-07-09\nupdated: 2026-02-01",
+        ),
+      );
+      await buildBoth();
+      expect(read("sitemap.xml").match(url)?.[1]).toMatch(/^2026-02-01/);
+    },
+    120_000,
+  );
 
   it("renders everything again when a text key changes", async () => {
     const file = join(project, "content", "en", "insights.yaml");
@@ -184,57 +197,75 @@ describe("incremental build", () => {
     expect(result.rendered).toBeLessThan(result.pages.length / 2);
   }, 120_000);
 
-  it("follows an article's tags: the page of a tag it leaves goes when no other article has it, and comes back with it", async () => {
-    const file = join(project, "content", "en", "insights", "ai-governance.md");
-    const original = readFileSync(file, "utf8");
-    // The only English article on regulation.
-    expect(read("en/insights/tags/regulation.html")).toContain('href="/en/insights/ai-governance"');
-    writeFileSync(file, original.replace("tags: [governance, regulation]", "tags: [governance, generative-ai]"));
-    const result = await buildBoth();
-    expect(result.rendered).toBeLessThan(result.pages.length);
-    expect(existsSync(join(out, "en/insights/tags/regulation.html"))).toBe(false);
-    expect(read("en/insights/tags/generative-ai.html")).toContain('href="/en/insights/ai-governance"');
-    expect(read("en/insights/tags.html")).not.toContain('href="/en/insights/tags/regulation"');
-    const alternates = parseHtml(read("insights/tags/regulation.html")).querySelectorAll('link[rel="alternate"]');
-    expect(alternates.map((link) => link.getAttribute("hreflang"))).not.toContain("en");
-    expect(alternates.map((link) => link.getAttribute("hreflang"))).toContain("pt-BR");
-    expect(read("sitemap.xml")).not.toContain("/en/insights/tags/regulation<");
-    writeFileSync(file, original);
-    await buildBoth();
-    expect(read("en/insights/tags/regulation.html")).toContain('href="/en/insights/ai-governance"');
-    expect(read("sitemap.xml")).toContain("/en/insights/tags/regulation<");
-  }, 180_000);
+  const followsTagChanges =
+    "follows an article's tags: the page of a tag it leaves goes when no other article has it, and comes back with it";
+  it(
+    followsTagChanges,
+    async () => {
+      const file = join(project, "content", "en", "insights", "ai-governance.md");
+      const original = readFileSync(file, "utf8");
+      // The only English article on regulation.
+      expect(read("en/insights/tags/regulation.html")).toContain('href="/en/insights/ai-governance"');
+      writeFileSync(file, original.replace("tags: [governance, regulation]", "tags: [governance, generative-ai]"));
+      const result = await buildBoth();
+      expect(result.rendered).toBeLessThan(result.pages.length);
+      expect(existsSync(join(out, "en/insights/tags/regulation.html"))).toBe(false);
+      expect(read("en/insights/tags/generative-ai.html")).toContain('href="/en/insights/ai-governance"');
+      expect(read("en/insights/tags.html")).not.toContain('href="/en/insights/tags/regulation"');
+      const alternates = parseHtml(read("insights/tags/regulation.html")).querySelectorAll('link[rel="alternate"]');
+      expect(alternates.map((link) => link.getAttribute("hreflang"))).not.toContain("en");
+      expect(alternates.map((link) => link.getAttribute("hreflang"))).toContain("pt-BR");
+      expect(read("sitemap.xml")).not.toContain("/en/insights/tags/regulation<");
+      writeFileSync(file, original);
+      await buildBoth();
+      expect(read("en/insights/tags/regulation.html")).toContain('href="/en/insights/ai-governance"');
+      expect(read("sitemap.xml")).toContain("/en/insights/tags/regulation<");
+    },
+    180_000,
+  );
 
-  it("keeps the compressed twins of unchanged pages, as sitegen serve builds (drafts, twins compressed fast)", async () => {
-    await buildSite({ root: project, outDir: out, precompress: "fast", drafts: true });
-    writeFileSync(articleFile("pt", 23), article("pt", 23, undefined, "Mais uma versão do texto."));
-    const result = await buildBoth({ precompress: "fast", drafts: true });
-    expect(result.rendered).toBe(1);
-    expect(existsSync(join(out, "insights/generated-22.html.br"))).toBe(true);
-    // The edited page's and the feed's twins were made again, and open to what the files hold now.
-    for (const file of ["insights/generated-23.html", "insights/rss.xml"]) {
-      expect(brotliDecompressSync(readFileSync(join(out, `${file}.br`))).toString()).toBe(read(file));
-      expect(gunzipSync(readFileSync(join(out, `${file}.gz`))).toString()).toBe(read(file));
-    }
-    expect(read("insights/generated-23.html")).toContain("Mais uma versão do texto.");
-  }, 300_000);
+  const keepsCompressedTwins =
+    "keeps the compressed twins of unchanged pages, as sitegen serve builds (drafts, twins compressed fast)";
+  it(
+    keepsCompressedTwins,
+    async () => {
+      await buildSite({ root: project, outDir: out, precompress: "fast", drafts: true });
+      writeFileSync(articleFile("pt", 23), article("pt", 23, undefined, "Mais uma versão do texto."));
+      const result = await buildBoth({ precompress: "fast", drafts: true });
+      expect(result.rendered).toBe(1);
+      expect(existsSync(join(out, "insights/generated-22.html.br"))).toBe(true);
+      // The edited page's and the feed's twins were made again, and open to what the files hold now.
+      for (const file of ["insights/generated-23.html", "insights/rss.xml"]) {
+        expect(brotliDecompressSync(readFileSync(join(out, `${file}.br`))).toString()).toBe(read(file));
+        expect(gunzipSync(readFileSync(join(out, `${file}.gz`))).toString()).toBe(read(file));
+      }
+      expect(read("insights/generated-23.html")).toContain("Mais uma versão do texto.");
+    },
+    300_000,
+  );
 
-  it("keeps an article with an image in its body as it is, its image files included, when another article changes", async () => {
-    const withImage = (text: string) =>
-      article(
-        "en",
-        120,
-        "An article with a chart",
-        `${text}\n\n![A chart of the pilots](../../images/insights/ai-governance.webp)\n`,
-      );
-    writeFileSync(articleFile("en", 120), withImage("Before the chart."));
-    await buildBoth();
-    expect(read("en/insights/generated-120.html")).toMatch(/<picture>[^]*alt="A chart of the pilots"/);
-    writeFileSync(articleFile("en", 7), article("en", 7, undefined, "Another article's text, changed."));
-    const result = await buildBoth();
-    expect(result.rendered).toBe(1);
-    expect(read("en/insights/generated-120.html")).toMatch(/<picture>[^]*alt="A chart of the pilots"/);
-  }, 300_000);
+  const keepsArticleWithImage =
+    "keeps an article with an image in its body as it is, its image files included, when another article changes";
+  it(
+    keepsArticleWithImage,
+    async () => {
+      const withImage = (text: string) =>
+        article(
+          "en",
+          120,
+          "An article with a chart",
+          `${text}\n\n![A chart of the pilots](../../images/insights/ai-governance.webp)\n`,
+        );
+      writeFileSync(articleFile("en", 120), withImage("Before the chart."));
+      await buildBoth();
+      expect(read("en/insights/generated-120.html")).toMatch(/<picture>[^]*alt="A chart of the pilots"/);
+      writeFileSync(articleFile("en", 7), article("en", 7, undefined, "Another article's text, changed."));
+      const result = await buildBoth();
+      expect(result.rendered).toBe(1);
+      expect(read("en/insights/generated-120.html")).toMatch(/<picture>[^]*alt="A chart of the pilots"/);
+    },
+    300_000,
+  );
 
   it("renders every page again when a source image changes, since pages name its files by their bytes", async () => {
     const cover = join(project, "content", "images", "insights", "ai-governance.webp");

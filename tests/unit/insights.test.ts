@@ -73,7 +73,10 @@ describe("an article", () => {
   const pt = () => page("insights/governanca-de-ia.html");
   const en = () => page("en/insights/ai-governance.html");
 
-  it("has breadcrumbs Home › Insights › title, the author at the top, its date in the page's language and reading time", () => {
+  const articleHeader =
+    "has breadcrumbs Home › Insights › title, the author at the top, its date in the page's language " +
+    "and reading time";
+  it(articleHeader, () => {
     const doc = pt();
     expect(doc.querySelectorAll("nav.breadcrumbs li").map((li) => li.textContent)).toEqual([
       "Início",
@@ -168,7 +171,10 @@ describe("an article", () => {
     expect(page("about.html").querySelector('meta[property="og:type"]')!.getAttribute("content")).toBe("website");
   });
 
-  it("renders Markdown: headings with ids that link to themselves, tables, footnotes, rel=noopener on other sites' links", () => {
+  const rendersMarkdown =
+    "renders Markdown: headings with ids that link to themselves, tables, footnotes, rel=noopener on other sites' " +
+    "links";
+  it(rendersMarkdown, () => {
     const body = pt().querySelector(".article-prose")!;
     const h2 = body.querySelector("h2")!;
     expect(h2.id).toBe("onde-estamos");
@@ -192,7 +198,9 @@ describe("an article", () => {
 });
 
 describe("feeds and the sitemap", () => {
-  it("write RSS 2.0 and Atom per locale with every article (up to 20), full URLs, announced in every page's head", () => {
+  const writesFeeds =
+    "write RSS 2.0 and Atom per locale with every article (up to 20), full URLs, announced in every page's head";
+  it(writesFeeds, () => {
     for (const [dir, locale] of [
       ["insights", "pt"],
       ["en/insights", "en"],
@@ -230,7 +238,8 @@ describe("collections, as an author meets them", () => {
     const project = projectCopy();
     writeFileSync(
       join(project, "content", "pt", "insights", "so-em-portugues.md"),
-      "---\ntitle: Só em português\ndescription: Um artigo sem tradução.\ndate: 2026-11-23\nauthor: cto\ntags: [strategy]\n---\n\nTexto com <script>alert(1)</script> e um [link](javascript:alert(1)).\n",
+      "---\ntitle: Só em português\ndescription: Um artigo sem tradução.\ndate: 2026-11-23\nauthor: cto\n" +
+        "tags: [strategy]\n---\n\nTexto com <script>alert(1)</script> e um [link](javascript:alert(1)).\n",
     );
     const dist = join(mkdtempSync(join(tmpdir(), "sitegen-insights-")), "dist");
     await buildSite({ root: project, outDir: dist });
@@ -254,7 +263,8 @@ describe("collections, as an author meets them", () => {
     const project = projectCopy();
     writeFileSync(
       join(project, "content", "en", "insights", "draft.md"),
-      "---\ntitle: Not yet\ndescription: A draft.\ndate: 2026-11-24\nauthor: ceo\ntags: [strategy]\ndraft: true\n---\n\nSoon.\n",
+      "---\ntitle: Not yet\ndescription: A draft.\ndate: 2026-11-24\nauthor: ceo\ntags: [strategy]\n" +
+        "draft: true\n---\n\nSoon.\n",
     );
     const built = join(mkdtempSync(join(tmpdir(), "sitegen-insights-")), "dist");
     await buildSite({ root: project, outDir: built });
@@ -269,7 +279,8 @@ describe("collections, as an author meets them", () => {
     for (let i = 1; i <= 6; i++) {
       writeFileSync(
         join(project, "content", "en", "insights", `note-${i}.yaml`),
-        `title: Note ${i}\ndescription: A short note.\ndate: 2025-01-0${i}\nauthor: cto\ntags: [mlops]\nbody: "Text of note ${i}."\n`,
+        `title: Note ${i}\ndescription: A short note.\ndate: 2025-01-0${i}\nauthor: cto\n` +
+          `tags: [mlops]\nbody: "Text of note ${i}."\n`,
       );
     }
     const dist = join(mkdtempSync(join(tmpdir(), "sitegen-insights-")), "dist");
@@ -315,7 +326,8 @@ describe("collections, as an author meets them", () => {
     [
       "an unknown tag",
       (t: string) => t.replace(/^tags: .*$/m, "tags: [governance, blockchain]"),
-      ':7:1, `tags`: "blockchain" is not one of governance, regulation, generative-ai, agents, operations, data-platforms, strategy, mlops, financial-services.',
+      ':7:1, `tags`: "blockchain" is not one of governance, regulation, generative-ai, agents, operations, ' +
+        "data-platforms, strategy, mlops, financial-services.",
     ],
   ])("fail on %s, naming the file, the line and the field", async (_what, change, message) => {
     const project = projectCopy();

@@ -3,14 +3,18 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { countWords, readingMinutes } from "../../src/generator/markdown.ts";
 
-/** What countWords counts, as one pattern: the runs between white space and markup that start with a letter or a digit. */
+/**
+ * What countWords counts, as one pattern: the runs between white space and markup that start with a letter or a
+ * digit.
+ */
 const reference = (source: string) => source.match(/[\p{L}\p{N}][^\s#>*_`|[\]()-]*/gu)?.length ?? 0;
 
 describe("the words of an article (its reading time)", () => {
   it("counts the words of prose, not its markup", () => {
     expect(
       countWords(
-        "# Governança de IA\n\nA **LGPD** já pede isso — e o PL 2338/2023 também.\n\n- item _um_\n- [link](https://example.com)",
+        "# Governança de IA\n\nA **LGPD** já pede isso — e o PL 2338/2023 também.\n\n" +
+          "- item _um_\n- [link](https://example.com)",
       ),
     ).toBe(17);
     expect(countWords("")).toBe(0);

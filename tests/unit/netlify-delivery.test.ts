@@ -91,7 +91,8 @@ describe("notifications on Netlify", () => {
   it("routes the confirmation link to the function, with the endpoints", () => {
     const fn = readFileSync(join(project, FUNCTIONS_DIR, FUNCTION_NAME, `${FUNCTION_NAME}.mjs`), "utf8");
     expect(fn).toContain(
-      'export const config = { path: ["/api/newsletter","/api/contact","/api/detect-language","/api/newsletter/confirm"] };',
+      'export const config = { path: ["/api/newsletter","/api/contact",' +
+        '"/api/detect-language","/api/newsletter/confirm"] };',
     );
   });
 
@@ -130,7 +131,10 @@ describe("notifications on Netlify", () => {
     ]);
   });
 
-  it("keeps a notification whose receiver is down in the outbox with its error, and a later request delivers it once it is up", async () => {
+  const keepsUndeliveredNotification =
+    "keeps a notification whose receiver is down in the outbox with its error, and a later request delivers it once " +
+    "it is up";
+  it(keepsUndeliveredNotification, async () => {
     const port = hook.port;
     await hook.close();
     const response = await post("/api/contact", {

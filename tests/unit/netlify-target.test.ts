@@ -77,7 +77,10 @@ const form = (fields: Record<string, string>) => ({
 });
 
 describe("sitegen build --target netlify", () => {
-  it("writes netlify.toml publishing dist/ with the functions folder, one v2 function, and leaves dist/ a static folder", () => {
+  const writesNetlifyToml =
+    "writes netlify.toml publishing dist/ with the functions folder, one v2 function, and leaves dist/ a static " +
+    "folder";
+  it(writesNetlifyToml, () => {
     const toml = readFileSync(join(project, "netlify.toml"), "utf8");
     expect(toml).toContain('command = "npx sitegen build --target netlify"');
     expect(toml).toContain('publish = "dist"');
@@ -92,7 +95,9 @@ describe("sitegen build --target netlify", () => {
     expect(existsSync(join(project, "dist", "_sitegen"))).toBe(false);
     expect(existsSync(join(project, "dist", "_headers"))).toBe(true);
     expect(printed.join("\n")).toContain(
-      `Netlify: ${FUNCTIONS_DIR}/${FUNCTION_NAME} answers /api/newsletter, /api/contact, /api/detect-language, ${FUNCTIONS_DIR}/sitegen-deliver sends due notifications on the schedule "*/5 * * * *"; netlify.toml publishes dist.`,
+      `Netlify: ${FUNCTIONS_DIR}/${FUNCTION_NAME} answers /api/newsletter, /api/contact, /api/detect-language, ` +
+        `${FUNCTIONS_DIR}/sitegen-deliver sends due notifications on the schedule "*/5 * * * *"; ` +
+        "netlify.toml publishes dist.",
     );
   });
 
@@ -104,7 +109,9 @@ describe("sitegen build --target netlify", () => {
     expect(page.headers.get("x-content-type-options")).toBe("nosniff");
   });
 
-  it("stores a newsletter signup and a contact message sent as JSON and as plain forms, in the Blobs store", async () => {
+  const storesInBlobs =
+    "stores a newsletter signup and a contact message sent as JSON and as plain forms, in the Blobs store";
+  it(storesInBlobs, async () => {
     let response = await post(
       "/api/newsletter",
       json({ email: "Ana@Example.com", locale: "en", website: "", startedAt: 0 }),
@@ -187,7 +194,9 @@ describe("sitegen build --target netlify", () => {
     expect(response.headers.get("allow")).toBe("POST");
   });
 
-  it("counts the rate limit in the Blobs store, across function instances, per visitor address from the context", async () => {
+  const rateLimitInBlobs =
+    "counts the rate limit in the Blobs store, across function instances, per visitor address from the context";
+  it(rateLimitInBlobs, async () => {
     // Netlify's local runtime runs each request in a new worker, so a count kept in memory would start at
     // zero every time. Each post also claims another address in the headers a client can set: the limit
     // counts by context.ip (the socket's address, here 127.0.0.2) all the same.

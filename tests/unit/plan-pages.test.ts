@@ -34,7 +34,10 @@ const SPEC_PATHS = [
 ];
 
 describe("the site's page plan", () => {
-  it("has the 18 screens of spec §2, the Insights listing and its tags, the results page, each under /en too, and one route per article", () => {
+  const hasEveryScreen =
+    "has the 18 screens of spec §2, the Insights listing and its tags, the results page, each under /en too, " +
+    "and one route per article";
+  it(hasEveryScreen, () => {
     expect(
       fixed(plan.routes)
         .map((r) => r.paths.pt)
@@ -197,7 +200,9 @@ describe("a listing grouped by a field (list.groupBy)", () => {
     });
   });
 
-  it("gives a locale without entries in a group no page: its switcher leads to the index, or to the group's first page", () => {
+  const emptyLocaleGroup =
+    "gives a locale without entries in a group no page: its switcher leads to the index, or to the group's first page";
+  it(emptyLocaleGroup, () => {
     expect(route("notes.topic:y")!.paths).toEqual({ pt: "/notes/topics/y" });
     expect(grouped.byFile.has("en/notes/topics/y.html")).toBe(false);
     expect(route("notes.topic:y")!.fallback).toEqual({ pt: "/notes/topics", en: "/en/notes/topics" });
@@ -222,7 +227,8 @@ describe("a listing grouped by a field (list.groupBy)", () => {
     [
       "a path without :group",
       topic({}, { pt: "/notes/topics/:group", en: "/notes/topics" }),
-      'route "notes.topic" groups its listing by "tags", so its path must hold ":group" where each value goes, and "/en/notes/topics" does not.',
+      'route "notes.topic" groups its listing by "tags", so its path must hold ":group" where each value goes, ' +
+        'and "/en/notes/topics" does not.',
     ],
     [
       "a collection the site does not define",
@@ -232,7 +238,8 @@ describe("a listing grouped by a field (list.groupBy)", () => {
     [
       "a field the collection does not have",
       topic({ groupBy: "topic" }),
-      'route "notes.topic" groups the collection "notes" by "topic", which is not one of its fields (date, tags, kind).',
+      'route "notes.topic" groups the collection "notes" by "topic", ' +
+        "which is not one of its fields (date, tags, kind).",
     ],
     [
       "an index route that does not exist",
@@ -250,7 +257,8 @@ describe("a listing grouped by a field (list.groupBy)", () => {
     [
       "a value that is not an address segment",
       ["x", "Data_Platforms"],
-      '`tags`: "Data_Platforms" cannot be the address of its page (route "notes.topic" makes one for each value): use lower-case letters, digits and hyphens only.',
+      '`tags`: "Data_Platforms" cannot be the address of its page (route "notes.topic" makes one for each value): ' +
+        "use lower-case letters, digits and hyphens only.",
     ],
     ["a value with a slash", ["../x"], '`tags`: "../x" cannot be the address of its page'],
     [

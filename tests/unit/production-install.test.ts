@@ -80,7 +80,10 @@ describe("what the production image needs", () => {
     }
   });
 
-  it("the Dockerfile builds in one stage, installs production dependencies only in another, and runs as node with a health check", () => {
+  const dockerfileStages =
+    "the Dockerfile builds in one stage, installs production dependencies only in another, and runs as node with a " +
+    "health check";
+  it(dockerfileStages, () => {
     expect(STAGES.map((s) => s.name)).toEqual(["build", "deps", "runtime"]);
     expect(steps(stage("build"), "RUN")).toEqual(["npm ci", "node bin/sitegen.js build"]);
     expect(steps(stage("deps"), "RUN")).toEqual(["npm ci --omit=dev"]);
@@ -204,8 +207,11 @@ describe.skipIf(!replay)("the Dockerfile's steps, replayed in fresh folders", ()
     return env;
   }
 
+  const servesFromProductionInstall =
+    "builds, installs the production dependencies alone, and serves pages, /healthz and the forms from them; " +
+    "SIGTERM exits 0";
   it(
-    "builds, installs the production dependencies alone, and serves pages, /healthz and the forms from them; SIGTERM exits 0",
+    servesFromProductionInstall,
     async () => {
       makeShims();
       await replayStage(stage("build"));

@@ -35,7 +35,10 @@ beforeAll(async () => {
 });
 
 describe("proof: outcomes with their context, the method, independence", () => {
-  it("shows every figure of the spec on the results page as a typical result: large, with the kind of project and what was measured (en)", () => {
+  const resultsPageFigures =
+    "shows every figure of the spec on the results page as a typical result: large, with the kind of project and " +
+    "what was measured (en)";
+  it(resultsPageFigures, () => {
     const doc = page("en/results.html");
     expect(text(doc.querySelector("#typical .section-intro")!)).toMatch(
       /typical result of one kind of project .* neither a promise nor one client's result/,
@@ -53,7 +56,10 @@ describe("proof: outcomes with their context, the method, independence", () => {
     );
   });
 
-  it("puts each unrouted sector's headline figures in its section of the industries page, noted as typical results and linked to the rest", () => {
+  const unroutedSectorFigures =
+    "puts each unrouted sector's headline figures in its section of the industries page, noted as typical results " +
+    "and linked to the rest";
+  it(unroutedSectorFigures, () => {
     const doc = page("en/industries.html");
     expect(doc.querySelectorAll("#manufacturing .outcome-figure").map(text)).toEqual([
       SPEC_FIGURES.manufacturing[0],
@@ -72,7 +78,9 @@ describe("proof: outcomes with their context, the method, independence", () => {
     }
   });
 
-  it("shows the implementation line's typical results beside it, and none on a line whose projects they do not measure", () => {
+  const implementationLineResults =
+    "shows the implementation line's typical results beside it, and none on a line whose projects they do not measure";
+  it(implementationLineResults, () => {
     const doc = page("en/services/implementation.html");
     expect(doc.querySelectorAll("#outcomes .outcome-figure").map(text)).toEqual([
       SPEC_FIGURES.manufacturing[0],
@@ -134,7 +142,10 @@ describe("proof: outcomes with their context, the method, independence", () => {
     );
   });
 
-  it("links every sector to the firm's articles on its subject, financial services first to the one on credit decisions, quoting it word for word", () => {
+  const sectorArticleLinks =
+    "links every sector to the firm's articles on its subject, financial services first to the one on credit " +
+    "decisions, quoting it word for word";
+  it(sectorArticleLinks, () => {
     const articles = Object.fromEntries(
       ["pt", "en"].flatMap((lang) =>
         readdirSync(join(ROOT, "content", lang, "insights")).map((f) => [
@@ -173,7 +184,10 @@ describe("proof: outcomes with their context, the method, independence", () => {
     );
   });
 
-  it("describes how an engagement runs, stage by stage, with a timeframe and deliverables, once: on the services page, in both languages", () => {
+  const engagementStages =
+    "describes how an engagement runs, stage by stage, with a timeframe and deliverables, once: on the services " +
+    "page, in both languages";
+  it(engagementStages, () => {
     for (const file of ["services.html", "en/services.html"]) {
       const steps = page(file).querySelectorAll("#method .method-step");
       expect(steps.length, file).toBe(4);
@@ -197,11 +211,15 @@ describe("proof: outcomes with their context, the method, independence", () => {
     ]);
   });
 
-  it("states independence from vendors once, on the technologies page, as what it gives the client, and shows no client, logo, testimonial or certification", () => {
+  const vendorIndependence =
+    "states independence from vendors once, on the technologies page, as what it gives the client, and shows no " +
+    "client, logo, testimonial or certification";
+  it(vendorIndependence, () => {
     for (const file of ["technologies.html", "en/technologies.html"])
       expect(page(file).querySelectorAll("#independence .benefit-list li")).toHaveLength(3);
     expect(text(page("en/technologies.html").querySelector("#independence .section-intro")!)).toBe(
-      "Vetor AI resells no licenses and takes no commission from any technology vendor. We are paid only for the work we do for you.",
+      "Vetor AI resells no licenses and takes no commission from any technology vendor. " +
+        "We are paid only for the work we do for you.",
     );
     for (const file of ["index.html", "en.html", "technologies.html", "about.html"])
       expect(visibleText(page(file).querySelector("main")!)).not.toMatch(
@@ -209,7 +227,10 @@ describe("proof: outcomes with their context, the method, independence", () => {
       );
   });
 
-  it("shows no section on two pages under two headings: each page's headings are its own, and its closing band speaks of it", () => {
+  const noRepeatedSection =
+    "shows no section on two pages under two headings: each page's headings are its own, and its closing band speaks " +
+    "of it";
+  it(noRepeatedSection, () => {
     const headings = (file: string) => page(file).querySelectorAll("main h2").map(text);
     const files = [
       "index.html",
@@ -237,7 +258,10 @@ describe("proof: outcomes with their context, the method, independence", () => {
     );
   });
 
-  it("draws each dark hero's illustration as decoration, hidden from assistive technology, and the quiet pages' on the light band", () => {
+  const heroIllustrations =
+    "draws each dark hero's illustration as decoration, hidden from assistive technology, and the quiet pages' on " +
+    "the light band";
+  it(heroIllustrations, () => {
     for (const file of ["index.html", "en/about.html", "industries.html", "results.html"]) {
       const svg = page(file).querySelector("main .hero svg.illustration, main .page-hero svg.illustration");
       expect(svg, file).not.toBeNull();

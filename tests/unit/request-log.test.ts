@@ -25,7 +25,10 @@ async function slowEnding(sent: number): Promise<{ port: number; lines: Record<s
   return { port: (server.address() as AddressInfo).port, lines };
 }
 
-/** Sends a GET and closes the connection once `bytes` bytes of body have arrived; resolves when the server has logged it. */
+/**
+ * Sends a GET and closes the connection once `bytes` bytes of body have arrived; resolves when the server has logged
+ * it.
+ */
 async function readThenClose(port: number, bytes: number, lines: unknown[]): Promise<void> {
   const socket = connect(port, "127.0.0.1");
   let text = "";

@@ -51,7 +51,9 @@ describe("request paths", () => {
     expect(parseRequestPath("//evil.example")).toEqual({ kind: "redirect", location: "/evil.example" });
   });
 
-  it("hides host files, compressed twins and everything under _sitegen/ (what sitegen start reads), at any depth", () => {
+  const hidesHostFiles =
+    "hides host files, compressed twins and everything under _sitegen/ (what sitegen start reads), at any depth";
+  it(hidesHostFiles, () => {
     for (const path of [
       "/_headers",
       "/_redirects",

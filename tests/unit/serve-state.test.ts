@@ -40,7 +40,10 @@ const read = (file: string) => readFileSync(join(out, file), "utf8");
 
 const serveOptions = (): BuildOptions => ({ root: project, outDir: out, precompress: "fast", drafts: true });
 
-/** A rebuild as sitegen serve makes it after the watcher reported `reported` (paths relative to the project); then a cold build to compare with. */
+/**
+ * A rebuild as sitegen serve makes it after the watcher reported `reported` (paths relative to the project); then a
+ * cold build to compare with.
+ */
 async function rebuild(reported: string[]): Promise<BuildResult> {
   last = await buildSite({ ...serveOptions(), state: last.state, changed: new Set(reported) });
   rmSync(cold, { recursive: true, force: true });
@@ -73,19 +76,25 @@ describe("a rebuild from the previous build's state in memory (sitegen serve)", 
     expect(read("insights/memory-3.html")).toContain("Um texto revisto.");
   }, 120_000);
 
-  it("renders one page for each of two edits in a row, and leaves a state a new process keeps every page by", async () => {
-    // Older articles (outside the feeds), their text alone edited: their own pages are all they change.
-    writeFileSync(join(project, articlePath("pt", 2)), article("pt", 2).replace("Texto 2.", "Texto dois, revisto."));
-    const first = await rebuild([articlePath("pt", 2)]);
-    writeFileSync(join(project, articlePath("en", 1)), article("en", 1).replace("Text 1.", "Text one, revised."));
-    const second = await rebuild([articlePath("en", 1)]);
-    expect([first.rendered, second.rendered]).toEqual([1, 1]);
-    expect(read("insights/memory-2.html")).toContain("Texto dois, revisto.");
-    expect(read("en/insights/memory-1.html")).toContain("Text one, revised.");
-    const next = await buildSite(serveOptions());
-    expect(next.rendered).toBe(0);
-    expect(treeHashes(out)).toEqual(treeHashes(cold));
-  }, 120_000);
+  const rendersOnePagePerEdit =
+    "renders one page for each of two edits in a row, and leaves a state a new process keeps every page by";
+  it(
+    rendersOnePagePerEdit,
+    async () => {
+      // Older articles (outside the feeds), their text alone edited: their own pages are all they change.
+      writeFileSync(join(project, articlePath("pt", 2)), article("pt", 2).replace("Texto 2.", "Texto dois, revisto."));
+      const first = await rebuild([articlePath("pt", 2)]);
+      writeFileSync(join(project, articlePath("en", 1)), article("en", 1).replace("Text 1.", "Text one, revised."));
+      const second = await rebuild([articlePath("en", 1)]);
+      expect([first.rendered, second.rendered]).toEqual([1, 1]);
+      expect(read("insights/memory-2.html")).toContain("Texto dois, revisto.");
+      expect(read("en/insights/memory-1.html")).toContain("Text one, revised.");
+      const next = await buildSite(serveOptions());
+      expect(next.rendered).toBe(0);
+      expect(treeHashes(out)).toEqual(treeHashes(cold));
+    },
+    120_000,
+  );
 
   it("sees an edited title, a new article and a removed one, each reported by the watcher", async () => {
     writeFileSync(join(project, articlePath("en", 4)), article("en", 4, "A retitled memory article"));
@@ -110,32 +119,46 @@ describe("a rebuild from the previous build's state in memory (sitegen serve)", 
     expect(result.rendered).toBeLessThan(result.pages.length / 2);
   }, 120_000);
 
-  it("notes the body read by a page rendered again from an entry it kept, and renders it again when that body changes", async () => {
-    // The English date makes the pair's route change (its last change): the Portuguese page is rendered again, its entry kept from memory.
-    writeFileSync(
-      join(project, articlePath("en", 9)),
-      article("en", 9).replace(/^date: .*$/m, "$&\nupdated: 2026-04-01"),
-    );
-    const renders = await rebuild([articlePath("en", 9)]);
-    expect(renders.rendered).toBeGreaterThanOrEqual(2);
-    writeFileSync(
-      join(project, articlePath("pt", 9)),
-      article("pt", 9).replace("Texto 9.", "Um corpo novo para o nove."),
-    );
-    const result = await rebuild([articlePath("pt", 9)]);
-    expect(read("insights/memory-9.html")).toContain("Um corpo novo para o nove.");
-    expect(result.rendered).toBeLessThan(result.pages.length / 2);
-  }, 120_000);
+  const notesBodyReadFromKeptEntry =
+    "notes the body read by a page rendered again from an entry it kept, and renders it again when that body changes";
+  it(
+    notesBodyReadFromKeptEntry,
+    async () => {
+      // The English date makes the pair's route change (its last change): the Portuguese page is rendered again, its
+      // entry kept from memory.
+      writeFileSync(
+        join(project, articlePath("en", 9)),
+        article("en", 9).replace(/^date: .*$/m, "$&\nupdated: 2026-04-01"),
+      );
+      const renders = await rebuild([articlePath("en", 9)]);
+      expect(renders.rendered).toBeGreaterThanOrEqual(2);
+      writeFileSync(
+        join(project, articlePath("pt", 9)),
+        article("pt", 9).replace("Texto 9.", "Um corpo novo para o nove."),
+      );
+      const result = await rebuild([articlePath("pt", 9)]);
+      expect(read("insights/memory-9.html")).toContain("Um corpo novo para o nove.");
+      expect(result.rendered).toBeLessThan(result.pages.length / 2);
+    },
+    120_000,
+  );
 
-  it("looks again at every file under a folder the watcher reported (a folder moved in, or its events merged)", async () => {
-    const file = join(project, articlePath("pt", 5));
-    const { mtime } = statSync(file);
-    // The same size and time of change as before: only reading the file shows the edit, and only a file reported is read.
-    writeFileSync(file, article("pt", 5).replace("Texto 5.", "Texto 9."));
-    utimesSync(file, mtime, mtime);
-    last = await buildSite({ ...serveOptions(), state: last.state, changed: new Set(["content/en"]) });
-    expect(read("insights/memory-5.html")).toContain("Texto 5.");
-    await rebuild([join("content", "pt", "insights")]);
-    expect(read("insights/memory-5.html")).toContain("Texto 9.");
-  }, 120_000);
+  const rereadsReportedFolder =
+    "looks again at every file under a folder the watcher reported (a folder moved in, or its events merged)";
+  it(
+    rereadsReportedFolder,
+    async () => {
+      const file = join(project, articlePath("pt", 5));
+      const { mtime } = statSync(file);
+      // The same size and time of change as before: only reading the file shows the edit, and only a file reported is
+      // read.
+      writeFileSync(file, article("pt", 5).replace("Texto 5.", "Texto 9."));
+      utimesSync(file, mtime, mtime);
+      last = await buildSite({ ...serveOptions(), state: last.state, changed: new Set(["content/en"]) });
+      expect(read("insights/memory-5.html")).toContain("Texto 5.");
+      await rebuild([join("content", "pt", "insights")]);
+      expect(read("insights/memory-5.html")).toContain("Texto 9.");
+    },
+    120_000,
+  );
 });

@@ -174,7 +174,10 @@ describe("sitegen start on a built dist", () => {
     expect(rows(database, "newsletter").map((r) => r.email)).toEqual(["one@example.com", "two@example.com"]);
   });
 
-  it("logs one JSON line per request on stdout: time, method, path without the query, status, bytes, duration, remote address", async () => {
+  const logsJsonLines =
+    "logs one JSON line per request on stdout: time, method, path without the query, status, bytes, duration, remote " +
+    "address";
+  it(logsJsonLines, async () => {
     const before = server.lines.length;
     const page = await send(server.port, "/about?email=someone%40example.com&utm=x");
     await send(server.port, "/api/newsletter?from=footer", {
@@ -182,7 +185,8 @@ describe("sitegen start on a built dist", () => {
       headers: JSON_POST,
       body: JSON.stringify({ email: "logged@example.com" }),
     });
-    // A line is written when the connection is done with its request, which may be just after the client has its answer.
+    // A line is written when the connection is done with its request, which may be just after the client has its
+    // answer.
     const find = () => [
       server.lines.find((l) => l.path === "/about"),
       server.lines.slice(before).find((l) => l.method === "POST"),
@@ -230,7 +234,8 @@ describe("stopping sitegen start", () => {
     socket.setEncoding("utf8").on("data", (d: string) => (answer += d));
     const closed = new Promise((r) => socket.once("close", r));
     socket.write(
-      `POST /api/newsletter HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nAccept: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body.slice(0, 10)}`,
+      "POST /api/newsletter HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n" +
+        `Accept: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body.slice(0, 10)}`,
     );
     // The request is in flight once the server holds it: the log of the earlier post shows it is serving.
     await new Promise((r) => setTimeout(r, 300));
@@ -263,7 +268,8 @@ describe("stopping sitegen start", () => {
     const closed = new Promise((r) => socket.once("close", r));
     // Announces a body it never sends.
     socket.write(
-      "POST /api/newsletter HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{",
+      "POST /api/newsletter HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n" +
+        "Content-Length: 100\r\n\r\n{",
     );
     await new Promise((r) => setTimeout(r, 300));
     process.kill(server.child.pid!, "SIGTERM");
@@ -303,7 +309,9 @@ describe("stopping sitegen start", () => {
     expect(await open()).toBe(0);
   }, 10_000);
 
-  it("passes DATABASE_URL to the site's endpoints, loads them from dist alone, and awaits their close() on SIGINT", async () => {
+  const passesDatabaseUrl =
+    "passes DATABASE_URL to the site's endpoints, loads them from dist alone, and awaits their close() on SIGINT";
+  it(passesDatabaseUrl, async () => {
     // A site whose endpoints report what they see and note when they are closed.
     const project = projectCopy();
     const marker = join(emptyFolder(), "closed");
@@ -311,11 +319,14 @@ describe("stopping sitegen start", () => {
       join(project, "src", "api", "index.ts"),
       [
         'import { writeFileSync } from "node:fs";',
-        "export function createApiHandlers({ site, messages }: { site: { endpoints: Record<string, string> }; messages: Record<string, Map<string, string>> }) {",
-        '  const handler = async () => Response.json({ databaseUrl: process.env.DATABASE_URL, text: messages.en.get("api.method") });',
+        "export function createApiHandlers({ site, messages }: " +
+          "{ site: { endpoints: Record<string, string> }; messages: Record<string, Map<string, string>> }) {",
+        "  const handler = async () => " +
+          'Response.json({ databaseUrl: process.env.DATABASE_URL, text: messages.en.get("api.method") });',
         "  return {",
         "    handlers: { [site.endpoints.detectLanguage]: handler },",
-        `    close: () => new Promise<void>((done) => setTimeout(() => { writeFileSync(${JSON.stringify(marker)}, "closed"); done(); }, 200)),`,
+        "    close: () => new Promise<void>((done) => " +
+          `setTimeout(() => { writeFileSync(${JSON.stringify(marker)}, "closed"); done(); }, 200)),`,
         "  };",
         "}",
       ].join("\n"),
@@ -383,7 +394,9 @@ describe("start's settings", () => {
 });
 
 describe("sitegen start and the leads' notifications", () => {
-  it("delivers each lead by e-mail and webhook in the background, and finishes a delivery in flight on SIGTERM", async () => {
+  const deliversLeadsInBackground =
+    "delivers each lead by e-mail and webhook in the background, and finishes a delivery in flight on SIGTERM";
+  it(deliversLeadsInBackground, async () => {
     const smtp = await startSmtpSink();
     const hook = await startWebhook();
     // Long enough for the signal to arrive while the webhook is still waited for, short of the grace period.
@@ -433,7 +446,10 @@ describe("sitegen start and the leads' notifications", () => {
     }
   });
 
-  it("sends at start what an earlier run left in the outbox, and erases contact messages older than submissions.retentionDays", async () => {
+  const sendsOutboxAtStart =
+    "sends at start what an earlier run left in the outbox, and erases contact messages older than " +
+    "submissions.retentionDays";
+  it(sendsOutboxAtStart, async () => {
     const hook = await startWebhook();
     try {
       const database = join(emptyFolder(), "submissions.db");
@@ -492,7 +508,9 @@ describe("sitegen start and the leads' notifications", () => {
     ).rejects.toThrow(/exited \(1\) before listening[^]*DatabaseUnreadable: Cannot read the database/);
   });
 
-  it("runs the submissions commands on a server that holds only dist/, reading the store the server writes", async () => {
+  const runsSubmissionsCommands =
+    "runs the submissions commands on a server that holds only dist/, reading the store the server writes";
+  it(runsSubmissionsCommands, async () => {
     // As in the container image: the working folder holds dist/ and no content/ nor src/.
     const app = emptyFolder();
     cpSync(dist, join(app, "dist"), { recursive: true });

@@ -149,47 +149,63 @@ function expectSecurityHeaders(headers: Record<string, string | string[] | undef
 const file = (path: string) => readFileSync(join(out, path));
 
 describe("a dist that changes under the running server", () => {
-  it("sitegen serve --no-watch answers 404 for a file moved out of dist and keeps serving (it used to die)", async () => {
-    const serveOut = join(work, "serve-dist");
-    let stdout = "";
-    let stderr = "";
-    const child: ChildProcess = spawn(
-      process.execPath,
-      [join(ROOT, "bin", "sitegen.js"), "serve", "--no-watch", "--host", "127.0.0.1", "--port", "0", "--out", serveOut],
-      {
-        cwd: ROOT,
-        env: { ...process.env, NO_COLOR: "1", SUBMISSIONS_DB: join(work, "serve.db") },
-      },
-    );
-    child.stdout!.on("data", (d) => (stdout += d));
-    child.stderr!.on("data", (d) => (stderr += d));
-    let exited = false;
-    child.on("exit", () => (exited = true));
-    try {
-      for (let waited = 0; !/Serving .* at http/.test(stdout); waited += 50) {
-        if (exited || waited > 60_000)
-          throw new Error(`sitegen serve did not start.\nstdout: ${stdout}\nstderr: ${stderr}`);
-        await new Promise((r) => setTimeout(r, 50));
-      }
-      const base = stdout.match(/at (http:\/\/127\.0\.0\.1:\d+)\//)![1];
-      expect((await fetch(`${base}/robots.txt`)).status).toBe(200);
+  const servesAfterFileMoved =
+    "sitegen serve --no-watch answers 404 for a file moved out of dist and keeps serving (it used to die)";
+  it(
+    servesAfterFileMoved,
+    async () => {
+      const serveOut = join(work, "serve-dist");
+      let stdout = "";
+      let stderr = "";
+      const child: ChildProcess = spawn(
+        process.execPath,
+        [
+          join(ROOT, "bin", "sitegen.js"),
+          "serve",
+          "--no-watch",
+          "--host",
+          "127.0.0.1",
+          "--port",
+          "0",
+          "--out",
+          serveOut,
+        ],
+        {
+          cwd: ROOT,
+          env: { ...process.env, NO_COLOR: "1", SUBMISSIONS_DB: join(work, "serve.db") },
+        },
+      );
+      child.stdout!.on("data", (d) => (stdout += d));
+      child.stderr!.on("data", (d) => (stderr += d));
+      let exited = false;
+      child.on("exit", () => (exited = true));
+      try {
+        for (let waited = 0; !/Serving .* at http/.test(stdout); waited += 50) {
+          if (exited || waited > 60_000)
+            throw new Error(`sitegen serve did not start.\nstdout: ${stdout}\nstderr: ${stderr}`);
+          await new Promise((r) => setTimeout(r, 50));
+        }
+        const base = stdout.match(/at (http:\/\/127\.0\.0\.1:\d+)\//)![1];
+        expect((await fetch(`${base}/robots.txt`)).status).toBe(200);
 
-      renameSync(join(serveOut, "robots.txt"), join(work, "robots.txt.moved"));
-      const gone = await fetch(`${base}/robots.txt`).catch((error: Error) => error);
-      expect(gone instanceof Response ? gone.status : `${gone.message}\nstderr: ${stderr}`).toBe(404);
-      expect(
-        parseHtml(await (gone as Response).text())
-          .querySelector("html")!
-          .getAttribute("lang"),
-      ).toBe("pt-BR");
-      // Still alive and answering.
-      expect((await fetch(`${base}/`)).status).toBe(200);
-      await new Promise((r) => setTimeout(r, 100));
-      expect(exited, stderr).toBe(false);
-    } finally {
-      child.kill("SIGTERM");
-    }
-  }, 90_000);
+        renameSync(join(serveOut, "robots.txt"), join(work, "robots.txt.moved"));
+        const gone = await fetch(`${base}/robots.txt`).catch((error: Error) => error);
+        expect(gone instanceof Response ? gone.status : `${gone.message}\nstderr: ${stderr}`).toBe(404);
+        expect(
+          parseHtml(await (gone as Response).text())
+            .querySelector("html")!
+            .getAttribute("lang"),
+        ).toBe("pt-BR");
+        // Still alive and answering.
+        expect((await fetch(`${base}/`)).status).toBe(200);
+        await new Promise((r) => setTimeout(r, 100));
+        expect(exited, stderr).toBe(false);
+      } finally {
+        child.kill("SIGTERM");
+      }
+    },
+    90_000,
+  );
 
   it("serves what a deploy adds and answers 404 for what it removed, hashed assets included", async () => {
     const assets = readdirSync(join(out, "assets"));
@@ -235,7 +251,9 @@ describe("a dist that changes under the running server", () => {
     expect((await get("/big.bin")).status).toBe(404);
   });
 
-  it("closes the connection when a file is cut short in place while being sent, instead of leaving the client waiting", async () => {
+  const closesOnTruncatedFile =
+    "closes the connection when a file is cut short in place while being sent, instead of leaving the client waiting";
+  it(closesOnTruncatedFile, async () => {
     // A server whose own timeouts are far longer than the client's patience (get gives up after 10 s
     // without a byte): the connection can only end in time if the server closes it because of the file.
     const patient = createSiteServer({
@@ -468,7 +486,9 @@ describe("slow clients", () => {
     expect((await get("/")).status).toBe(200);
   });
 
-  it("by default allows half a minute per request, ten seconds for headers and five idle between requests", async () => {
+  const defaultTimeouts =
+    "by default allows half a minute per request, ten seconds for headers and five idle between requests";
+  it(defaultTimeouts, async () => {
     const defaults = createSiteServer({ outDir: out, site });
     try {
       expect(defaults.server.requestTimeout).toBe(30_000);

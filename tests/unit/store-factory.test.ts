@@ -21,7 +21,9 @@ afterEach(() => {
 });
 
 describe("choosing the store", () => {
-  it("takes PostgreSQL when DATABASE_URL is set, else the SQLite file of submissions.database or SUBMISSIONS_DB", async () => {
+  const choosesStoreFromEnv =
+    "takes PostgreSQL when DATABASE_URL is set, else the SQLite file of submissions.database or SUBMISSIONS_DB";
+  it(choosesStoreFromEnv, async () => {
     const sqlite = openStore({ database: "data/leads.db" }, {}, "/srv/site");
     expect(sqlite).toBeInstanceOf(SqliteSubmissionStore);
     expect((sqlite as SqliteSubmissionStore).file).toBe("/srv/site/data/leads.db");

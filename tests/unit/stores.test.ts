@@ -151,7 +151,9 @@ for (const [backend, migrations] of BACKENDS) {
       expect((await store.list("newsletter")).map((r) => r.email.toLowerCase())).toEqual(["race@x.com"]);
     });
 
-    it("marks suspect submissions, keeps the mark for suspect repeats and clears it for a human-paced one", async () => {
+    const marksSuspectSubmissions =
+      "marks suspect submissions, keeps the mark for suspect repeats and clears it for a human-paced one";
+    it(marksSuspectSubmissions, async () => {
       const { store } = await fresh();
       const mark = async () => (await store.list("newsletter"))[0].suspect;
       expect(await store.addNewsletter(news("fast@x.com", { suspect: true }))).toBe("added");
@@ -187,7 +189,10 @@ for (const [backend, migrations] of BACKENDS) {
       expect(messages.size).toBe(500);
     });
 
-    it("takes notifications through the outbox: queued with the submission, claimed, failed with a next attempt, delivered", async () => {
+    const outboxLifecycle =
+      "takes notifications through the outbox: queued with the submission, claimed, failed with a next attempt, " +
+      "delivered";
+    it(outboxLifecycle, async () => {
       const { store } = await fresh();
       await store.addContact(contact("lead@x.com"), [email({ to: "firm" }), { kind: "webhook", payload: { n: 1 } }]);
       expect(await store.addNewsletter(news("sub@x.com"), [email()])).toBe("added");
@@ -314,7 +319,10 @@ for (const [backend, migrations] of BACKENDS) {
       await expect(store.purgeOlderThan(0, T0)).rejects.toThrow(RangeError);
     });
 
-    it("keeps double opt-in subscriptions unconfirmed until confirmed, queues with the confirmation, and expires the unconfirmed", async () => {
+    const keepsUnconfirmedSignups =
+      "keeps double opt-in subscriptions unconfirmed until confirmed, queues with the confirmation, and expires the " +
+      "unconfirmed";
+    it(keepsUnconfirmedSignups, async () => {
       const { store } = await fresh();
       expect(
         await store.addNewsletter(news("Wait@x.com", { confirmed: false }), [
@@ -419,7 +427,8 @@ for (const [backend, migrations] of BACKENDS) {
         ]);
         const csv = (await printed({ type: "contact", format: "csv" })).split("\n");
         expect(csv[0]).toBe(
-          "id,first_name,last_name,email,company,message,locale,created_at,suspect,delivery,delivery_attempts,delivery_error",
+          "id,first_name,last_name,email,company,message,locale,created_at,suspect," +
+            "delivery,delivery_attempts,delivery_error",
         );
         expect(csv[1]).toBe(`1,Ana,Souza,a@x.com,"x;'=1+1;y",Olá,pt,${at(0)},0,failing,1,"SMTP 421, try later"`);
         const both = (await printed({ format: "csv" })).split("\n");
@@ -433,7 +442,8 @@ for (const [backend, migrations] of BACKENDS) {
     it("queues the configured notifications with each submission the endpoints accept", async () => {
       const place = await backend.fresh();
       const site: SiteConfig = { ...SITE, submissions: { ...place.settings, rateLimitPerMinute: 100 } };
-      // The stores of a server are chosen by the environment; D1 and Blobs are given, as the worker and the Netlify Function do.
+      // The stores of a server are chosen by the environment; D1 and Blobs are given, as the worker and the Netlify
+      // Function do.
       const api = createApiHandlers({
         site,
         root: place.root,
@@ -604,7 +614,9 @@ describe("SQLite migrations", () => {
 });
 
 describe("SQLite files of the layout before migrations", () => {
-  it("keep the earliest of two subscriptions that only Unicode case told apart (SQLite's NOCASE folds ASCII only)", async () => {
+  const keepEarliestCaseVariant =
+    "keep the earliest of two subscriptions that only Unicode case told apart (SQLite's NOCASE folds ASCII only)";
+  it(keepEarliestCaseVariant, async () => {
     const dir = mkdtempSync(join(tmpdir(), "sitegen-sqlite-"));
     mkdirSync(join(dir, "data"));
     const file = join(dir, "data", "submissions.db");

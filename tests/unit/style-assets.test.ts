@@ -29,9 +29,13 @@ function project(css: string): string {
 }
 
 describe("the files a stylesheet names with url()", () => {
-  it("are copied under assets/ with hashed names and the stylesheet points at them; other origins and data: stay as written", async () => {
+  const copiedWithHashes =
+    "are copied under assets/ with hashed names and the stylesheet points at them; other origins and data: stay as " +
+    "written";
+  it(copiedWithHashes, async () => {
     const root = project(
-      `.a { background: url("./img/grid.svg"); } .b { background: url("https://cdn.example.com/x.png"); } .c { background: url("data:image/gif;base64,R0lGODlhAQABAAAAACw="); }`,
+      `.a { background: url("./img/grid.svg"); } .b { background: url("https://cdn.example.com/x.png"); } ` +
+        `.c { background: url("data:image/gif;base64,R0lGODlhAQABAAAAACw="); }`,
     );
     const sheet = await bundleStyles(root);
     expect(sheet.assets.map((a) => a.file)).toEqual([expect.stringMatching(/^assets\/grid\.[0-9a-f]{10}\.svg$/)]);
@@ -48,7 +52,8 @@ describe("the files a stylesheet names with url()", () => {
 
   it("cut a font to its @font-face rule's unicode-range and weight range, and list it for preloading", async () => {
     const root = project(
-      `@font-face { font-family: Body; font-weight: 500 700; src: url("./fonts/body.woff2") format("woff2"); unicode-range: U+0041-005A; } body { font-family: Body; }`,
+      `@font-face { font-family: Body; font-weight: 500 700; src: url("./fonts/body.woff2") format("woff2"); ` +
+        "unicode-range: U+0041-005A; } body { font-family: Body; }",
     );
     const sheet = await bundleStyles(root);
     expect(sheet.fonts).toEqual([{ href: sheet.assets[0].href, type: "font/woff2" }]);

@@ -46,7 +46,10 @@ for (const backend of [sqliteBackend(), postgresBackend()] as Backend[]) {
     beforeAll(() => backend.start());
     afterAll(() => backend.stop());
 
-    it("exports everything about an address in any case, then erases it, notifications included, counting rows per table", async () => {
+    const exportsThenErases =
+      "exports everything about an address in any case, then erases it, notifications included, counting rows per " +
+      "table";
+    it(exportsThenErases, async () => {
       const place = await backend.fresh();
       const store = place.open();
       try {
@@ -89,7 +92,8 @@ for (const backend of [sqliteBackend(), postgresBackend()] as Backend[]) {
       const deleted = await cli(place, ["delete", "--email", "ANA@example.com"]);
       expect(deleted.status, deleted.stderr).toBe(0);
       expect(deleted.stdout).toBe(
-        "Erased everything stored about ANA@example.com (LGPD art. 18): newsletter: 1 row, contact: 2 rows, outbox: 2 rows.\n",
+        "Erased everything stored about ANA@example.com (LGPD art. 18): " +
+          "newsletter: 1 row, contact: 2 rows, outbox: 2 rows.\n",
       );
       const after = JSON.parse((await cli(place, ["export", "--email", "ana@example.com"])).stdout);
       expect(after).toEqual({ email: "ana@example.com", newsletter: [], contact: [], outbox: [] });

@@ -73,7 +73,8 @@ describe("a tag's page", () => {
     expect(pt.querySelector("title")!.textContent).toBe("Insights: Governança de IA | Vetor AI");
     expect(pt.querySelector("h1")!.textContent).toBe("Governança de IA");
     expect(pt.querySelector('meta[name="description"]')!.getAttribute("content")).toBe(
-      "Artigos da Vetor AI sobre o tema “Governança de IA”: análises práticas para executivos sobre estratégia, governança e execução de IA nas empresas brasileiras.",
+      "Artigos da Vetor AI sobre o tema “Governança de IA”: análises práticas para executivos " +
+        "sobre estratégia, governança e execução de IA nas empresas brasileiras.",
     );
     const en = page("/en/insights/tags/data-platforms");
     expect(en.querySelector("title")!.textContent).toBe("Insights: Data platforms | Vetor AI");
@@ -205,7 +206,8 @@ describe("tags as authors meet them", () => {
     for (let i = 1; i <= 13; i++) {
       writeFileSync(
         join(project, "content", "pt", "insights", `nota-${i}.md`),
-        `---\ntitle: Nota ${i}\ndescription: Uma nota curta.\ndate: 2025-01-${String(i).padStart(2, "0")}\nauthor: cto\ntags: [regulation]\n---\n\nTexto da nota ${i}.\n`,
+        `---\ntitle: Nota ${i}\ndescription: Uma nota curta.\ndate: 2025-01-${String(i).padStart(2, "0")}\n` +
+          `author: cto\ntags: [regulation]\n---\n\nTexto da nota ${i}.\n`,
       );
     }
     const dist = join(mkdtempSync(join(tmpdir(), "sitegen-tags-")), "dist");
@@ -256,7 +258,8 @@ describe("tags as authors meet them", () => {
     await expect(
       buildSite({ root: project, outDir: join(mkdtempSync(join(tmpdir(), "sitegen-tags-")), "dist") }),
     ).rejects.toThrowError(
-      'content/en/insights/ai-ready-data.md, `tags`: "Data_Strategy" cannot be the address of its page (route "insights.tag" makes one for each value): use lower-case letters, digits and hyphens only.',
+      'content/en/insights/ai-ready-data.md, `tags`: "Data_Strategy" cannot be the address of its page ' +
+        '(route "insights.tag" makes one for each value): use lower-case letters, digits and hyphens only.',
     );
   });
 });

@@ -93,7 +93,8 @@ describe("the test prerequisites script (the first step of npm test)", () => {
     const out = m.run({ PREREQUISITES_UID: "1000" });
     expect(out.status).toBe(1);
     expect(out.lines).toEqual([
-      "test prerequisites: missing java (for the W3C HTML checker); run: sudo apt-get update && sudo apt-get install -y default-jre-headless",
+      "test prerequisites: missing java (for the W3C HTML checker); " +
+        "run: sudo apt-get update && sudo apt-get install -y default-jre-headless",
     ]);
     expect(m.aptCalls()).toEqual([]);
   });
@@ -103,11 +104,14 @@ describe("the test prerequisites script (the first step of npm test)", () => {
     const out = m.run({ PREREQUISITES_UID: "0" });
     expect(out.status).toBe(1);
     expect(out.lines).toEqual([
-      "test prerequisites: missing java (for the W3C HTML checker) and no apt-get to install them: install it (on Debian: sudo apt-get update && sudo apt-get install -y default-jre-headless)",
+      "test prerequisites: missing java (for the W3C HTML checker) and no apt-get to install them: " +
+        "install it (on Debian: sudo apt-get update && sudo apt-get install -y default-jre-headless)",
     ]);
   });
 
-  it("looks for Debian's /usr/bin/chromium when CHROMIUM_PATH is not set, and asks for both packages in one line", () => {
+  const defaultChromium =
+    "looks for Debian's /usr/bin/chromium when CHROMIUM_PATH is not set, and asks for both packages in one line";
+  it(defaultChromium, () => {
     const m = machine({ aptGet: "works" });
     const out = m.run({ PREREQUISITES_UID: "1000", CHROMIUM_PATH: undefined });
     // Whether this machine has Debian's Chromium decides which line is right; java is missing either way.
@@ -126,7 +130,8 @@ describe("the test prerequisites script (the first step of npm test)", () => {
     const out = m.run({ PREREQUISITES_UID: "0", CHROMIUM_PATH: join(m.bin, "no-such-chromium") });
     expect(out.status).toBe(1);
     expect(out.lines).toEqual([
-      `test prerequisites: CHROMIUM_PATH is "${join(m.bin, "no-such-chromium")}", which is not an executable file: point it at a Chromium, or unset it to use Debian's /usr/bin/chromium (sudo apt-get install -y chromium)`,
+      `test prerequisites: CHROMIUM_PATH is "${join(m.bin, "no-such-chromium")}", which is not an executable file: ` +
+        "point it at a Chromium, or unset it to use Debian's /usr/bin/chromium (sudo apt-get install -y chromium)",
     ]);
     expect(m.aptCalls()).toEqual([]);
   });
@@ -135,7 +140,8 @@ describe("the test prerequisites script (the first step of npm test)", () => {
     const m = machine({ aptGet: "works" });
     const out = m.run({ PREREQUISITES_UID: "0" });
     expect(out.lines).toEqual([
-      "test prerequisites: installing default-jre-headless with apt-get, because java (for the W3C HTML checker) is missing",
+      "test prerequisites: installing default-jre-headless with apt-get, " +
+        "because java (for the W3C HTML checker) is missing",
     ]);
     expect(m.aptCalls()).toEqual([
       { args: ["update", "-q"], frontend: "noninteractive" },
@@ -148,7 +154,8 @@ describe("the test prerequisites script (the first step of npm test)", () => {
     const m = machine({ java: true, aptGet: "works", postgres: false });
     const out = m.run({ PREREQUISITES_UID: "0" });
     expect(out.lines).toEqual([
-      "test prerequisites: installing postgresql with apt-get, because PostgreSQL's server (for the store tests) is missing",
+      "test prerequisites: installing postgresql with apt-get, " +
+        "because PostgreSQL's server (for the store tests) is missing",
     ]);
     expect(m.aptCalls()).toEqual([
       { args: ["update", "-q"], frontend: "noninteractive" },
@@ -162,7 +169,8 @@ describe("the test prerequisites script (the first step of npm test)", () => {
     const out = m.run({ PREREQUISITES_UID: "0" });
     expect(out.status).toBe(1);
     expect(out.lines.at(-1)).toBe(
-      "test prerequisites: apt-get install failed (exit code 100); run it yourself: apt-get update && apt-get install -y default-jre-headless",
+      "test prerequisites: apt-get install failed (exit code 100); " +
+        "run it yourself: apt-get update && apt-get install -y default-jre-headless",
     );
   });
 });

@@ -96,7 +96,9 @@ describe("a third locale, added by configuration and content only", () => {
       expect(url.querySelectorAll("*").filter((el) => el.rawTagName === "xhtml:link")).toHaveLength(4);
   });
 
-  it("writes the Spanish not-found page, a host rule for it, and the server answers unknown /es addresses with it", async () => {
+  const spanishNotFound =
+    "writes the Spanish not-found page, a host rule for it, and the server answers unknown /es addresses with it";
+  it(spanishNotFound, async () => {
     expect(parseHtml(read("es/404.html")).querySelector("html")!.getAttribute("lang")).toBe("es");
     expect(read("_redirects")).toBe("/en/*  /en/404.html  404\n/es/*  /es/404.html  404\n");
     const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {

@@ -29,7 +29,9 @@ describe("watchTree", () => {
     return { root, saw, clear: () => seen.splice(0) };
   };
 
-  it("sees every save that renames a new file over the old one, not only the first, and plain writes after them", async () => {
+  const seesRenamedSaves =
+    "sees every save that renames a new file over the old one, not only the first, and plain writes after them";
+  it(seesRenamedSaves, async () => {
     const { root, saw, clear } = watched();
     const file = join(root, "en", "common.yaml");
     for (let i = 0; i < 3; i++) {

@@ -15,7 +15,9 @@ export function cookieString(
   const { days = 365, path = "/", sameSite = "Lax" } = options;
   const secure = options.secure ?? (https || sameSite === "None");
   const expires = new Date(Date.now() + days * 24 * 60 * 60 * 1000).toUTCString();
-  return `${encodeURIComponent(name)}=${encodeURIComponent(value)}; Expires=${expires}; Max-Age=${Math.round(days * 86400)}; Path=${path}; SameSite=${sameSite}${secure ? "; Secure" : ""}`;
+  const pair = `${encodeURIComponent(name)}=${encodeURIComponent(value)}`;
+  const attributes = `Expires=${expires}; Max-Age=${Math.round(days * 86400)}; Path=${path}; SameSite=${sameSite}`;
+  return `${pair}; ${attributes}${secure ? "; Secure" : ""}`;
 }
 
 export function setCookie(name: string, value: string, options?: CookieOptions): void {

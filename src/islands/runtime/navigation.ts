@@ -11,7 +11,10 @@
  * navigation, the bug class users of other client routers keep reporting.
  */
 
-/** Spec §2/§9: content fades out, the next page comes in after about 100 ms; the transition itself is 200 ms (CSS). */
+/**
+ * Spec §2/§9: content fades out, the next page comes in after about 100 ms; the transition itself is 200 ms
+ * (CSS).
+ */
 export const FADE_MS = 100;
 /** The skeleton shows once the next page has kept us waiting this long, so fast swaps never flash it. */
 export const SKELETON_DELAY_MS = 100;
@@ -21,7 +24,8 @@ const WARM_LIMIT = 6;
 const PREFETCH_TTL_MS = 15_000;
 /** Page metadata in <head> that belongs to one page and is swapped with it. */
 const HEAD_META =
-  "title,meta[name=description],meta[name=robots],link[rel=canonical],link[rel=alternate],meta[property^=og],meta[name^=twitter],script[type='application/ld+json']";
+  "title,meta[name=description],meta[name=robots],link[rel=canonical],link[rel=alternate]," +
+  "meta[property^=og],meta[name^=twitter],script[type='application/ld+json']";
 /** Regions outside <main> that are replaced: the header on every navigation, the others on a language change. */
 const LANGUAGE_REGIONS = [
   "header",
