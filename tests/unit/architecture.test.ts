@@ -78,3 +78,31 @@ describe("src/generator", () => {
     expect(found).toEqual([]);
   });
 });
+
+/** The code a newcomer reads: every tracked source file of the project. */
+const code = fg
+  .sync(["{src,tests,bench,scripts,bin}/**/*.{ts,tsx,mjs,cjs,js,css}", "*.{ts,mjs}"], {
+    cwd: ROOT,
+    ignore: ["**/node_modules/**", "bench/site/**", "bench/.incremental-*/**", "tests/fixtures/**/dist/**"],
+  })
+  .map((file) => ({ file, text: readFileSync(join(ROOT, file), "utf8") }));
+
+/** The lines of the files below a folder, as `wc -l` counts them. */
+const lineCount = (folder: string) =>
+  code.filter(({ file }) => file.startsWith(folder)).reduce((sum, { text }) => sum + text.split("\n").length - 1, 0);
+
+describe("the code stays readable", () => {
+  it("fits every line in 120 characters (Prettier cannot break strings and comments)", () => {
+    const long = code.flatMap(({ file, text }) =>
+      text.split("\n").flatMap((line, i) => ([...line].length > 120 ? [`${file}:${i + 1}`] : [])),
+    );
+    expect(code.length).toBeGreaterThan(100);
+    expect(long).toEqual([]);
+  });
+
+  it("keeps the generator under 7,000 lines and its build stages under 2,500", () => {
+    expect(lineCount("src/generator/")).toBeLessThan(7_000);
+    expect(lineCount("src/generator/pipeline/")).toBeLessThan(2_500);
+    expect(lineCount("src/generator/pipeline/")).toBeGreaterThan(1_000);
+  });
+});
