@@ -70,6 +70,11 @@ export const ERRORS = {
       "Content files map keys to text; nest mappings for groups, use numbered keys (item1, item2, ...) instead of " +
       "lists, and quote empty values.",
   ),
+  DatedFileNameInvalid: entry<{ file: string; purpose: string; example: string }>(
+    "A file's name lacks its date",
+    (p) => `${p.file}: the name of ${p.purpose} starts with the day it is for (YYYY-MM-DD).`,
+    (p) => `Rename it, for example to ${p.example}.`,
+  ),
   ContentDuplicateKey: entry<{ key: string; first: string; second: string }>(
     "Text key defined twice",
     (p) => `The key "${p.key}" is defined in ${p.first} and again in ${p.second}.`,
@@ -243,6 +248,13 @@ export const ERRORS = {
     (p) =>
       `Install the production dependencies where sitegen start runs (npm ci --omit=dev in ${p.root}); ` +
       `"${p.module}" must be in package.json's dependencies, not devDependencies.`,
+  ),
+  SourcesMissing: entry<{ root: string; collection: string }>(
+    "The command needs the project's sources",
+    (p) =>
+      `${p.root} holds only a built output, and the entries of the collection "${p.collection}" are read from ` +
+      "the sources (content/ and src/pages/).",
+    () => "Run the command in the project folder, the one holding content/site.yaml, where the site is built.",
   ),
   WorkerModuleMissing: entry<{ file: string }>(
     "No Cloudflare worker module",

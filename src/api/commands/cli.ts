@@ -1,10 +1,11 @@
 /**
  * The site's commands, added to sitegen's CLI through the plug-in point (index.ts exports `commands`):
- * `sitegen submissions` and its subcommands retry, export and delete.
+ * `sitegen submissions` and its subcommands retry, export and delete; `sitegen newsletter preview`.
  */
 import type { Command } from "commander";
 import type { CommandContext } from "../../generator/plugin.ts";
 import { printSubmissions } from "./list.ts";
+import { previewNewsletter, PREVIEW_FOLDER } from "./newsletter.ts";
 import { retryDeliveries } from "./retry.ts";
 import { deleteSubject, exportSubject } from "./subject-rights.ts";
 
@@ -38,5 +39,17 @@ export function commands(program: Command, context: CommandContext): void {
     .option("--email <address>", "the person's e-mail address (any case)")
     .action(async (opts: { email?: string }) => {
       await deleteSubject(context, opts.email);
+    });
+  const newsletter = program.command("newsletter").description("Compose the newsletter's next issue.");
+  newsletter
+    .command("preview")
+    .description(
+      "Write the next issue of each language (the articles published since --since, else every article) as HTML " +
+        "and plain text, and print where.",
+    )
+    .option("--since <date>", "the first day whose articles the issue holds (YYYY-MM-DD)")
+    .option("--out <folder>", "where to write <locale>.html and <locale>.txt", PREVIEW_FOLDER)
+    .action(async (opts: { since?: string; out: string }) => {
+      await previewNewsletter(context, opts);
     });
 }
