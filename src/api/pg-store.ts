@@ -300,6 +300,15 @@ export class PgSubmissionStore implements SubmissionStore {
     };
   }
 
+  async unsubscribe(email: string): Promise<"removed" | "missing"> {
+    const key = emailKey(email);
+    return this.transaction(async (client) => {
+      await client.query(`DELETE FROM outbox WHERE ${outboxOf("newsletter", "email_key = $1")}`, [key]);
+      const removed = (await client.query("DELETE FROM newsletter WHERE email_key = $1", [key])).rowCount ?? 0;
+      return removed > 0 ? "removed" : "missing";
+    });
+  }
+
   async deleteByEmail(email: string): Promise<RemovedRows> {
     const key = emailKey(email);
     return this.transaction(async (client) => ({

@@ -176,6 +176,15 @@ export class SqliteSubmissionStore implements SubmissionStore {
     });
   }
 
+  async unsubscribe(email: string): Promise<"removed" | "missing"> {
+    const db = this.open();
+    const key = emailKey(email);
+    return immediate(db, () => {
+      this.sql(`DELETE FROM outbox WHERE ${outboxOf("newsletter", "email_key = ?")}`).run(key);
+      return this.sql("DELETE FROM newsletter WHERE email_key = ?").run(key).changes > 0 ? "removed" : "missing";
+    });
+  }
+
   async purgeUnconfirmed(days: number, now: number): Promise<RemovedRows> {
     const cutoff = iso(now - retentionMs(days));
     const db = this.open();

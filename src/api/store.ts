@@ -142,6 +142,12 @@ export interface SubmissionStore {
     now: number,
     outbox?: readonly OutboxMessage[],
   ): Promise<"confirmed" | "already" | "missing">;
+  /**
+   * The subscriber leaves: the subscription of `email` (any case) is erased with everything queued for it,
+   * in one transaction, and nothing of it is kept ("missing" when there was none). Contact messages of the
+   * same address are not touched: they have a retention period of their own.
+   */
+  unsubscribe(email: string): Promise<"removed" | "missing">;
   /** Erases the subscriptions still unconfirmed `days` days after they were stored, with their notifications. */
   purgeUnconfirmed(days: number, now: number): Promise<RemovedRows>;
 

@@ -340,13 +340,14 @@ export const ERRORS = {
           "(SMTP_URL=smtp://user:password@host:587, NOTIFY_EMAIL_TO=a@firm.com,b@firm.com, " +
           "NOTIFY_WEBHOOK_URL=https://...), or unset it to send no such notification.",
   ),
-  DoubleOptInSecretMissing: entry<{ variable: string; setting: string; problem: string }>(
-    "No secret for the confirmation links",
+  DoubleOptInSecretMissing: entry<{ variable: string; setting?: string; problem: string }>(
+    "No secret for the signed links",
     (p) => p.problem,
     (p) =>
       `Set ${p.variable} in the environment to a long random value (for example the output of: ` +
       `node -e "console.log(require('crypto').randomBytes(32).toString('base64url'))"), the same on every ` +
-      `instance, and keep it out of the repository; or set ${p.setting} to false in content/site.yaml.`,
+      "instance, and keep it out of the repository; " +
+      (p.setting ? `or set ${p.setting} to false in content/site.yaml.` : "or unset it, and no link is signed."),
   ),
 } as const;
 
