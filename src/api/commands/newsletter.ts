@@ -6,7 +6,13 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { CommandContext } from "../../generator/plugin.ts";
-import { ARTICLES, composeIssues, IntroNameError, type IssueContent } from "../newsletter/compose.ts";
+import {
+  ARTICLES,
+  composeIssues,
+  IntroNameError,
+  type IssueContent,
+  type IssueHistory,
+} from "../newsletter/compose.ts";
 import { renderIssue, type RenderedIssue } from "../newsletter/issue-mail.tsx";
 
 /** Where the preview is written when --out is not given, relative to the project folder. */
@@ -39,16 +45,25 @@ export function issueText(context: CommandContext, locale: string) {
     );
 }
 
-/** Each locale's next issue from the site's articles, as the CLI reports its failures. */
-export async function nextIssues(context: CommandContext, since: string | undefined): Promise<IssueContent[]> {
+const NO_HISTORY = { sent: new Set<string>(), used: new Set<string>() };
+
+/**
+ * Each locale's next issue from the site's articles, as the CLI reports its failures: those since `since`
+ * when it is a day, else as the issues sent so far leave them (`history`).
+ */
+export async function nextIssues(
+  context: CommandContext,
+  since: string | undefined | ((locale: string) => IssueHistory),
+): Promise<IssueContent[]> {
   const site = context.site();
   const entries = await context.entries(ARTICLES);
+  const history = typeof since === "function" ? since : () => ({ since, ...NO_HISTORY });
   try {
     return composeIssues(
       context.root,
       entries,
       site.locales.map((l) => l.code),
-      since,
+      history,
     );
   } catch (error) {
     if (!(error instanceof IntroNameError)) throw error;

@@ -98,17 +98,25 @@ export function readIntro(
   return { file, markdown, html: new MarkdownIt({ html: false, linkify: false }).render(markdown) };
 }
 
+/** What a locale's issues sent so far leave for the next: from which day, the articles and introductions used. */
+export interface IssueHistory {
+  since: string | undefined;
+  sent: ReadonlySet<string>;
+  used: ReadonlySet<string>;
+}
+
 /** Each locale's next issue; a locale without a new article has none. */
 export function composeIssues(
   root: string,
   entries: PublishedEntry[],
   locales: readonly string[],
-  since: string | undefined,
+  history: (locale: string) => IssueHistory,
 ): IssueContent[] {
   return locales.flatMap((locale) => {
-    const articles = newArticles(entries, locale, since);
+    const { since, sent, used } = history(locale);
+    const articles = newArticles(entries, locale, since, sent);
     if (articles.length === 0) return [];
-    const intro = readIntro(root, locale, since);
+    const intro = readIntro(root, locale, since, used);
     return [{ locale, articles, ...(intro ? { intro } : {}) }];
   });
 }

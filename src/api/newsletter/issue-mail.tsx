@@ -1,3 +1,5 @@
+/** @jsxRuntime automatic */
+/** @jsxImportSource react */
 /**
  * An issue of the newsletter as an e-mail, drawn with React Email's components (tables and inline styles
  * that the major mail clients display alike) and rendered with its render(): the HTML part, one column at
