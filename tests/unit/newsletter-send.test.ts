@@ -1,8 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { spawn, type ChildProcess } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { sendNewsletter, type SendOptions } from "../../src/api/commands/newsletter-send.ts";
+import { previewNewsletter } from "../../src/api/commands/newsletter.ts";
 import { openStore } from "../../src/api/stores.ts";
 import type { SubmissionStore } from "../../src/api/store.ts";
 import { commandContext } from "../../src/generator/site-commands.ts";
@@ -133,6 +134,18 @@ for (const backend of [sqliteBackend(), postgresBackend()] as Backend[]) {
       await send({});
       expect(lines).toEqual(["No new article since the last issue: nothing to send."]);
       expect(smtp.mails).toEqual([]);
+      // The preview starts where the last issue stopped too.
+      const printed: string[] = [];
+      const log = vi.spyOn(console, "log").mockImplementation((line: string) => void printed.push(line));
+      try {
+        await previewNewsletter(context, { out: join(project, ".data", "after-send") }, new Date(clock), env);
+      } finally {
+        log.mockRestore();
+      }
+      expect(printed).toEqual([
+        "pt: no article published since the last issue; nothing written.",
+        "en: no article published since the last issue; nothing written.",
+      ]);
     });
   });
 }

@@ -41,12 +41,12 @@ export function commands(program: Command, context: CommandContext): void {
     .action(async (opts: { email?: string }) => {
       await deleteSubject(context, opts.email);
     });
-  const newsletter = program.command("newsletter").description("Compose the newsletter's next issue.");
+  const newsletter = program.command("newsletter").description("Preview and send the newsletter's issues.");
   newsletter
     .command("preview")
     .description(
-      "Write the next issue of each language (the articles published since --since, else every article) as HTML " +
-        "and plain text, and print where.",
+      "Write the next issue of each language (the articles since --since, else since the last issue sent) as " +
+        "HTML and plain text, and print where.",
     )
     .option("--since <date>", "the first day whose articles the issue holds (YYYY-MM-DD)")
     .option("--out <folder>", "where to write <locale>.html and <locale>.txt", PREVIEW_FOLDER)

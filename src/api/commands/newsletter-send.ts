@@ -15,7 +15,7 @@ import { DeliveryWorker, type DeliveryReport } from "../delivery.ts";
 import { unsubscribeSetup } from "../endpoints.ts";
 import { catalogued } from "../errors.ts";
 import { localeFromField, type ApiLocale, type Messages } from "../http.ts";
-import type { IssueContent, IssueHistory } from "../newsletter/compose.ts";
+import { historyOf, type IssueContent } from "../newsletter/compose.ts";
 import { createDeliverers, type IssuePayload } from "../notify/deliverers.ts";
 import { createMailer } from "../notify/email.ts";
 import type { MailerFactory } from "../notify/mailer.ts";
@@ -78,18 +78,6 @@ function ratePerMinute(context: CommandContext, value: string | undefined): numb
       problem: `${String(configured)} is not a whole number of e-mails a minute, 1 to 60000.`,
     },
   });
-}
-
-/** What a locale's issues so far leave for its next one (compose.ts). */
-function historyOf(records: IssueRecord[], since: string | undefined) {
-  return (locale: string): IssueHistory => {
-    const mine = records.filter((r) => r.locale === locale);
-    return {
-      since: since ?? mine.at(-1)?.day,
-      sent: new Set(mine.flatMap((r) => r.articles)),
-      used: new Set(mine.flatMap((r) => (r.intro ? [r.intro] : []))),
-    };
-  };
 }
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;

@@ -9,11 +9,15 @@ import type { CommandContext } from "../../generator/plugin.ts";
 import {
   ARTICLES,
   composeIssues,
+  historyOf,
   IntroNameError,
   type IssueContent,
   type IssueHistory,
 } from "../newsletter/compose.ts";
 import { renderIssue, type RenderedIssue } from "../newsletter/issue-mail.tsx";
+import { isIssueStore } from "../store.ts";
+import type { Environment } from "../stores.ts";
+import { withStore } from "./store.ts";
 
 /** Where the preview is written when --out is not given, relative to the project folder. */
 export const PREVIEW_FOLDER = ".data/newsletter-preview";
@@ -93,11 +97,19 @@ export async function previewNewsletter(
   context: CommandContext,
   opts: PreviewOptions,
   now = new Date(),
+  env: Environment = process.env,
 ): Promise<void> {
   const since = checkSince(context, opts.since);
   const folder = resolve(context.root, opts.out ?? PREVIEW_FOLDER);
-  const issues = await nextIssues(context, since);
-  const when = since ? ` since ${since}` : "";
+  // The issues sent so far, when the store holds any: the next one starts where the last one stopped.
+  const records = await withStore(
+    context,
+    env,
+    async (store) => (isIssueStore(store) ? store.issues() : []),
+    () => [],
+  );
+  const issues = await nextIssues(context, historyOf(records, since));
+  const when = since ? ` since ${since}` : records.length > 0 ? " since the last issue" : "";
   const day = now.toISOString().slice(0, 10);
   for (const locale of context.site().locales.map((l) => l.code)) {
     const issue = issues.find((i) => i.locale === locale);

@@ -7,6 +7,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import MarkdownIt from "markdown-it";
 import type { PublishedEntry } from "../../generator/plugin.ts";
+import type { IssueRecord } from "../store.ts";
 
 /** The collection the issues are made of. */
 export const ARTICLES = "insights";
@@ -103,6 +104,18 @@ export interface IssueHistory {
   since: string | undefined;
   sent: ReadonlySet<string>;
   used: ReadonlySet<string>;
+}
+
+/** What a locale's issues so far leave for its next one (the issues recorded by sitegen newsletter send), from `since` if given. */
+export function historyOf(records: IssueRecord[], since: string | undefined) {
+  return (locale: string): IssueHistory => {
+    const mine = records.filter((r) => r.locale === locale);
+    return {
+      since: since ?? mine.at(-1)?.day,
+      sent: new Set(mine.flatMap((r) => r.articles)),
+      used: new Set(mine.flatMap((r) => (r.intro ? [r.intro] : []))),
+    };
+  };
 }
 
 /** Each locale's next issue; a locale without a new article has none. */
