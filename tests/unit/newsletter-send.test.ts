@@ -78,7 +78,7 @@ for (const backend of [sqliteBackend(), postgresBackend()] as Backend[]) {
       await backend.stop();
     });
 
-    it("--dry-run prints each language's articles and confirmed subscribers, and records and sends nothing", async () => {
+    it("--dry-run prints each language's articles and confirmed subscribers; records and sends nothing", async () => {
       lines.length = 0;
       smtp.mails.length = 0;
       const summary = await send({ since: "2026-11-01", dryRun: true });

@@ -106,7 +106,10 @@ export interface IssueHistory {
   used: ReadonlySet<string>;
 }
 
-/** What a locale's issues so far leave for its next one (the issues recorded by sitegen newsletter send), from `since` if given. */
+/**
+ * What a locale's issues so far (as sitegen newsletter send recorded them) leave for its next one; it starts
+ * at `since` when that is given.
+ */
 export function historyOf(records: IssueRecord[], since: string | undefined) {
   return (locale: string): IssueHistory => {
     const mine = records.filter((r) => r.locale === locale);
