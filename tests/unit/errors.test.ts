@@ -666,7 +666,7 @@ describe("commands", () => {
     );
   });
 
-  it("DatedFileNameInvalid and OptionValueInvalid: a newsletter introduction without its day, a bad --since", async () => {
+  it("DatedFileNameInvalid, OptionValueInvalid: an introduction without its day, a bad --since", async () => {
     const root = mkdtempSync(join(tmpdir(), "sitegen-err-"));
     mkdirSync(join(root, "content", "pt", "newsletter"), { recursive: true });
     writeFileSync(join(root, "content", "pt", "newsletter", "boas-vindas.md"), "Olá.\n");

@@ -28,7 +28,7 @@ const SECRET = "a-test-secret-of-more-than-thirty-two-characters";
 const PATH = "/api/newsletter/unsubscribe";
 
 describe("unsubscribe tokens", () => {
-  it("name the address and the language, never expire, and refuse a change, another key or another kind of link", async () => {
+  it("name the address and language, never expire, and refuse a change, another key, another kind", async () => {
     const tokens = new UnsubscribeTokens(SECRET);
     const token = await tokens.sign({ email: "Ana@Example.com", locale: "en" });
     expect(await tokens.verify(token)).toEqual({ email: "Ana@Example.com", locale: "en" });
@@ -148,7 +148,7 @@ for (const backend of [sqliteBackend(), postgresBackend()] as Backend[]) {
       expect(await emails()).toEqual(["Leitora@Exemplo.com.br", "reader@example.com"]);
     });
 
-    it("the page's button unsubscribes at once and leads to the page that confirms it and offers to subscribe again", async () => {
+    it("the page's button unsubscribes at once and leads to a page that confirms it, offering to rejoin", async () => {
       const { link, call, emails, place } = await setUp();
       const url = await link("READER@example.com", "en");
       const html = await (await call(url)).text();
