@@ -78,6 +78,11 @@ export interface SmtpSink {
   mails: ReceivedMail[];
   /** While set, every message is refused with this reply (a temporary failure, as a full mailbox or a greylist). */
   refuse: string | undefined;
+  /**
+   * Asked of each message before it is accepted: when it answers true, the message is neither kept nor
+   * answered, as when the sender dies while the server has not yet said it accepted it.
+   */
+  hold?: (mail: ReceivedMail) => boolean;
   close(): Promise<void>;
 }
 
@@ -102,13 +107,13 @@ export async function startSmtpSink(): Promise<SmtpSink> {
           return callback(error);
         }
         const from = session.envelope.mailFrom ? session.envelope.mailFrom.address : "";
-        sink.mails.push(
-          parseMail(
-            Buffer.concat(chunks).toString("latin1"),
-            from,
-            session.envelope.rcptTo.map((r) => r.address),
-          ),
+        const mail = parseMail(
+          Buffer.concat(chunks).toString("latin1"),
+          from,
+          session.envelope.rcptTo.map((r) => r.address),
         );
+        if (sink.hold?.(mail)) return;
+        sink.mails.push(mail);
         callback();
       });
     },

@@ -368,6 +368,12 @@ export class BlobsSubmissionStore implements SubmissionStore {
     return { newsletter: gone.newsletter.length, contact: gone.contact.length, outbox: notifications.length };
   }
 
+  async unsubscribe(email: string): Promise<"removed" | "missing"> {
+    const key = emailKey(email);
+    const removed = await this.remove({ newsletter: (row: Stored) => row.email_key === key });
+    return removed.newsletter > 0 ? "removed" : "missing";
+  }
+
   async deleteByEmail(email: string): Promise<RemovedRows> {
     const key = emailKey(email);
     const mine = (row: Stored) => row.email_key === key;

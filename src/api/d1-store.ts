@@ -338,6 +338,16 @@ export class D1SubmissionStore implements SubmissionStore {
     return { newsletter: newsletter.meta.changes, contact: contact.meta.changes, outbox: outbox.meta.changes };
   }
 
+  async unsubscribe(email: string): Promise<"removed" | "missing"> {
+    const key = emailKey(email);
+    const removed = await this.remove({
+      outbox: [outboxOf("newsletter", "email_key = ?1"), key],
+      newsletter: ["email_key = ?1", key],
+      contact: ["0"],
+    });
+    return removed.newsletter > 0 ? "removed" : "missing";
+  }
+
   deleteByEmail(email: string): Promise<RemovedRows> {
     const key = emailKey(email);
     return this.remove({

@@ -24,6 +24,7 @@ import {
 import { createConfirmHandler, OptInTokens } from "./opt-in.ts";
 import type { SubmissionSink, SubmissionStore } from "./store.ts";
 import type { SubmissionSettings } from "./submission-settings.ts";
+import { createUnsubscribeHandler, UnsubscribeTokens } from "./unsubscribe.ts";
 
 export interface EndpointsOptions {
   site: SiteConfig;
@@ -125,6 +126,17 @@ export function createEndpoints(options: EndpointsOptions): Endpoints {
         })),
     });
   }
+  const leaving = full ? unsubscribeSetup(site, env) : undefined;
+  if (leaving && full) {
+    const langOf = (code: ApiLocale) => site.locales.find((l) => l.code === code)?.lang ?? code;
+    handlers[leaving.path] = createUnsubscribeHandler({
+      tokens: leaving.tokens,
+      store: full,
+      messages,
+      localePrefix: localePrefixes(site),
+      lang: { pt: langOf("pt"), en: langOf("en") },
+    });
+  }
   const onFailure =
     options.onFailure ??
     (({ row, error, nextAttemptAt }) =>
@@ -164,6 +176,41 @@ export function createEndpoints(options: EndpointsOptions): Endpoints {
   };
 }
 
+/** The secret that signs the links the site e-mails, refused when too short to be a key. */
+export function signingSecret(env: Environment, purpose: string): string | undefined {
+  const secret = env.SUBMISSIONS_SECRET ?? "";
+  if (secret === "") return undefined;
+  if (secret.length < MIN_SECRET_LENGTH)
+    throw new NotifyConfigError(
+      "SUBMISSIONS_SECRET",
+      `SUBMISSIONS_SECRET has ${secret.length} characters, fewer than the ${MIN_SECRET_LENGTH} a signing key ` +
+        `needs: ${purpose} cannot be signed.`,
+    );
+  return secret;
+}
+
+/**
+ * The newsletter's unsubscribe links (unsubscribe.ts): their signer and the endpoint's path, when
+ * SUBMISSIONS_SECRET is set and endpoints.newsletterUnsubscribe is a path of this site. Without the secret
+ * no link can be signed, and no issue can be sent either (sitegen newsletter send refuses to).
+ */
+export function unsubscribeSetup(
+  site: SiteConfig,
+  env: Environment,
+): { path: string; tokens: UnsubscribeTokens } | undefined {
+  const path = site.endpoints.newsletterUnsubscribe;
+  if (path === undefined) return undefined;
+  const secret = signingSecret(env, "the newsletter's unsubscribe links");
+  if (secret === undefined) return undefined;
+  if (!isLocalPath(path))
+    throw new NotifyConfigError(
+      "endpoints.newsletterUnsubscribe",
+      "endpoints.newsletterUnsubscribe in site.yaml is no path of this site (such as /api/newsletter/unsubscribe): " +
+        "the unsubscribe links could not reach the endpoints.",
+    );
+  return { path, tokens: new UnsubscribeTokens(secret) };
+}
+
 /**
  * submissions.doubleOptIn: the confirmation link's signer and the confirm endpoint's path. Refused at once
  * (before a server listens, or before an edge runtime stores a signup) without SUBMISSIONS_SECRET, an SMTP
@@ -185,6 +232,7 @@ function doubleOptIn(
             "the confirmation links cannot be signed."
         : `submissions.doubleOptIn is on in site.yaml, but SUBMISSIONS_SECRET has ${secret.length} characters, ` +
             `fewer than the ${MIN_SECRET_LENGTH} a signing key needs.`,
+      "submissions.doubleOptIn",
     );
   }
   if (!smtpUrl)

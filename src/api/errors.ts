@@ -18,11 +18,13 @@ export function describeError(error: unknown): ErrorDescription | undefined {
   }
   if (error.name === "NotifyConfigError") {
     const variable = (error as Error & { variable?: string }).variable ?? "";
-    if (variable === "SUBMISSIONS_SECRET")
+    if (variable === "SUBMISSIONS_SECRET") {
+      const setting = (error as Error & { setting?: string }).setting;
       return {
         name: "DoubleOptInSecretMissing",
-        params: { variable, setting: "submissions.doubleOptIn", problem: error.message },
+        params: { variable, problem: error.message, ...(setting ? { setting } : {}) },
       };
+    }
     return { name: "NotificationSettingsInvalid", params: { variable, problem: error.message } };
   }
   if (error.name !== "StoreError") return undefined;

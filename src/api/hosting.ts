@@ -13,10 +13,11 @@ export const D1 = { binding: "SUBMISSIONS", database: "submissions" } as const;
 /**
  * Every address the endpoints answer, in site.yaml's order: the forms' and the language detection's, and the
  * double opt-in's confirmation link only when submissions.doubleOptIn is on (endpoints.ts mounts it then).
+ * The newsletter's unsubscribe link is answered by sitegen serve and start only, so no host routes it yet.
  */
 export function routes(site: SiteConfig): string[] {
   const answered = Object.entries(site.endpoints)
-    .filter(([name]) => name !== "newsletterConfirm")
+    .filter(([name]) => name !== "newsletterConfirm" && name !== "newsletterUnsubscribe")
     .map(([, address]) => address);
   const confirm = confirmRoute(site);
   return confirm ? [...answered, confirm] : answered;

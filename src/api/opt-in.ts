@@ -4,11 +4,10 @@
  * addresses are subscribers; the others expire (submissions.unconfirmedDays).
  *
  * The link's token names the address, the visitor's language and an expiry, signed with HMAC-SHA-256 under
- * SUBMISSIONS_SECRET (from the environment only): `base64url(JSON).base64url(MAC)`. It is checked with
- * WebCrypto's verify, which compares in constant time, and nothing here needs Node, so the handler runs on
- * edge runtimes too.
+ * SUBMISSIONS_SECRET (signed-tokens.ts). Nothing here needs Node, so the handler runs on edge runtimes too.
  */
 import { localeFromAcceptLanguage, localeFromField, seeOther, textResponse, type ApiLocale } from "./http.ts";
+import { MAX_TOKEN_LENGTH, TokenSigner } from "./signed-tokens.ts";
 import type { OutboxMessage, SubmissionStore } from "./store.ts";
 
 export interface TokenClaims {
@@ -18,39 +17,16 @@ export interface TokenClaims {
   expires: number;
 }
 
-const encoder = new TextEncoder();
-
-function base64url(bytes: Uint8Array): string {
-  let binary = "";
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
-}
-
-function fromBase64url(text: string): Uint8Array<ArrayBuffer> | undefined {
-  if (!/^[A-Za-z0-9_-]*$/.test(text)) return undefined;
-  try {
-    const binary = atob(text.replace(/-/g, "+").replace(/_/g, "/"));
-    return Uint8Array.from(binary, (c) => c.charCodeAt(0));
-  } catch {
-    return undefined;
-  }
-}
-
-/** Signs and checks confirmation tokens with one secret. */
+/** Signs and checks confirmation tokens with one secret: { e: address, l: locale, x: expiry } (signed-tokens.ts). */
 export class OptInTokens {
-  private readonly key: Promise<CryptoKey>;
+  private readonly signer: TokenSigner;
 
   constructor(secret: string) {
-    this.key = crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, [
-      "sign",
-      "verify",
-    ]);
+    this.signer = new TokenSigner(secret);
   }
 
-  async sign(claims: TokenClaims): Promise<string> {
-    const body = base64url(encoder.encode(JSON.stringify({ e: claims.email, l: claims.locale, x: claims.expires })));
-    const mac = new Uint8Array(await crypto.subtle.sign("HMAC", await this.key, encoder.encode(body)));
-    return `${body}.${base64url(mac)}`;
+  sign(claims: TokenClaims): Promise<string> {
+    return this.signer.sign({ e: claims.email, l: claims.locale, x: claims.expires });
   }
 
   /** The claims of a token this secret signed, or why not: "invalid" (forged, altered, garbled) or "expired". */
@@ -58,18 +34,11 @@ export class OptInTokens {
     token: string,
     now: number,
   ): Promise<{ ok: true; claims: TokenClaims } | { ok: false; reason: "invalid" | "expired"; locale?: ApiLocale }> {
-    const [body, signature, extra] = token.split(".");
-    const mac = signature === undefined || extra !== undefined ? undefined : fromBase64url(signature);
-    if (!body || !mac || !(await crypto.subtle.verify("HMAC", await this.key, mac, encoder.encode(body))))
+    const data = await this.signer.open(token);
+    const locale = localeFromField(data?.l);
+    // Another kind of link (an unsubscribe link names its purpose) never confirms.
+    if (!data || typeof data.e !== "string" || typeof data.x !== "number" || !locale || "p" in data)
       return { ok: false, reason: "invalid" };
-    let data: { e?: unknown; l?: unknown; x?: unknown };
-    try {
-      data = JSON.parse(new TextDecoder().decode(fromBase64url(body))) as typeof data;
-    } catch {
-      return { ok: false, reason: "invalid" };
-    }
-    const locale = localeFromField(data.l);
-    if (typeof data.e !== "string" || typeof data.x !== "number" || !locale) return { ok: false, reason: "invalid" };
     if (now > data.x) return { ok: false, reason: "expired", locale };
     return { ok: true, claims: { email: data.e, locale, expires: data.x } };
   }
@@ -107,8 +76,7 @@ export function createConfirmHandler(options: ConfirmHandlerOptions): (request: 
     } catch {
       token = "";
     }
-    // Bounded: a token is well under this, and nothing larger is worth a MAC.
-    if (token === "" || token.length > 2048) return page(fallback, "newsletter-confirm-failed");
+    if (token === "" || token.length > MAX_TOKEN_LENGTH) return page(fallback, "newsletter-confirm-failed");
     const checked = await tokens.verify(token, now());
     if (!checked.ok) return page(checked.locale ?? fallback, "newsletter-confirm-failed");
     const { claims } = checked;

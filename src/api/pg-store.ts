@@ -8,6 +8,10 @@ import {
   retentionMs,
   type ClaimOptions,
   type ContactEntry,
+  type IssueProgress,
+  type IssueRecord,
+  type IssueStore,
+  type NewIssue,
   type ListedRow,
   type NewsletterEntry,
   type OutboxMessage,
@@ -73,7 +77,7 @@ export interface PgStoreOptions {
  * managed one. A pool of connections; the schema is migrated on first use (ready()), retried on the next call
  * if that failed. The rate limit's counts live here too (rateLimiter), so it holds across instances.
  */
-export class PgSubmissionStore implements SubmissionStore {
+export class PgSubmissionStore implements SubmissionStore, IssueStore {
   readonly pool: pg.Pool;
   /** host:port/database, without credentials, for messages. */
   readonly target: string;
@@ -300,6 +304,15 @@ export class PgSubmissionStore implements SubmissionStore {
     };
   }
 
+  async unsubscribe(email: string): Promise<"removed" | "missing"> {
+    const key = emailKey(email);
+    return this.transaction(async (client) => {
+      await client.query(`DELETE FROM outbox WHERE ${outboxOf("newsletter", "email_key = $1")}`, [key]);
+      const removed = (await client.query("DELETE FROM newsletter WHERE email_key = $1", [key])).rowCount ?? 0;
+      return removed > 0 ? "removed" : "missing";
+    });
+  }
+
   async deleteByEmail(email: string): Promise<RemovedRows> {
     const key = emailKey(email);
     return this.transaction(async (client) => ({
@@ -330,6 +343,71 @@ export class PgSubmissionStore implements SubmissionStore {
 
   rateLimiter(name: string, limit: number, windowMs: number): PgRateLimiter {
     return new PgRateLimiter((text, values) => this.query(text, values), name, limit, windowMs);
+  }
+
+  async issues(): Promise<IssueRecord[]> {
+    const { rows } = await this.query("SELECT * FROM newsletter_issues ORDER BY id");
+    return rows.map((row) => ({
+      ...(row as unknown as IssueRecord),
+      created_at: iso(row.created_at) as string,
+      queued_at: iso(row.queued_at),
+    }));
+  }
+
+  async recordIssue(issue: NewIssue): Promise<number> {
+    const { rows } = await this.query(
+      "INSERT INTO newsletter_issues (locale, day, articles, intro, subject, html, text, created_at) " +
+        "VALUES ($1, $2, $3::jsonb, $4, $5, $6, $7, $8) RETURNING id",
+      [
+        issue.locale,
+        issue.day,
+        JSON.stringify(issue.articles),
+        issue.intro,
+        issue.subject,
+        issue.html,
+        issue.text,
+      ].concat([issue.createdAt]),
+    );
+    return Number(rows[0].id);
+  }
+
+  async queueOnce(key: string, subscriberId: number, message: OutboxMessage, dueAt: number): Promise<boolean> {
+    const result = await this.query(
+      "INSERT INTO outbox (kind, submission_type, submission_id, payload, next_attempt_at, created_at, dedupe_key) " +
+        "SELECT $1, 'newsletter', $2, $3::jsonb, $4, now(), $5 WHERE EXISTS (SELECT 1 FROM newsletter WHERE id = $2) " +
+        "ON CONFLICT DO NOTHING",
+      [message.kind, subscriberId, JSON.stringify(message.payload), new Date(dueAt).toISOString(), key],
+    );
+    return (result.rowCount ?? 0) > 0;
+  }
+
+  async markIssueQueued(id: number, now: number): Promise<void> {
+    await this.query("UPDATE newsletter_issues SET queued_at = $1 WHERE id = $2", [new Date(now).toISOString(), id]);
+  }
+
+  async issueProgress(prefix: string): Promise<IssueProgress> {
+    const { rows } = await this.query(
+      "SELECT count(*)::int AS total, count(*) FILTER (WHERE delivered_at IS NOT NULL)::int AS delivered, " +
+        "count(*) FILTER (WHERE delivered_at IS NULL AND attempts > 0)::int AS failing " +
+        "FROM outbox WHERE dedupe_key LIKE $1",
+      [`${prefix}%`],
+    );
+    const { total, delivered, failing } = rows[0] as { total: number; delivered: number; failing: number };
+    return { total, delivered, failing, pending: total - delivered - failing };
+  }
+
+  async respace(prefix: string, from: number, intervalMs: number): Promise<void> {
+    const step = "($3::double precision * interval '1 millisecond')";
+    const never = "dedupe_key LIKE $1 AND delivered_at IS NULL AND attempts = 0";
+    await this.query(
+      `UPDATE outbox o SET next_attempt_at = s.start + (r.rank - 1) * ${step}
+         FROM (SELECT id, row_number() OVER (ORDER BY next_attempt_at, id) AS rank FROM outbox
+               WHERE ${never} AND next_attempt_at <= $2) r,
+              (SELECT coalesce(max(next_attempt_at) + ${step}, $2::timestamptz) AS start FROM outbox
+               WHERE ${never} AND next_attempt_at > $2) s
+         WHERE o.id = r.id`,
+      [`${prefix}%`, new Date(from).toISOString(), intervalMs],
+    );
   }
 
   async close(): Promise<void> {

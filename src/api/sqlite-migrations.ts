@@ -141,6 +141,30 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
       "CREATE INDEX rate_limit_hits_at ON rate_limit_hits (bucket, at)",
     ],
   },
+  {
+    version: 6,
+    name: "newsletter issues, queued once per subscriber",
+    // An issue as it was sent (sitegen newsletter send): its articles (their translation keys, as JSON), its
+    // introduction file, and its subject and parts with a placeholder for each subscriber's unsubscribe link.
+    // Each subscriber's copy is an outbox row whose dedupe_key (issue and subscriber) is unique, so queuing
+    // it again after a crash adds nothing.
+    steps: [
+      `CREATE TABLE newsletter_issues (
+          id INTEGER PRIMARY KEY,
+          locale TEXT NOT NULL,
+          day TEXT NOT NULL,
+          articles TEXT NOT NULL,
+          intro TEXT,
+          subject TEXT NOT NULL,
+          html TEXT NOT NULL,
+          text TEXT NOT NULL,
+          created_at TEXT NOT NULL,
+          queued_at TEXT
+        )`,
+      "ALTER TABLE outbox ADD COLUMN dedupe_key TEXT",
+      "CREATE UNIQUE INDEX outbox_dedupe_key ON outbox (dedupe_key)",
+    ],
+  },
 ];
 
 export const SCHEMA_MIGRATIONS_TABLE =

@@ -9,6 +9,10 @@ import {
   StoreError,
   type ClaimOptions,
   type ContactEntry,
+  type IssueProgress,
+  type IssueRecord,
+  type IssueStore,
+  type NewIssue,
   type ListedRow,
   type NewsletterEntry,
   type OutboxMessage,
@@ -50,7 +54,7 @@ const iso = (ms: number) => new Date(ms).toISOString();
  * The driver (src/api/sqlite-driver.ts) is synchronous: each method runs to the end in one turn of the event loop,
  * so concurrent calls are serialised and a transaction never interleaves with another.
  */
-export class SqliteSubmissionStore implements SubmissionStore {
+export class SqliteSubmissionStore implements SubmissionStore, IssueStore {
   private db: SqliteDatabase | undefined;
   /** Prepared statements by their SQL, for the life of the connection. */
   private readonly statements = new Map<string, SqliteStatement>();
@@ -176,6 +180,15 @@ export class SqliteSubmissionStore implements SubmissionStore {
     });
   }
 
+  async unsubscribe(email: string): Promise<"removed" | "missing"> {
+    const db = this.open();
+    const key = emailKey(email);
+    return immediate(db, () => {
+      this.sql(`DELETE FROM outbox WHERE ${outboxOf("newsletter", "email_key = ?")}`).run(key);
+      return this.sql("DELETE FROM newsletter WHERE email_key = ?").run(key).changes > 0 ? "removed" : "missing";
+    });
+  }
+
   async purgeUnconfirmed(days: number, now: number): Promise<RemovedRows> {
     const cutoff = iso(now - retentionMs(days));
     const db = this.open();
@@ -279,6 +292,62 @@ export class SqliteSubmissionStore implements SubmissionStore {
       newsletter: this.sql("DELETE FROM newsletter WHERE created_at < ?").run(before("newsletter")).changes,
       contact: this.sql("DELETE FROM contact WHERE created_at < ?").run(before("contact")).changes,
     }));
+  }
+
+  async issues(): Promise<IssueRecord[]> {
+    const rows = this.sql("SELECT * FROM newsletter_issues ORDER BY id").all() as (Omit<IssueRecord, "articles"> & {
+      articles: string;
+    })[];
+    return rows.map((row) => ({ ...row, articles: JSON.parse(row.articles) as string[] }));
+  }
+
+  async recordIssue(issue: NewIssue): Promise<number> {
+    const result = this.sql(
+      "INSERT INTO newsletter_issues (locale, day, articles, intro, subject, html, text, created_at) " +
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+    ).run(
+      ...[issue.locale, issue.day, JSON.stringify(issue.articles), issue.intro],
+      ...[issue.subject, issue.html, issue.text, issue.createdAt],
+    );
+    return Number(result.lastInsertRowid);
+  }
+
+  async queueOnce(key: string, subscriberId: number, message: OutboxMessage, dueAt: number): Promise<boolean> {
+    const result = this.sql(
+      "INSERT INTO outbox (kind, submission_type, submission_id, payload, next_attempt_at, created_at, dedupe_key) " +
+        "SELECT ?, 'newsletter', ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM newsletter WHERE id = ?) " +
+        "ON CONFLICT DO NOTHING",
+    ).run(message.kind, subscriberId, JSON.stringify(message.payload), iso(dueAt), iso(Date.now()), key, subscriberId);
+    return result.changes > 0;
+  }
+
+  async markIssueQueued(id: number, now: number): Promise<void> {
+    this.sql("UPDATE newsletter_issues SET queued_at = ? WHERE id = ?").run(iso(now), id);
+  }
+
+  async issueProgress(prefix: string): Promise<IssueProgress> {
+    const row = this.sql(
+      "SELECT count(*) AS total, count(*) FILTER (WHERE delivered_at IS NOT NULL) AS delivered, " +
+        "count(*) FILTER (WHERE delivered_at IS NULL AND attempts > 0) AS failing FROM outbox WHERE dedupe_key LIKE ?",
+    ).get(`${prefix}%`) as { total: number; delivered: number; failing: number };
+    return { ...row, pending: row.total - row.delivered - row.failing };
+  }
+
+  async respace(prefix: string, from: number, intervalMs: number): Promise<void> {
+    const db = this.open();
+    immediate(db, () => {
+      const rows = this.sql(
+        "SELECT id FROM outbox WHERE dedupe_key LIKE ? AND delivered_at IS NULL AND attempts = 0 " +
+          "AND next_attempt_at <= ? ORDER BY next_attempt_at, id",
+      ).all(`${prefix}%`, iso(from)) as { id: number }[];
+      const last = this.sql(
+        "SELECT max(next_attempt_at) AS last FROM outbox WHERE dedupe_key LIKE ? AND delivered_at IS NULL " +
+          "AND attempts = 0 AND next_attempt_at > ?",
+      ).get(`${prefix}%`, iso(from)) as { last: string | null };
+      const start = last.last === null ? from : Date.parse(last.last) + intervalMs;
+      const update = this.sql("UPDATE outbox SET next_attempt_at = ? WHERE id = ?");
+      rows.forEach((row, i) => update.run(iso(start + i * intervalMs), row.id));
+    });
   }
 
   async close(): Promise<void> {

@@ -142,6 +142,12 @@ export interface SubmissionStore {
     now: number,
     outbox?: readonly OutboxMessage[],
   ): Promise<"confirmed" | "already" | "missing">;
+  /**
+   * The subscriber leaves: the subscription of `email` (any case) is erased with everything queued for it,
+   * in one transaction, and nothing of it is kept ("missing" when there was none). Contact messages of the
+   * same address are not touched: they have a retention period of their own.
+   */
+  unsubscribe(email: string): Promise<"removed" | "missing">;
   /** Erases the subscriptions still unconfirmed `days` days after they were stored, with their notifications. */
   purgeUnconfirmed(days: number, now: number): Promise<RemovedRows>;
 
@@ -175,6 +181,65 @@ export interface SubmissionStore {
   /** Opens the store and applies pending migrations; every method does so first, this only does it now. */
   ready(): Promise<void>;
   close(): Promise<void>;
+}
+
+/** An issue of the newsletter as recorded when it was sent (sitegen newsletter send). */
+export interface IssueRecord {
+  id: number;
+  locale: string;
+  /** The issue's day, YYYY-MM-DD. */
+  day: string;
+  /** The translation keys of its articles. */
+  articles: string[];
+  /** Its introduction's file, relative to the project folder. */
+  intro: string | null;
+  subject: string;
+  /** Its parts, each subscriber's unsubscribe link in place of UNSUBSCRIBE_PLACEHOLDER (newsletter/send.ts). */
+  html: string;
+  text: string;
+  created_at: string;
+  /** When every subscriber's copy was queued; null while that is not done (a send was cut short). */
+  queued_at: string | null;
+}
+
+export type NewIssue = Omit<IssueRecord, "id" | "created_at" | "queued_at"> & { createdAt: string };
+
+/** The outbox rows of one issue: delivered, tried and failed (waiting for their next try), never tried yet. */
+export interface IssueProgress {
+  total: number;
+  delivered: number;
+  failing: number;
+  pending: number;
+}
+
+/**
+ * What sending the newsletter needs of a store besides the outbox: SQLite and PostgreSQL have it. A copy
+ * is an outbox row of its subscriber (so unsubscribing or erasing the person drops it) with a unique key.
+ */
+export interface IssueStore {
+  /** Every issue, oldest first. */
+  issues(): Promise<IssueRecord[]>;
+  recordIssue(issue: NewIssue): Promise<number>;
+  /**
+   * Queues `message` for the subscription `subscriberId`, due at `dueAt`, unless a row with `key` exists or
+   * the subscription does not (it left meanwhile): whether a row was added.
+   */
+  queueOnce(key: string, subscriberId: number, message: OutboxMessage, dueAt: number): Promise<boolean>;
+  markIssueQueued(id: number, now: number): Promise<void>;
+  /** The outbox rows whose key starts with `prefix`. */
+  issueProgress(prefix: string): Promise<IssueProgress>;
+  /**
+   * Spaces out the rows of `prefix` never tried and due by `from` (so not leased to a worker): each next one
+   * `intervalMs` after the one before, the first at `from` or, when rows of `prefix` are still scheduled
+   * after `from`, `intervalMs` after the last of them. Every worker then keeps the rate, even after a send
+   * was cut short.
+   */
+  respace(prefix: string, from: number, intervalMs: number): Promise<void>;
+}
+
+export function isIssueStore(store: object): store is IssueStore {
+  const s = store as Partial<IssueStore>;
+  return typeof s.recordIssue === "function" && typeof s.queueOnce === "function";
 }
 
 /** What the form handlers use of a store: a test or another runtime may give just this much. */

@@ -70,6 +70,11 @@ export const ERRORS = {
       "Content files map keys to text; nest mappings for groups, use numbered keys (item1, item2, ...) instead of " +
       "lists, and quote empty values.",
   ),
+  DatedFileNameInvalid: entry<{ file: string; purpose: string; example: string }>(
+    "A file's name lacks its date",
+    (p) => `${p.file}: the name of ${p.purpose} starts with the day it is for (YYYY-MM-DD).`,
+    (p) => `Rename it, for example to ${p.example}.`,
+  ),
   ContentDuplicateKey: entry<{ key: string; first: string; second: string }>(
     "Text key defined twice",
     (p) => `The key "${p.key}" is defined in ${p.first} and again in ${p.second}.`,
@@ -244,6 +249,13 @@ export const ERRORS = {
       `Install the production dependencies where sitegen start runs (npm ci --omit=dev in ${p.root}); ` +
       `"${p.module}" must be in package.json's dependencies, not devDependencies.`,
   ),
+  SourcesMissing: entry<{ root: string; collection: string }>(
+    "The command needs the project's sources",
+    (p) =>
+      `${p.root} holds only a built output, and the entries of the collection "${p.collection}" are read from ` +
+      "the sources (content/ and src/pages/).",
+    () => "Run the command in the project folder, the one holding content/site.yaml, where the site is built.",
+  ),
   WorkerModuleMissing: entry<{ file: string }>(
     "No Cloudflare worker module",
     (p) =>
@@ -328,13 +340,14 @@ export const ERRORS = {
           "(SMTP_URL=smtp://user:password@host:587, NOTIFY_EMAIL_TO=a@firm.com,b@firm.com, " +
           "NOTIFY_WEBHOOK_URL=https://...), or unset it to send no such notification.",
   ),
-  DoubleOptInSecretMissing: entry<{ variable: string; setting: string; problem: string }>(
-    "No secret for the confirmation links",
+  DoubleOptInSecretMissing: entry<{ variable: string; setting?: string; problem: string }>(
+    "No secret for the signed links",
     (p) => p.problem,
     (p) =>
       `Set ${p.variable} in the environment to a long random value (for example the output of: ` +
       `node -e "console.log(require('crypto').randomBytes(32).toString('base64url'))"), the same on every ` +
-      `instance, and keep it out of the repository; or set ${p.setting} to false in content/site.yaml.`,
+      "instance, and keep it out of the repository; " +
+      (p.setting ? `or set ${p.setting} to false in content/site.yaml.` : "or unset it, and no link is signed."),
   ),
 } as const;
 

@@ -11,6 +11,9 @@ import type { Dictionary } from "./content.ts";
 import type { Endpoints } from "./endpoints.ts";
 import type { ErrorName, ErrorParams } from "./error-catalogue.ts";
 import { sitegenError } from "./errors.ts";
+import type { PublishedEntry } from "./published-entries.ts";
+
+export type { PublishedEntry, PublishedImage } from "./published-entries.ts";
 
 /** What the module exports. Every export is optional; a module with none is no error until it is needed. */
 export interface SitePlugin {
@@ -60,6 +63,12 @@ export interface CommandContext {
   site(): SiteConfig;
   /** Each locale's text, from the same place. */
   messages(): Record<string, Dictionary>;
+  /**
+   * A collection's entries in every locale as the site publishes them (drafts left out): front matter, the
+   * full address of each entry's page, and its images' full addresses and sizes. Read from the sources
+   * (content/, src/pages/), so only in a project folder: in a folder holding only a built output it throws.
+   */
+  entries(collection: string): Promise<PublishedEntry[]>;
   /** The catalogued error a description names, to throw: the CLI prints its name, title, message, hint; exits 1. */
   error(description: ErrorDescription, cause?: unknown): Error;
 }

@@ -13,6 +13,8 @@ import { loadLocaleContent, type Dictionary } from "./content.ts";
 import { loadApiModule, requireBuiltModule } from "./endpoints.ts";
 import { PROJECT_FILES } from "./project.ts";
 import { describedError, type CommandContext, type SitePlugin } from "./plugin.ts";
+import { publishedEntries } from "./published-entries.ts";
+import { sitegenError } from "./errors.ts";
 import { readServerBundle, SITE_FILE } from "./server-bundle.ts";
 
 /** The output folder the commands read when the project folder has no content/site.yaml. */
@@ -53,13 +55,17 @@ function siteSource(
     const messages = once(() =>
       Object.fromEntries(site().locales.map((l) => [l.code, loadLocaleContent(root, l.code, site()).dictionary])),
     );
-    return { context: { root, site, messages, error }, plugin: () => loadApiModule(root) };
+    const entries = (collection: string) => publishedEntries(root, collection);
+    return { context: { root, site, messages, error, entries }, plugin: () => loadApiModule(root) };
   }
   const bundle = once(() => readServerBundle(outDir));
   const site = (): SiteConfig => bundle().site;
   const messages = (): Record<string, Dictionary> => bundle().messages;
   const plugin = async () => (bundle().apiFile ? requireBuiltModule(bundle().apiFile!, root) : undefined);
-  return { context: { root, site, messages, error }, plugin };
+  const entries = async (collection: string) => {
+    throw sitegenError("SourcesMissing", { root, collection });
+  };
+  return { context: { root, site, messages, error, entries }, plugin };
 }
 
 function once<T>(make: () => T): () => T {

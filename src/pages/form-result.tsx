@@ -7,6 +7,7 @@ const VISUAL: Record<string, QuietArt> = {
   "newsletter-pending": "waiting",
   error: "failed",
   "newsletter-confirm-failed": "failed",
+  "newsletter-unsubscribe-failed": "failed",
 };
 
 /**

@@ -110,6 +110,17 @@ export const FORM_RESULTS = {
     message: "newsletterConfirm.failedMessage",
     eyebrow: "newsletterConfirm.failedEyebrow",
   },
+  // Where the unsubscribe link's page leads once the address has left, or when the link is not valid.
+  "newsletter-unsubscribed": {
+    title: "newsletterUnsubscribe.doneTitle",
+    message: "newsletterUnsubscribe.doneMessage",
+    eyebrow: "newsletterUnsubscribe.doneEyebrow",
+  },
+  "newsletter-unsubscribe-failed": {
+    title: "newsletterUnsubscribe.failedTitle",
+    message: "newsletterUnsubscribe.failedMessage",
+    eyebrow: "newsletterUnsubscribe.failedEyebrow",
+  },
 } as const;
 
 /**

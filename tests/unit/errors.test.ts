@@ -18,6 +18,7 @@ import { netlifyTarget } from "../../src/generator/targets/netlify.ts";
 import { commandContext } from "../../src/generator/site-commands.ts";
 import { printSubmissions } from "../../src/api/commands/list.ts";
 import { deleteSubject, exportSubject } from "../../src/api/commands/subject-rights.ts";
+import { nextIssues, previewNewsletter } from "../../src/api/commands/newsletter.ts";
 import { ROOT, fixtureCopy, projectCopy } from "../helpers.ts";
 
 /**
@@ -696,6 +697,38 @@ describe("commands", () => {
       `${file} requires "sitegen-no-such-package", which is installed neither beside it nor in ${root}.`,
       `Install the production dependencies where sitegen start runs (npm ci --omit=dev in ${root}); ` +
         `"sitegen-no-such-package" must be in package.json's dependencies, not devDependencies.`,
+    );
+  });
+
+  it("SourcesMissing: a command that reads a collection, run where only the built output is", async () => {
+    const folder = dirname(startableDist());
+    await expectError(
+      "SourcesMissing",
+      () => commandContext(folder).entries("insights"),
+      `${folder} holds only a built output, and the entries of the collection "insights" are read from the ` +
+        "sources (content/ and src/pages/).",
+      "Run the command in the project folder, the one holding content/site.yaml, where the site is built.",
+    );
+  });
+
+  it("DatedFileNameInvalid, OptionValueInvalid: an introduction without its day, a bad --since", async () => {
+    const root = mkdtempSync(join(tmpdir(), "sitegen-err-"));
+    mkdirSync(join(root, "content", "pt", "newsletter"), { recursive: true });
+    writeFileSync(join(root, "content", "pt", "newsletter", "boas-vindas.md"), "Olá.\n");
+    const article = { locale: "pt", slug: "a", key: "a", data: { title: "A", date: "2026-11-20" }, images: {} };
+    const context = { ...commandContext(ROOT), root, entries: async () => [{ ...article, url: "https://x.test/a" }] };
+    await expectError(
+      "DatedFileNameInvalid",
+      () => nextIssues(context, undefined),
+      "content/pt/newsletter/boas-vindas.md: the name of a newsletter introduction starts with the day it is for " +
+        "(YYYY-MM-DD).",
+      "Rename it, for example to content/pt/newsletter/2026-11-30.md.",
+    );
+    await expectError(
+      "OptionValueInvalid",
+      () => previewNewsletter(context, { since: "2026-02-30" }),
+      '--since 2026-02-30: "2026-02-30" is not a day written YYYY-MM-DD.',
+      "Use --since 2026-11-01.",
     );
   });
 

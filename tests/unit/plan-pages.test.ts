@@ -68,6 +68,8 @@ describe("the site's page plan", () => {
       "unlisted forms/newsletter-pending.html",
       "unlisted forms/newsletter-confirmed.html",
       "unlisted forms/newsletter-confirm-failed.html",
+      "unlisted forms/newsletter-unsubscribed.html",
+      "unlisted forms/newsletter-unsubscribe-failed.html",
       "not-found en/404.html",
       "error en/500.html",
       "unlisted en/forms/newsletter-success.html",
@@ -76,6 +78,8 @@ describe("the site's page plan", () => {
       "unlisted en/forms/newsletter-pending.html",
       "unlisted en/forms/newsletter-confirmed.html",
       "unlisted en/forms/newsletter-confirm-failed.html",
+      "unlisted en/forms/newsletter-unsubscribed.html",
+      "unlisted en/forms/newsletter-unsubscribe-failed.html",
     ]);
     expect(plan.pages.filter((p) => p.kind !== "route").every((p) => p.route === undefined)).toBe(true);
   });

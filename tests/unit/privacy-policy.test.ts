@@ -15,11 +15,25 @@ const notifications = site.notifications as { newsletter?: boolean };
 
 describe("the privacy policy and the settings it describes", () => {
   it.each([
-    ["pt", "dias", "Inscrições na newsletter não geram esse aviso.", "JSON"],
-    ["en", "days", "Newsletter signups do not trigger it.", "JSON"],
+    [
+      "pt",
+      "dias",
+      "Inscrições na newsletter não geram esse aviso.",
+      "JSON",
+      "Quando você cancela a inscrição, apagamos na hora o seu endereço da lista, junto com qualquer edição que " +
+        "ainda estivesse para ser enviada a você, e não guardamos nenhum registro dele.",
+    ],
+    [
+      "en",
+      "days",
+      "Newsletter signups do not trigger it.",
+      "JSON",
+      "When you unsubscribe, we delete your address from the list at once, together with any issue still waiting " +
+        "to be sent to you, and keep no record of it.",
+    ],
   ])(
     "%s: retention, notifications and the rights' address match site.yaml",
-    (locale, days, noNewsletterNotice, format) => {
+    (locale, days, noNewsletterNotice, format, keptOnLeaving) => {
       const policy = text(locale);
       const retentionDays = submissionSettings(site, {}).retentionDays;
       expect(retentionDays).toBeGreaterThan(0);
@@ -29,6 +43,8 @@ describe("the privacy policy and the settings it describes", () => {
       expect(policy.get("privacy.section5.body")).toMatch(/e-?mail/i);
       expect(policy.get("privacy.section8.body")).toContain(String(site.privacyEmail));
       expect(policy.get("privacy.section8.body")).toContain(format);
+      // What is kept of an address that leaves the newsletter: nothing (store.unsubscribe; unsubscribe.test.ts).
+      expect(policy.get("privacy.section4.body")).toContain(keptOnLeaving);
       // What it no longer claims: the IP address is in the access log, and the period is not "a few minutes".
       expect(policy.get("privacy.section2.body")).not.toMatch(/alguns minutos|few minutes/);
     },

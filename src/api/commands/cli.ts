@@ -1,10 +1,12 @@
 /**
  * The site's commands, added to sitegen's CLI through the plug-in point (index.ts exports `commands`):
- * `sitegen submissions` and its subcommands retry, export and delete.
+ * `sitegen submissions` and its subcommands retry, export and delete; `sitegen newsletter` preview and send.
  */
 import type { Command } from "commander";
 import type { CommandContext } from "../../generator/plugin.ts";
 import { printSubmissions } from "./list.ts";
+import { previewNewsletter, PREVIEW_FOLDER } from "./newsletter.ts";
+import { sendNewsletter, type SendOptions } from "./newsletter-send.ts";
 import { retryDeliveries } from "./retry.ts";
 import { deleteSubject, exportSubject } from "./subject-rights.ts";
 
@@ -38,5 +40,30 @@ export function commands(program: Command, context: CommandContext): void {
     .option("--email <address>", "the person's e-mail address (any case)")
     .action(async (opts: { email?: string }) => {
       await deleteSubject(context, opts.email);
+    });
+  const newsletter = program.command("newsletter").description("Preview and send the newsletter's issues.");
+  newsletter
+    .command("preview")
+    .description(
+      "Write the next issue of each language (the articles since --since, else since the last issue sent) as " +
+        "HTML and plain text, and print where.",
+    )
+    .option("--since <date>", "the first day whose articles the issue holds (YYYY-MM-DD)")
+    .option("--out <folder>", "where to write <locale>.html and <locale>.txt", PREVIEW_FOLDER)
+    .action(async (opts: { since?: string; out: string }) => {
+      await previewNewsletter(context, opts);
+    });
+  newsletter
+    .command("send")
+    .description(
+      "Record each language's next issue and send it to every confirmed subscriber of that language, once each " +
+        "(run it again to resume a send that was cut short).",
+    )
+    .option("--since <date>", "the first day whose articles the issue holds (default: the last issue's day)")
+    .option("--dry-run", "print how many articles and subscribers each language has, and send nothing")
+    .option("--test-to <address>", "send one copy of each language's issue to this address only, and record nothing")
+    .option("--rate <per-minute>", "copies sent per minute (default: site.yaml's newsletter.ratePerMinute, or 60)")
+    .action(async (opts: SendOptions) => {
+      await sendNewsletter(context, opts);
     });
 }

@@ -1,6 +1,7 @@
 /**
  * The deliverer of each outbox kind, from the notification settings: "email" (the firm's copy of a lead,
- * over SMTP) and "webhook" (the lead as JSON). Only what is configured exists; a notification of a kind
+ * over SMTP), "confirm" (the double opt-in's e-mail), "issue" (a subscriber's copy of a newsletter issue)
+ * and "webhook" (the lead as JSON). Only what is configured exists; a notification of a kind
  * that is not (its setting was removed since it was queued) waits in the outbox with that as its error.
  */
 import type { Deliverer } from "../delivery.ts";
@@ -55,6 +56,7 @@ export function createDeliverers(
       await mailer.send({ to: [to], ...mail }, signal);
     };
   }
+  if (mailer) deliverers.issue = issueDeliverer(mailer);
   const webhook = settings.webhook;
   if (webhook) {
     deliverers.webhook = async (row, signal) => {
@@ -64,6 +66,32 @@ export function createDeliverers(
     };
   }
   return { deliverers, mailer, close: () => mailer?.close() };
+}
+
+/** A subscriber's copy of a newsletter issue, as `sitegen newsletter send` queues it (newsletter/send.ts). */
+export interface IssuePayload {
+  issue: number;
+  to: string;
+  subject: string;
+  html: string;
+  text: string;
+  /** The subscriber's own unsubscribe link (unsubscribe.ts). */
+  unsubscribe: string;
+}
+
+/**
+ * Sends an issue's copy with the headers mail clients show an unsubscribe button by: List-Unsubscribe
+ * (RFC 2369) naming the subscriber's link, and List-Unsubscribe-Post (RFC 8058) for the one-click POST.
+ */
+export function issueDeliverer(mailer: Mailer): Deliverer {
+  return async (row, signal) => {
+    const copy = row.payload as IssuePayload;
+    const headers = {
+      "List-Unsubscribe": `<${copy.unsubscribe}>`,
+      "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+    };
+    await mailer.send({ to: [copy.to], subject: copy.subject, text: copy.text, html: copy.html, headers }, signal);
+  };
 }
 
 /** The confirmation e-mail (`newsletterConfirm.mail.*` of content/<locale>/notifications.yaml), plain text. */

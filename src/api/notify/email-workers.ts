@@ -60,6 +60,8 @@ export function createWorkersMailer(options: MailerOptions): Mailer {
         subject: mail.subject,
         text: mail.text,
         ...(mail.replyTo ? { reply: { name: displayName(mail.replyTo.name), email: mail.replyTo.address } } : {}),
+        ...(mail.html ? { html: mail.html } : {}),
+        ...(mail.headers ? { headers: mail.headers } : {}),
       });
     },
     close() {},

@@ -25,6 +25,8 @@ export function createMailer(options: MailerOptions): Mailer {
         subject: mail.subject,
         text: mail.text,
         ...(mail.replyTo ? { replyTo: mail.replyTo } : {}),
+        ...(mail.html ? { html: mail.html } : {}),
+        ...(mail.headers ? { headers: mail.headers } : {}),
         ...(signal ? { signal } : {}),
       });
     },

@@ -9,6 +9,10 @@ export interface MailToSend {
   text: string;
   /** The lead's address, so that answering the e-mail writes to them. */
   replyTo?: { name: string; address: string };
+  /** An HTML part beside the text (a newsletter issue). */
+  html?: string;
+  /** Further headers (List-Unsubscribe and List-Unsubscribe-Post of an issue). */
+  headers?: Record<string, string>;
 }
 
 export interface Mailer {

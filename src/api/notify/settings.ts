@@ -46,6 +46,8 @@ export class NotifyConfigError extends Error {
   constructor(
     readonly variable: string,
     message: string,
+    /** The site.yaml setting that needs the variable, when turning it off is the other way out. */
+    readonly setting?: string,
   ) {
     super(message);
     this.name = "NotifyConfigError";

@@ -1,0 +1,320 @@
+/**
+ * `sitegen newsletter send`: records each locale's next issue and queues one copy per confirmed subscriber
+ * of that locale in the outbox, then delivers them as the outbox delivers everything (the same retries and
+ * backoff as lead notifications), at the configured rate, printing a progress line and a summary.
+ *
+ * Exactly once: each copy is an outbox row whose key (issue and subscriber) is unique, and an issue is
+ * marked queued only once every copy is. Run again after a crash (kill -9 included), the command finishes
+ * queuing the issue it had recorded and delivers what is left; after a completed send there is nothing new
+ * to send. A copy is an outbox row of its subscriber, so unsubscribing drops it, even during a send. What
+ * SMTP has accepted but the store had not recorded when the process died is sent again (the outbox
+ * delivers at least once): the window is the moment between the server's answer and the record.
+ */
+import type { CommandContext } from "../../generator/plugin.ts";
+import { DeliveryWorker, type DeliveryReport } from "../delivery.ts";
+import { unsubscribeSetup } from "../endpoints.ts";
+import { catalogued } from "../errors.ts";
+import { localeFromField, type ApiLocale, type Messages } from "../http.ts";
+import { historyOf, type IssueContent } from "../newsletter/compose.ts";
+import { createDeliverers, type IssuePayload } from "../notify/deliverers.ts";
+import { createMailer } from "../notify/email.ts";
+import type { MailerFactory } from "../notify/mailer.ts";
+import { notifySettings, NotifyConfigError, type NotificationsConfig } from "../notify/settings.ts";
+import { isIssueStore, type IssueProgress, type IssueRecord, type IssueStore, type SubmissionStore } from "../store.ts";
+import { openStore, type Environment } from "../stores.ts";
+import { submissionSettings } from "../submission-settings.ts";
+import { unsubscribeLink } from "../unsubscribe.ts";
+import { isValidEmail } from "../validate.ts";
+import { checkSince, nextIssues, renderIn } from "./newsletter.ts";
+
+/** Where an issue's parts hold each subscriber's unsubscribe link until their copy is queued. */
+export const UNSUBSCRIBE_PLACEHOLDER = "https://unsubscribe.invalid/sitegen";
+/** Copies sent per minute when neither --rate nor site.yaml's newsletter.ratePerMinute says. */
+export const DEFAULT_RATE_PER_MINUTE = 60;
+const MAX_RATE_PER_MINUTE = 60_000;
+/** The outbox kind of a copy (notify/deliverers.ts), and the prefix of its key. */
+const KIND = "issue";
+const keyPrefix = (issue: number) => `${KIND}:${issue}:`;
+
+export interface SendOptions {
+  since?: string;
+  dryRun?: boolean;
+  testTo?: string;
+  rate?: string;
+}
+
+export interface SendDependencies {
+  env?: Environment;
+  now?: () => number;
+  createMailer?: MailerFactory;
+  /** Waits between two passes over the outbox. */
+  sleep?: (ms: number) => Promise<void>;
+  /** Where the progress line and the summary go. */
+  print?: (line: string) => void;
+}
+
+export interface SendSummary {
+  /** The issues this run recorded. */
+  recorded: number;
+  progress: IssueProgress;
+}
+
+const EMPTY: IssueProgress = { total: 0, delivered: 0, failing: 0, pending: 0 };
+
+function ratePerMinute(context: CommandContext, value: string | undefined): number {
+  const configured = (context.site().newsletter as { ratePerMinute?: unknown } | undefined)?.ratePerMinute;
+  const rate = Number(value ?? configured ?? DEFAULT_RATE_PER_MINUTE);
+  if (Number.isInteger(rate) && rate > 0 && rate <= MAX_RATE_PER_MINUTE) return rate;
+  if (value !== undefined)
+    throw context.error({
+      name: "OptionValueInvalid",
+      params: { option: "rate", value, valid: ["60"], meaning: `a whole number of e-mails a minute, 1 to 60000` },
+    });
+  throw context.error({
+    name: "ConfigInvalid",
+    params: {
+      file: "content/site.yaml",
+      field: "newsletter.ratePerMinute",
+      problem: `${String(configured)} is not a whole number of e-mails a minute, 1 to 60000.`,
+    },
+  });
+}
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+export async function sendNewsletter(
+  context: CommandContext,
+  opts: SendOptions,
+  deps: SendDependencies = {},
+): Promise<SendSummary> {
+  const env = deps.env ?? process.env;
+  const now = deps.now ?? Date.now;
+  const print = deps.print ?? ((line: string) => console.log(line));
+  const since = checkSince(context, opts.since);
+  const rate = ratePerMinute(context, opts.rate);
+  const testTo = opts.testTo?.trim();
+  if (testTo !== undefined && !isValidEmail(testTo))
+    throw context.error({
+      name: "OptionValueInvalid",
+      params: { option: "test-to", value: testTo, valid: ["ana@example.com"], meaning: "an e-mail address" },
+    });
+  const site = context.site();
+
+  let store: (SubmissionStore & IssueStore) | undefined;
+  let setup: ReturnType<typeof settingsFor>;
+  try {
+    setup = settingsFor(context, env, opts.dryRun === true);
+    const opened = openStore(submissionSettings(site, env), env, context.root);
+    await opened.ready();
+    if (!isIssueStore(opened)) throw new Error("this store cannot send the newsletter");
+    store = opened;
+  } catch (error) {
+    await store?.close().catch(() => {});
+    throw catalogued(context, error);
+  }
+  try {
+    const records = await store.issues();
+    const issues = await nextIssues(context, historyOf(records, since));
+    const subscribers = (await store.list("newsletter")).filter((r) => r.confirmed_at !== null);
+    const ofLocale = (locale: string) => subscribers.filter((r) => r.locale === locale);
+    const day = new Date(now()).toISOString().slice(0, 10);
+
+    if (opts.dryRun) {
+      for (const { code } of site.locales) {
+        const issue = issues.find((i) => i.locale === code);
+        const readers = plural(ofLocale(code).length, "confirmed subscriber");
+        print(
+          issue
+            ? `${code}: ${plural(issue.articles.length, "new article")}, ${readers}: nothing sent (--dry-run).`
+            : `${code}: no new article, ${readers}: nothing to send.`,
+        );
+      }
+      const unfinished = await unfinishedOf(store, records);
+      if (unfinished.total > 0)
+        print(`Issues already recorded: ${unfinished.pending + unfinished.failing} copies still to deliver.`);
+      return { recorded: 0, progress: unfinished };
+    }
+    const { links, notify } = setup!;
+    if (testTo !== undefined) {
+      await sendTests(context, issues, day, testTo, links, notify, deps.createMailer ?? createMailer, print);
+      return { recorded: 0, progress: EMPTY };
+    }
+
+    // Record this run's issues, then queue whatever issue is not fully queued (this run's, or a cut one's).
+    let recorded = 0;
+    for (const issue of issues) {
+      if (ofLocale(issue.locale).length === 0) {
+        print(`${issue.locale}: no confirmed subscriber; nothing recorded.`);
+        continue;
+      }
+      const rendered = await renderIn(context, issue, day, UNSUBSCRIBE_PLACEHOLDER);
+      await store.recordIssue({
+        ...{ locale: issue.locale, day, articles: issue.articles.map((a) => a.key), intro: issue.intro?.file ?? null },
+        ...{
+          subject: rendered.subject,
+          html: rendered.html,
+          text: rendered.text,
+          createdAt: new Date(now()).toISOString(),
+        },
+      });
+      recorded++;
+    }
+    const all = await store.issues();
+    for (const record of all.filter((r) => r.queued_at === null)) {
+      const readers = ofLocale(record.locale);
+      let queued = 0;
+      for (const reader of readers) {
+        const locale: ApiLocale = localeFromField(reader.locale) ?? "pt";
+        const link = await unsubscribeLink(site.siteUrl, links.path, links.tokens, { email: reader.email, locale });
+        const payload: IssuePayload = {
+          ...{ issue: record.id, to: reader.email, subject: record.subject, unsubscribe: link },
+          ...{
+            html: record.html.replaceAll(UNSUBSCRIBE_PLACEHOLDER, link),
+            text: record.text.replaceAll(UNSUBSCRIBE_PLACEHOLDER, link),
+          },
+        };
+        const key = `${keyPrefix(record.id)}${reader.id}`;
+        if (await store.queueOnce(key, reader.id, { kind: KIND, payload }, now())) queued++;
+      }
+      await store.markIssueQueued(record.id, now());
+      print(`${record.locale}: issue ${record.id} "${record.subject}", ${plural(queued, "copy", "copies")} queued.`);
+    }
+    if (recorded === 0 && all.every((r) => r.queued_at !== null) && issues.length === 0) {
+      const left = await unfinishedOf(store, all);
+      if (left.pending + left.failing === 0) {
+        print(`No new article${since ? ` since ${since}` : " since the last issue"}: nothing to send.`);
+        return { recorded, progress: left };
+      }
+    }
+    const progress = await deliver(store, all, rate, setup!, context, now, deps, print);
+    return { recorded, progress };
+  } finally {
+    await store.close();
+  }
+}
+
+/** SMTP, the sender and the unsubscribe links' signer, each required unless nothing is sent. */
+function settingsFor(context: CommandContext, env: Environment, dryRun: boolean) {
+  const site = context.site();
+  const notify = notifySettings(site.notifications as NotificationsConfig | undefined, env);
+  if (dryRun) return undefined;
+  if (!notify.smtpUrl || !notify.from)
+    throw new NotifyConfigError(
+      notify.smtpUrl ? "notifications.from" : "SMTP_URL",
+      notify.smtpUrl
+        ? "sitegen newsletter send needs a sender: notifications.from in content/site.yaml is empty."
+        : "sitegen newsletter send needs a mail server: SMTP_URL is not set.",
+    );
+  const links = unsubscribeSetup(site, env);
+  if (!links)
+    throw new NotifyConfigError(
+      site.endpoints.newsletterUnsubscribe === undefined ? "endpoints.newsletterUnsubscribe" : "SUBMISSIONS_SECRET",
+      site.endpoints.newsletterUnsubscribe === undefined
+        ? "sitegen newsletter send gives every copy an unsubscribe link, but endpoints.newsletterUnsubscribe is not " +
+            "set in content/site.yaml."
+        : "sitegen newsletter send signs every subscriber's unsubscribe link, but SUBMISSIONS_SECRET is not set.",
+    );
+  return { notify, links };
+}
+
+async function sendTests(
+  context: CommandContext,
+  issues: IssueContent[],
+  day: string,
+  to: string,
+  links: NonNullable<ReturnType<typeof settingsFor>>["links"],
+  notify: NonNullable<ReturnType<typeof settingsFor>>["notify"],
+  factory: MailerFactory,
+  print: (line: string) => void,
+): Promise<void> {
+  if (issues.length === 0) {
+    print("No new article: no test copy to send.");
+    return;
+  }
+  const mailer = factory({ smtpUrl: notify.smtpUrl!, from: notify.from!, timeoutMs: notify.timeoutMs });
+  try {
+    for (const issue of issues) {
+      const locale: ApiLocale = localeFromField(issue.locale) ?? "pt";
+      const link = await unsubscribeLink(context.site().siteUrl, links.path, links.tokens, { email: to, locale });
+      const rendered = await renderIn(context, issue, day, link);
+      const headers = { "List-Unsubscribe": `<${link}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" };
+      await mailer.send({ to: [to], subject: rendered.subject, text: rendered.text, html: rendered.html, headers });
+      print(`${issue.locale}: a test copy of "${rendered.subject}" sent to ${to}; nothing recorded.`);
+    }
+  } finally {
+    mailer.close();
+  }
+}
+
+async function unfinishedOf(store: IssueStore, records: IssueRecord[]): Promise<IssueProgress> {
+  const sum = { ...EMPTY };
+  for (const record of records) {
+    const p = await store.issueProgress(keyPrefix(record.id));
+    for (const k of Object.keys(sum) as (keyof IssueProgress)[]) sum[k] += p[k];
+  }
+  return sum;
+}
+
+/**
+ * Delivers the copies, spaced at the rate: the copies never tried are given due times `interval` apart
+ * (after any still scheduled), and the outbox worker sends each when it is due. Stops when every copy was
+ * delivered or has failed (a failed copy waits for its next try, by a server's worker or the next run), or
+ * after a bounded wait.
+ */
+async function deliver(
+  store: SubmissionStore & IssueStore,
+  records: IssueRecord[],
+  rate: number,
+  setup: NonNullable<ReturnType<typeof settingsFor>>,
+  context: CommandContext,
+  now: () => number,
+  deps: SendDependencies,
+  print: (line: string) => void,
+): Promise<IssueProgress> {
+  const interval = 60_000 / rate;
+  await store.respace(`${KIND}:`, now(), interval);
+  const { deliverers, close } = createDeliverers(setup.notify, context.messages() as Messages, "pt", {
+    createMailer: deps.createMailer ?? createMailer,
+  });
+  const failures: DeliveryReport["failed"] = [];
+  const worker = new DeliveryWorker({
+    store,
+    deliverers,
+    now,
+    leaseMs: setup.notify.timeoutMs * 3 + interval,
+    onFailure: (failure) => failures.push(failure),
+  });
+  const sleep = deps.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  const pollMs = Math.min(Math.max(interval, 20), 1000);
+  let progress = await unfinishedOf(store, records);
+  const rounds = Math.ceil((progress.total * interval + setup.notify.timeoutMs * 6 + 60_000) / pollMs) + 10;
+  const tty = process.stdout.isTTY === true && deps.print === undefined;
+  let shown = -1;
+  try {
+    for (let round = 0; round < rounds; round++) {
+      await worker.runDue();
+      progress = await unfinishedOf(store, records);
+      const { delivered, total, failing, pending } = progress;
+      const line = `Sending: ${delivered} of ${total} sent, ${failing} failed, ${pending} waiting`;
+      if (tty) process.stdout.write(`\r${line}`);
+      else if (
+        progress.delivered !== shown &&
+        (progress.pending === 0 || progress.delivered % Math.max(1, Math.ceil(progress.total / 10)) === 0)
+      )
+        print(line);
+      shown = progress.delivered;
+      if (progress.pending === 0) break;
+      await sleep(pollMs);
+    }
+  } finally {
+    await worker.stop(1000);
+    close();
+    if (tty) process.stdout.write("\n");
+  }
+  for (const { row, error } of failures.slice(0, 20)) print(`  failed: ${(row.payload as IssuePayload).to}: ${error}`);
+  print(
+    `Sent ${progress.delivered}, failed ${progress.failing} (tried again later), waiting ${progress.pending}, ` +
+      `of ${plural(progress.total, "copy", "copies")}.`,
+  );
+  return progress;
+}

@@ -1,0 +1,239 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { spawn, type ChildProcess } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { sendNewsletter, type SendOptions } from "../../src/api/commands/newsletter-send.ts";
+import { previewNewsletter } from "../../src/api/commands/newsletter.ts";
+import { openStore } from "../../src/api/stores.ts";
+import type { SubmissionStore } from "../../src/api/store.ts";
+import { commandContext } from "../../src/generator/site-commands.ts";
+import type { CommandContext, PublishedEntry } from "../../src/generator/plugin.ts";
+import { projectCopy, ROOT } from "../helpers.ts";
+import { startSmtpSink, type SmtpSink } from "../notify-sinks.ts";
+import { postgresBackend, sqliteBackend, type Backend, type Place } from "../store-backends.ts";
+
+/**
+ * sitegen newsletter send: each confirmed subscriber gets exactly one copy of their language's issue, with
+ * the List-Unsubscribe headers; no unconfirmed address gets one; a second run sends nothing; --dry-run and
+ * --test-to record nothing; and a send killed with kill -9, run again, reaches every subscriber once.
+ */
+const SECRET = "a-test-secret-of-more-than-thirty-two-characters";
+const NOW = Date.UTC(2026, 10, 29, 12, 0, 0);
+/** The clock the sends run on: waiting moves it on at once. */
+let clock = NOW;
+const wait = async (ms: number) => {
+  clock += ms;
+  await new Promise<void>((resolve) => setImmediate(resolve));
+};
+
+let project: string;
+let entries: PublishedEntry[];
+let smtp: SmtpSink;
+beforeAll(async () => {
+  project = projectCopy();
+  entries = await commandContext(project).entries("insights");
+  smtp = await startSmtpSink();
+});
+afterAll(() => smtp.close());
+
+/** Subscribers in both languages, confirmed or not. */
+async function subscribe(store: SubmissionStore): Promise<void> {
+  const at = "2026-11-01T10:00:00.000Z";
+  for (const [email, locale, confirmed] of [
+    ["ana@example.com", "pt", true],
+    ["Bruno@Example.com", "pt", true],
+    ["carla@example.com", "pt", false],
+    ["dan@example.com", "en", true],
+    ["eve@example.com", "en", false],
+  ] as const)
+    await store.addNewsletter({ email, locale, createdAt: at, confirmed });
+}
+
+for (const backend of [sqliteBackend(), postgresBackend()] as Backend[]) {
+  describe(`sitegen newsletter send (${backend.name})`, () => {
+    let place: Place;
+    let store: SubmissionStore;
+    let context: CommandContext;
+    let env: Record<string, string | undefined>;
+    const lines: string[] = [];
+    const send = (opts: SendOptions) =>
+      sendNewsletter(context, opts, { env, now: () => clock, sleep: wait, print: (line) => lines.push(line) });
+
+    beforeAll(async () => {
+      await backend.start();
+      place = await backend.fresh();
+      const base = commandContext(project);
+      const site = {
+        ...base.site(),
+        submissions: { ...place.settings },
+        notifications: { ...(base.site().notifications as object), timeoutSeconds: 2 },
+      };
+      context = { ...base, site: () => site, entries: async () => entries };
+      env = { ...place.env, SMTP_URL: smtp.url, SUBMISSIONS_SECRET: SECRET };
+      store = place.open();
+      await subscribe(store);
+    });
+    afterAll(async () => {
+      await store.close();
+      await backend.stop();
+    });
+
+    it("--dry-run prints each language's articles and confirmed subscribers; records and sends nothing", async () => {
+      lines.length = 0;
+      smtp.mails.length = 0;
+      const summary = await send({ since: "2026-11-01", dryRun: true });
+      expect(lines).toEqual([
+        "pt: 1 new article, 2 confirmed subscribers: nothing sent (--dry-run).",
+        "en: 1 new article, 1 confirmed subscriber: nothing sent (--dry-run).",
+      ]);
+      expect(summary.recorded).toBe(0);
+      expect(smtp.mails).toEqual([]);
+    });
+
+    it("--test-to sends one copy of each language's issue to that address only, and records nothing", async () => {
+      lines.length = 0;
+      smtp.mails.length = 0;
+      await send({ since: "2026-11-01", testTo: "editor@firma.example.com" });
+      expect(smtp.mails.map((m) => [m.to, m.subject])).toEqual([
+        [["editor@firma.example.com"], "Insights da Vetor AI · 29 de novembro de 2026"],
+        [["editor@firma.example.com"], "Vetor AI Insights · November 29, 2026"],
+      ]);
+      expect(await place.count("outbox")).toBe(0);
+    });
+
+    it("sends each confirmed subscriber one copy in their language, with both List-Unsubscribe headers", async () => {
+      lines.length = 0;
+      smtp.mails.length = 0;
+      const summary = await send({ since: "2026-11-01" });
+      expect(summary).toEqual({ recorded: 2, progress: { total: 3, delivered: 3, failing: 0, pending: 0 } });
+      const byAddress = new Map(smtp.mails.map((m) => [m.to.join(","), m]));
+      expect([...byAddress.keys()].sort()).toEqual(["Bruno@example.com", "ana@example.com", "dan@example.com"]);
+      expect(smtp.mails).toHaveLength(3);
+      const ana = byAddress.get("ana@example.com")!;
+      expect(ana.subject).toBe("Insights da Vetor AI · 29 de novembro de 2026");
+      expect(ana.text).toContain("PL 2338 e LGPD: uma só estrutura de governança de IA para atender às duas");
+      expect(ana.text).toContain("https://www.vetorai.com.br/insights/governanca-de-ia");
+      const dan = byAddress.get("dan@example.com")!;
+      expect(dan.text).toContain("https://www.vetorai.com.br/en/insights/ai-governance");
+      for (const mail of smtp.mails) {
+        const link = /^<(https:\/\/www\.vetorai\.com\.br\/api\/newsletter\/unsubscribe\?token=[\w.-]+)>$/.exec(
+          mail.headers["list-unsubscribe"],
+        )?.[1];
+        expect(link, mail.to[0]).toBeDefined();
+        expect(mail.headers["list-unsubscribe-post"]).toBe("List-Unsubscribe=One-Click");
+        // The same personal link in the text, for readers whose client shows no button.
+        expect(mail.text).toContain(link!);
+        expect(mail.text).not.toContain("unsubscribe.invalid");
+      }
+      expect(lines.at(-1)).toBe("Sent 3, failed 0 (tried again later), waiting 0, of 3 copies.");
+    });
+
+    it("run again after a completed send, sends nothing", async () => {
+      lines.length = 0;
+      smtp.mails.length = 0;
+      await send({});
+      expect(lines).toEqual(["No new article since the last issue: nothing to send."]);
+      expect(smtp.mails).toEqual([]);
+      // The preview starts where the last issue stopped too.
+      const printed: string[] = [];
+      const log = vi.spyOn(console, "log").mockImplementation((line: string) => void printed.push(line));
+      try {
+        await previewNewsletter(context, { out: join(project, ".data", "after-send") }, new Date(clock), env);
+      } finally {
+        log.mockRestore();
+      }
+      expect(printed).toEqual([
+        "pt: no article published since the last issue; nothing written.",
+        "en: no article published since the last issue; nothing written.",
+      ]);
+    });
+  });
+}
+
+describe("unsubscribing while an issue is being sent", () => {
+  const backend = sqliteBackend();
+  beforeAll(() => backend.start());
+  afterAll(() => backend.stop());
+
+  it("stops the copies not yet sent to that address", async () => {
+    const place = await backend.fresh();
+    const store = place.open();
+    await subscribe(store);
+    const base = commandContext(project);
+    const site = { ...base.site(), submissions: { ...place.settings } };
+    const context = { ...base, site: () => site, entries: async () => entries };
+    smtp.mails.length = 0;
+    let left = false;
+    // One copy a minute: the first goes at once; the subscriber leaves before the next is due.
+    const summary = await sendNewsletter(
+      context,
+      { since: "2026-11-01", rate: "1" },
+      {
+        env: { ...place.env, SMTP_URL: smtp.url, SUBMISSIONS_SECRET: SECRET },
+        now: () => clock,
+        print: () => {},
+        sleep: async (ms) => {
+          if (!left) left = (await store.unsubscribe("dan@example.com")) === "removed";
+          await wait(ms);
+        },
+      },
+    );
+    await store.close();
+    expect(left).toBe(true);
+    expect(smtp.mails.map((m) => m.to[0]).sort()).toEqual(["Bruno@example.com", "ana@example.com"]);
+    expect(summary.progress).toEqual({ total: 2, delivered: 2, failing: 0, pending: 0 });
+  });
+});
+
+describe("a send killed with kill -9, then run again", () => {
+  it("reaches every confirmed subscriber exactly once", async () => {
+    const file = join(project, ".data", "kill-test.db");
+    const yaml = readFileSync(join(ROOT, "content", "site.yaml"), "utf8")
+      .replace("database: .data/submissions.db", `database: ${JSON.stringify(file)}`)
+      .replace("timeoutSeconds: 10", "timeoutSeconds: 1");
+    writeFileSync(join(project, "content", "site.yaml"), yaml);
+    const store = openStore({ database: file }, {}, project);
+    const readers = Array.from({ length: 60 }, (_, i) => `reader${String(i).padStart(2, "0")}@example.com`);
+    for (const [i, email] of readers.entries())
+      await store.addNewsletter({ email, locale: i % 3 === 0 ? "en" : "pt", createdAt: "2026-11-01T10:00:00.000Z" });
+    await store.close();
+    smtp.mails.length = 0;
+    const env = { ...process.env, SMTP_URL: smtp.url, SUBMISSIONS_SECRET: SECRET, DATABASE_URL: "" };
+    const run = () =>
+      spawn(
+        process.execPath,
+        [join(ROOT, "bin", "sitegen.js"), "newsletter", "send", "--since", "2026-11-01", "--rate", "600"],
+        {
+          cwd: project,
+          env,
+          stdio: ["ignore", "pipe", "pipe"],
+        },
+      );
+    const exit = (child: ChildProcess) =>
+      new Promise<number | null>((resolve) => child.on("exit", (code, signal) => resolve(signal ? -1 : code)));
+
+    // The first run dies while the server holds its 21st message, before saying it accepted it.
+    const first = run();
+    let held = 0;
+    smtp.hold = () => {
+      if (smtp.mails.length < 20) return false;
+      held++;
+      if (held === 1) first.kill("SIGKILL");
+      return true;
+    };
+    expect(await exit(first)).toBe(-1);
+    expect(smtp.mails.length).toBe(20);
+    smtp.hold = undefined;
+
+    const second = run();
+    let out = "";
+    second.stdout!.on("data", (chunk: Buffer) => (out += chunk.toString()));
+    expect(await exit(second)).toBe(0);
+    const counts = new Map<string, number>();
+    for (const mail of smtp.mails) counts.set(mail.to[0], (counts.get(mail.to[0]) ?? 0) + 1);
+    expect([...counts.keys()].sort()).toEqual(readers);
+    expect([...counts.values()].every((n) => n === 1)).toBe(true);
+    // The summary counts the whole issue: what the first run sent and what this one did.
+    expect(out).toMatch(/Sent 60, failed 0 \(tried again later\), waiting 0, of 60 copies\.\n$/);
+  });
+});
