@@ -36,33 +36,23 @@ export interface PublishedEntry {
 
 /** The entries of the collection `name` in every locale, newest first as the collection orders them. */
 export async function publishedEntries(root: string, name: string): Promise<PublishedEntry[]> {
-  const content = loadContent(root, {});
-  const { bundles } = await bundleCode(root, undefined);
-  const definition = bundles.pages.site;
+  const { site, contents, dictionaries } = loadContent({ root });
+  const definition = (await bundleCode({ root })).bundles.pages.site;
   const definitions = definition.collections ?? [];
-  const site: SiteConfig = content.site;
-  const collections = loadCollections({
-    ...{ root, siteUrl: site.siteUrl, locales: site.locales.map((l) => l.code) },
-    ...{ dictionaries: content.dictionaries, definitions, drafts: false },
-  });
-  await processImages({
-    ...{ root, definitions, collections, contents: content.contents },
-    ...{ imageKeys: definition.imageKeys ?? [], socialImage: site.socialImage },
-  });
-  planPages(definition, site, collections);
+  const locales = site.locales.map((l) => l.code);
+  const read = { root, siteUrl: site.siteUrl, locales, dictionaries, definitions, drafts: false };
+  const collections = loadCollections(read);
+  const imageKeys = definition.imageKeys ?? [];
+  await processImages({ root, definitions, collections, contents, imageKeys, socialImage: site.socialImage });
+  // The plan gives each entry its page's address.
+  planPages({ definition, site, collections });
   return site.locales.flatMap((l) => (collections[name]?.[l.code] ?? []).map((e) => published(site, e)));
 }
 
 function published(site: SiteConfig, entry: CollectionEntry): PublishedEntry {
-  const images = Object.fromEntries(
-    Object.entries(entry.images ?? {}).map(([field, image]) => [
-      field,
-      { url: absoluteUrl(site, image.fallback.src), width: image.fallback.width, height: image.fallback.height },
-    ]),
-  );
-  return {
-    ...{ locale: entry.locale, slug: entry.slug, key: entry.key, data: { ...entry.data } },
-    ...(entry.path ? { url: absoluteUrl(site, entry.path) } : {}),
-    images,
-  };
+  const images: Record<string, PublishedImage> = {};
+  for (const [field, { fallback }] of Object.entries(entry.images ?? {}))
+    images[field] = { url: absoluteUrl(site, fallback.src), width: fallback.width, height: fallback.height };
+  const { locale, slug, key, data, path } = entry;
+  return { locale, slug, key, data: { ...data }, ...(path ? { url: absoluteUrl(site, path) } : {}), images };
 }
