@@ -25,14 +25,17 @@ export const YAML_FIELD = "(YAML)";
 /** One problem of an entry as EntryInvalid writes it: its place, the field, what is wrong. */
 export const entryProblemLine = (p: EntryProblem) => `${placeOf(p)}, \`${p.field}\`: ${p.problem}`;
 
-const entry = <P>(title: string, message: (p: P) => string, hint: (p: P) => string) => ({ title, message, hint });
+/** A catalogue entry; a hint that names no parameter is written as plain text. */
+type Words<P> = (p: P) => string;
+const entry = <P>(title: string, message: Words<P>, hint: string | Words<P>) => {
+  return { title, message, hint: typeof hint === "string" ? () => hint : hint };
+};
 
 export const ERRORS = {
   ConfigMissing: entry<{ file: string }>(
     "No site configuration",
     (p) => `${p.file} does not exist: sitegen reads the site's address, locales and endpoints from it.`,
-    () =>
-      "Run sitegen in the project folder (the one holding content/site.yaml), or create content/site.yaml: see " +
+    "Run sitegen in the project folder (the one holding content/site.yaml), or create content/site.yaml: see " +
       "content/README.md.",
   ),
   ConfigInvalid: entry<{ file: string; field: string; problem: string }>(
@@ -52,8 +55,7 @@ export const ERRORS = {
   YamlSyntaxError: entry<Place & { reason: string; excerpt: string }>(
     "YAML syntax error",
     (p) => `${placeOf(p)}: ${p.reason}${p.excerpt ? `\n${p.excerpt}` : ""}`,
-    () =>
-      "Fix the YAML at that line and column: check the indentation, and quote text that contains ': ' or starts " +
+    "Fix the YAML at that line and column: check the indentation, and quote text that contains ': ' or starts " +
       "with '{', '[', '*' or '&'.",
   ),
   ContentMissing: entry<{ dir: string; locale: string }>(
@@ -66,8 +68,7 @@ export const ERRORS = {
   ContentInvalid: entry<{ file: string; key: string; problem: string }>(
     "Invalid content file",
     (p) => `${p.file}${p.key ? `, "${p.key}"` : ""}: ${p.problem}`,
-    () =>
-      "Content files map keys to text; nest mappings for groups, use numbered keys (item1, item2, ...) instead of " +
+    "Content files map keys to text; nest mappings for groups, use numbered keys (item1, item2, ...) instead of " +
       "lists, and quote empty values.",
   ),
   DatedFileNameInvalid: entry<{ file: string; purpose: string; example: string }>(
@@ -78,19 +79,18 @@ export const ERRORS = {
   ContentDuplicateKey: entry<{ key: string; first: string; second: string }>(
     "Text key defined twice",
     (p) => `The key "${p.key}" is defined in ${p.first} and again in ${p.second}.`,
-    () => "Keep each key in one file of the locale's folder.",
+    "Keep each key in one file of the locale's folder.",
   ),
   SiteDefinitionMissing: entry<{ file: string }>(
     "No route table",
     (p) => `${p.file} does not exist: it tells sitegen which pages the site has.`,
-    () =>
-      "Create src/pages/routes.ts exporting `default defineSite({ document, routes, notFound, error })` (see " +
+    "Create src/pages/routes.ts exporting `default defineSite({ document, routes, notFound, error })` (see " +
       "src/generator/site-definition.ts).",
   ),
   SiteDefinitionInvalid: entry<{ file: string; problem: string }>(
     "Invalid route table",
     (p) => `${p.file}: ${p.problem}`,
-    () => "See src/generator/site-definition.ts for what a route and a special page hold.",
+    "See src/generator/site-definition.ts for what a route and a special page hold.",
   ),
   EntryInvalid: entry<EntryProblem & { others?: string[]; syntax?: boolean }>(
     "Invalid entry",
@@ -112,81 +112,75 @@ export const ERRORS = {
   ImageMissing: entry<{ place: string; image: string; resolved: string }>(
     "Image not found",
     (p) => `${p.place}: the image "${p.image}" (${p.resolved}) does not exist.`,
-    () =>
-      "Write the image's path relative to the file that uses it (./chart.png beside an article; " +
+    "Write the image's path relative to the file that uses it (./chart.png beside an article; " +
       "../../images/insights/cover.webp for an image both languages share), or add the file there.",
   ),
   ImageNotLocal: entry<{ place: string; image: string; problem: string }>(
     "Image is not a file of the project",
     (p) => `${p.place}: "${p.image}" ${p.problem}`,
-    () =>
-      "Put the image in the project (beside the content, or under content/images/) and write its path relative to " +
+    "Put the image in the project (beside the content, or under content/images/) and write its path relative to " +
       "the file that uses it: the pages load images only from the site itself (its Content-Security-Policy allows " +
       "no other origin).",
   ),
   ImageUnsupported: entry<{ place: string; image: string; format: string }>(
     "Unsupported image format",
     (p) => `${p.place}: "${p.image}" is a ${p.format} file; the image pipeline reads JPEG, PNG, WebP and AVIF.`,
-    () =>
-      "Convert the image to JPEG (photographs) or PNG (drawings, screenshots), for example with an image editor's " +
+    "Convert the image to JPEG (photographs) or PNG (drawings, screenshots), for example with an image editor's " +
       "export; the build makes the AVIF and WebP files itself.",
   ),
   ImageUnreadable: entry<{ place: string; image: string; text: string }>(
     "Image cannot be read",
     (p) => `${p.place}: "${p.image}" could not be decoded: ${p.text}`,
-    () =>
-      "The file is damaged or not the image its name says: open it in an image viewer, and export it again as " +
+    "The file is damaged or not the image its name says: open it in an image viewer, and export it again as " +
       "JPEG or PNG.",
   ),
   DuplicatePagePath: entry<{ path: string; first: string; second: string }>(
     "Two pages at one address",
     (p) => `${p.path} is the address of both ${p.first} and ${p.second}.`,
-    () => "Give one of them another path (or another slug) in src/pages/routes.ts or in the collection.",
+    "Give one of them another path (or another slug) in src/pages/routes.ts or in the collection.",
   ),
   PageCompileError: entry<Place & { text: string }>(
     "Page code does not compile",
     (p) => `${placeOf(p)}: ${p.text}`,
-    () => "Fix the TypeScript or JSX at that position (npm run typecheck shows every error).",
+    "Fix the TypeScript or JSX at that position (npm run typecheck shows every error).",
   ),
   IslandCompileError: entry<Place & { text: string }>(
     "Island code does not compile",
     (p) => `${placeOf(p)}: ${p.text}`,
-    () => "Fix the TypeScript or JSX at that position (npm run typecheck shows every error).",
+    "Fix the TypeScript or JSX at that position (npm run typecheck shows every error).",
   ),
   StylesMissing: entry<{ file: string }>(
     "No stylesheet",
     (p) => `${p.file} does not exist.`,
-    () => "Create src/styles/main.css; it may @import the other files of src/styles/.",
+    "Create src/styles/main.css; it may @import the other files of src/styles/.",
   ),
   CssError: entry<Place & { text: string }>(
     "CSS error",
     (p) => `${placeOf(p)}: ${p.text}`,
-    () => "Fix the CSS at that position.",
+    "Fix the CSS at that position.",
   ),
   StyleAssetMissing: entry<{ file: string; url: string }>(
     "A file the stylesheet names does not exist",
     (p) => `${p.file} (or a file it @imports) names url("${p.url}"), and there is no such file.`,
-    () => "url() paths are read from src/styles/, where main.css lives: fix the path, or add the file.",
+    "url() paths are read from src/styles/, where main.css lives: fix the path, or add the file.",
   ),
   FontSubsetFailed: entry<{ file: string; url: string; text: string }>(
     "A font could not be subset",
     (p) =>
       `The font url("${p.url}") of an @font-face rule in ${p.file} (or a file it @imports) could not be cut to ` +
       `its unicode-range: ${p.text}`,
-    () =>
-      "Check that the file is a WOFF2, WOFF, TrueType or OpenType font, and that a font-weight range is declared " +
+    "Check that the file is a WOFF2, WOFF, TrueType or OpenType font, and that a font-weight range is declared " +
       "only for a variable font with a weight axis.",
   ),
   PageRenderError: entry<{ page: string; path: string; locale: string; text: string; stack: string }>(
     "A page failed to render",
     (p) => `Rendering ${p.page} at ${p.path} (${p.locale}) failed: ${p.text}${p.stack ? `\n${p.stack}` : ""}`,
-    () => "The first lines above point at the component that threw; fix it, or the content it reads.",
+    "The first lines above point at the component that threw; fix it, or the content it reads.",
   ),
   MissingTranslations: entry<{ count: number; list: string }>(
     "Missing translations",
     (p) => `${p.count} text key(s) are missing, and --strict does not ship pages that show raw keys:\n${p.list}`,
-    () =>
-      "Add each key to the locale's folder in content/, or build without --strict to ship the keys themselves as " +
+    "Add each key to the locale's folder in content/, or build without --strict to ship the keys themselves as " +
       "the text.",
   ),
   NoPages: entry<{ file: string }>(
@@ -226,20 +220,18 @@ export const ERRORS = {
     (p) =>
       `${p.dir} does not exist: sitegen start serves a site that sitegen build has already built, and builds ` +
       `nothing itself.`,
-    () => "Run sitegen build first (npx sitegen build), or point --out at the folder a build wrote.",
+    "Run sitegen build first (npx sitegen build), or point --out at the folder a build wrote.",
   ),
   DistNotSitegenBuild: entry<{ dir: string; problem: string }>(
     "Not a sitegen build",
     (p) => `${p.dir} is not an output this sitegen can serve: ${p.problem}`,
-    () =>
-      "Build it again with this version of sitegen (npx sitegen build): the build writes _sitegen/ with the " +
+    "Build it again with this version of sitegen (npx sitegen build): the build writes _sitegen/ with the " +
       "locales, the endpoints' settings and text, and the compiled endpoints that sitegen start needs.",
   ),
   ApiModuleInvalid: entry<{ file: string; problem: string }>(
     "Invalid endpoints module",
     (p) => `${p.file}: ${p.problem}`,
-    () =>
-      "src/api/index.ts exports createApiHandlers({ site, root, messages }) returning { handlers, close } (see " +
+    "src/api/index.ts exports createApiHandlers({ site, root, messages }) returning { handlers, close } (see " +
       "docs/extending.md).",
   ),
   ApiDependencyMissing: entry<{ file: string; module: string; root: string }>(
@@ -254,7 +246,7 @@ export const ERRORS = {
     (p) =>
       `${p.root} holds only a built output, and the entries of the collection "${p.collection}" are read from ` +
       "the sources (content/ and src/pages/).",
-    () => "Run the command in the project folder, the one holding content/site.yaml, where the site is built.",
+    "Run the command in the project folder, the one holding content/site.yaml, where the site is built.",
   ),
   WorkerModuleMissing: entry<{ file: string }>(
     "No Cloudflare worker module",
@@ -268,22 +260,19 @@ export const ERRORS = {
   WorkerBundleInvalid: entry<{ file: string; problem: string }>(
     "The Cloudflare worker cannot be bundled",
     (p) => `${p.file}: ${p.problem}`,
-    () =>
-      "The worker runs in Cloudflare's runtime without Node: import only web-standard code from it (no node: " +
+    "The worker runs in Cloudflare's runtime without Node: import only web-standard code from it (no node: " +
       "modules, no packages that need them), and export createPagesWorker from it.",
   ),
   NetlifyFunctionInvalid: entry<{ file: string; problem: string }>(
     "Cannot make the Netlify Function",
     (p) => `${p.file}: ${p.problem}`,
-    () =>
-      "sitegen build --target netlify bundles src/api/netlify.ts, which exports createNetlifyFunction({ site, " +
+    "sitegen build --target netlify bundles src/api/netlify.ts, which exports createNetlifyFunction({ site, " +
       "messages }) returning { handle } (see src/api/netlify.ts).",
   ),
   NetlifyConfigExists: entry<{ file: string }>(
     "A netlify.toml sitegen did not write",
     (p) => `${p.file} exists and was not written by sitegen build --target netlify, so it is left as it is.`,
-    () =>
-      "Move your settings elsewhere or delete the file, then build again: sitegen writes netlify.toml on each " +
+    "Move your settings elsewhere or delete the file, then build again: sitegen writes netlify.toml on each " +
       "Netlify build, with the build command, the publish folder and the functions folder.",
   ),
   OptionValueInvalid: entry<{
@@ -325,8 +314,7 @@ export const ERRORS = {
   DatabaseUnreachable: entry<{ target: string; detail: string }>(
     "Cannot reach the database",
     (p) => `${p.detail}\nThe data is stored in PostgreSQL because DATABASE_URL is set.`,
-    () =>
-      "Check that the PostgreSQL server is running and reachable from here (host, port, firewall), and that " +
+    "Check that the PostgreSQL server is running and reachable from here (host, port, firewall), and that " +
       "DATABASE_URL's user, password and database name are right; or unset DATABASE_URL to use the SQLite file " +
       "instead.",
   ),
