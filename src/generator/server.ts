@@ -12,6 +12,8 @@ import type { ApiHandler } from "./endpoints.ts";
 import { acceptedCodings, staticFiles } from "./static-files.ts";
 import { runApi } from "./run-api.ts";
 import { sitegenError } from "./errors.ts";
+import { answerClientError, answerConnect } from "./serve/raw-answer.ts";
+import { FILE_METHODS, notImplemented } from "./serve/request-checks.ts";
 
 export type { ApiHandler } from "./endpoints.ts";
 
@@ -108,11 +110,13 @@ export function createSiteServer(options: ServerOptions): SiteServer {
   server.keepAliveTimeout = timeouts.keepAliveMs;
   // Node answers unparseable (400), oversized (431) and timed-out (408) requests itself, without our headers.
   server.on("clientError", (error: NodeJS.ErrnoException, socket: Duplex) =>
-    answerClientError(error, socket, headers, responses.get(socket)),
+    answerClientError(error, socket, headers, responses.get(socket)?.headersSent === true),
   );
+  server.on("connect", (req: IncomingMessage, socket: Duplex) => answerConnect(req, socket, headers));
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+    if (notImplemented(req.method ?? "GET")) return sendText(res, 501, "Not implemented");
     const target = parseRequestPath(req.url);
     if (target.kind === "bad") return sendText(res, 400, `Bad request: ${target.reason}`);
     if (target.kind === "redirect") {
@@ -126,18 +130,19 @@ export function createSiteServer(options: ServerOptions): SiteServer {
     const api = options.api?.[pathname];
     if (api) return runApi(api, req, res, options.maxBodyBytes ?? 64 * 1024);
 
-    if (options.liveReload && pathname === RELOAD_PATH) return openReloadStream(req, res);
-    if (options.liveReload && pathname === `${RELOAD_PATH}.js`) {
+    const reading = method === "GET" || method === "HEAD";
+    if (options.liveReload && reading && pathname === RELOAD_PATH) return openReloadStream(req, res);
+    if (options.liveReload && reading && pathname === `${RELOAD_PATH}.js`) {
       res.writeHead(200, { "Content-Type": "text/javascript; charset=utf-8", "Cache-Control": "no-store" });
       return void res.end(RELOAD_SCRIPT);
     }
 
     if (method === "OPTIONS") {
-      res.writeHead(204, { Allow: "GET, HEAD, OPTIONS" });
+      res.writeHead(204, { Allow: FILE_METHODS });
       return void res.end();
     }
     if (method !== "GET" && method !== "HEAD") {
-      res.setHeader("Allow", "GET, HEAD, OPTIONS");
+      res.setHeader("Allow", FILE_METHODS);
       return sendText(res, 405, "Method not allowed");
     }
     if (isHiddenFile(pathname) || internalPages.has(pathname)) return notFound(req, res, pathname);
@@ -230,36 +235,6 @@ function readIfPresent(file: string): Buffer | undefined {
     if (["ENOENT", "ENOTDIR", "EISDIR"].includes((error as NodeJS.ErrnoException).code ?? "")) return undefined;
     throw error;
   }
-}
-
-const CLIENT_ERRORS: Record<string, [number, string]> = {
-  HPE_HEADER_OVERFLOW: [431, "Request Header Fields Too Large"],
-  HPE_CHUNK_EXTENSIONS_OVERFLOW: [413, "Payload Too Large"],
-  ERR_HTTP_REQUEST_TIMEOUT: [408, "Request Timeout"],
-};
-
-/**
- * What Node would answer to a request it cannot parse or that took too long (see http.Server's
- * 'clientError'), with the security headers every other answer has, and the connection closed.
- */
-function answerClientError(
-  error: NodeJS.ErrnoException,
-  socket: Duplex,
-  headers: Record<string, string>,
-  inFlight: ServerResponse | undefined,
-): void {
-  // Once the status line of the response in flight on this connection has gone out, no other can follow.
-  if (error.code === "ECONNRESET" || !socket.writable || inFlight?.headersSent) return void socket.destroy();
-  const [status, reason] = CLIENT_ERRORS[error.code ?? ""] ?? [400, "Bad Request"];
-  const lines = [
-    `HTTP/1.1 ${status} ${reason}`,
-    "Content-Type: text/plain; charset=utf-8",
-    `Content-Length: ${Buffer.byteLength(reason)}`,
-    "Cache-Control: no-store",
-    "Connection: close",
-    ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
-  ];
-  socket.end(`${lines.join("\r\n")}\r\n\r\n${reason}`, () => socket.destroy());
 }
 
 /** `{"status":"ok"}` with 200, or `{"status":"shutting down"}` with 503 once the server is draining. */
