@@ -13,7 +13,8 @@ import { acceptedCodings, staticFiles } from "./static-files.ts";
 import { runApi } from "./run-api.ts";
 import { sitegenError } from "./errors.ts";
 import { answerClientError, answerConnect } from "./serve/raw-answer.ts";
-import { FILE_METHODS, notImplemented } from "./serve/request-checks.ts";
+import { FILE_METHODS, hostProblem, notImplemented } from "./serve/request-checks.ts";
+import { evaluatePreconditions } from "./serve/preconditions.ts";
 
 export type { ApiHandler } from "./endpoints.ts";
 
@@ -93,20 +94,17 @@ export function createSiteServer(options: ServerOptions): SiteServer {
 
   const server = createServer(
     {
+      // hostProblem answers a missing Host itself, with the headers every answer has.
+      requireHostHeader: false,
       requestTimeout: timeouts.requestMs,
       headersTimeout: Math.min(timeouts.headersMs, timeouts.requestMs),
       // Node checks the two limits above on a timer; checking often enough cuts a slow client off near its limit.
       connectionsCheckingInterval: Math.max(100, Math.min(timeouts.headersMs, timeouts.requestMs) / 4),
     },
-    (req, res) => {
-      responses.set(req.socket, res);
-      handle(req, res).catch((error) => {
-        console.error(error);
-        if (!res.headersSent) sendText(res, 500, "Internal server error");
-        else res.destroy();
-      });
-    },
+    onRequest,
   );
+  // `Expect: 100-continue` is handled as any request: only an endpoint that reads the body sends 100 (runApi).
+  server.on("checkContinue", onRequest);
   server.keepAliveTimeout = timeouts.keepAliveMs;
   // Node answers unparseable (400), oversized (431) and timed-out (408) requests itself, without our headers.
   server.on("clientError", (error: NodeJS.ErrnoException, socket: Duplex) =>
@@ -114,8 +112,19 @@ export function createSiteServer(options: ServerOptions): SiteServer {
   );
   server.on("connect", (req: IncomingMessage, socket: Duplex) => answerConnect(req, socket, headers));
 
+  function onRequest(req: IncomingMessage, res: ServerResponse): void {
+    responses.set(req.socket, res);
+    handle(req, res).catch((error) => {
+      console.error(error);
+      if (!res.headersSent) sendText(res, 500, "Internal server error");
+      else res.destroy();
+    });
+  }
+
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+    const badHost = hostProblem(req);
+    if (badHost) return sendText(res, 400, `Bad request: ${badHost}`);
     if (notImplemented(req.method ?? "GET")) return sendText(res, 501, "Not implemented");
     const target = parseRequestPath(req.url);
     if (target.kind === "bad") return sendText(res, 400, `Bad request: ${target.reason}`);
@@ -187,10 +196,15 @@ export function createSiteServer(options: ServerOptions): SiteServer {
         }
       }
     }
-    const etag = `W/"${createHash("sha1").update(body).digest("base64url").slice(0, 16)}"`;
+    // Strong: a hash of the very bytes sent.
+    const etag = `"${createHash("sha1").update(body).digest("base64url").slice(0, 16)}"`;
+    const modified = statSync(file, { throwIfNoEntry: false })?.mtime;
     res.setHeader("Vary", "Accept-Encoding");
-    if (status === 200 && req.headers["if-none-match"] === etag) {
-      res.writeHead(304, { ETag: etag, "Cache-Control": HTML_CACHE });
+    if (modified) res.setHeader("Last-Modified", modified.toUTCString());
+    const precondition =
+      status === 200 ? evaluatePreconditions(req.headers, { etag, modifiedMs: modified?.getTime() }) : undefined;
+    if (precondition) {
+      res.writeHead(precondition, precondition === 304 ? { ETag: etag, "Cache-Control": HTML_CACHE } : {});
       res.end();
       return true;
     }
