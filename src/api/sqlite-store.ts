@@ -258,12 +258,24 @@ export class SqliteSubmissionStore implements SubmissionStore {
   async deleteByEmail(email: string): Promise<RemovedRows> {
     const db = this.open();
     const key = emailKey(email);
-    return immediate(db, () => ({
+    const removed = immediate(db, () => ({
       // The outbox first: its rows are found through the submissions.
       outbox: this.sql(`DELETE FROM outbox WHERE ${OUTBOX_OF_EMAIL}`).run(key, key).changes,
       newsletter: this.sql("DELETE FROM newsletter WHERE email_key = ?").run(key).changes,
       contact: this.sql("DELETE FROM contact WHERE email_key = ?").run(key).changes,
     }));
+    this.emptyWal();
+    return removed;
+  }
+
+  /**
+   * Erasure leaves nothing readable: secure_delete (set at open) zeroes what a delete frees in the
+   * database file, but the -wal file still holds every page the rows were written on, until a checkpoint.
+   * TRUNCATE copies it into the database and empties it, waiting (busy_timeout) for a server's reads to end.
+   */
+  private emptyWal(): void {
+    const result = this.db?.prepare("PRAGMA wal_checkpoint(TRUNCATE)").get() as { busy: number } | undefined;
+    if (result?.busy) throw new Error("the erased rows' old pages stay in the -wal file: a reader held it too long");
   }
 
   async purgeOlderThan(
@@ -275,12 +287,14 @@ export class SqliteSubmissionStore implements SubmissionStore {
     const db = this.open();
     // A cutoff no row can be older than leaves a table alone.
     const before = (type: SubmissionType) => (types.includes(type) ? cutoff : "");
-    return immediate(db, () => ({
+    const removed = immediate(db, () => ({
       outbox: this.sql(`DELETE FROM outbox WHERE ${OUTBOX_BEFORE}`).run(before("newsletter"), before("contact"))
         .changes,
       newsletter: this.sql("DELETE FROM newsletter WHERE created_at < ?").run(before("newsletter")).changes,
       contact: this.sql("DELETE FROM contact WHERE created_at < ?").run(before("contact")).changes,
     }));
+    if (removed.newsletter + removed.contact > 0) this.emptyWal();
+    return removed;
   }
 
   async close(): Promise<void> {
