@@ -3,7 +3,13 @@
  * each message, decoded, and can refuse them; a webhook receiver that keeps each JSON body and can answer an
  * error, or answer late; and a port where nothing listens.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import {
+  createServer,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from "node:http";
 import type { AddressInfo } from "node:net";
 import { SMTPServer } from "smtp-server";
 import { freePort } from "./start-process.ts";
@@ -129,6 +135,10 @@ export interface WebhookReceiver {
   port: number;
   url: string;
   bodies: unknown[];
+  /** Every request as it arrived, answered or not: its headers and its JSON body. */
+  requests: { headers: IncomingHttpHeaders; body: Record<string, unknown> }[];
+  /** Requests answered (a client that gave up before the answer counts too). */
+  answered: number;
   /** The status to answer (200 by default). */
   status: number;
   /** Wait this long before answering. */
@@ -140,14 +150,23 @@ export interface WebhookReceiver {
 
 /** On `port` if given (to bring a receiver that was down back up), else a free one. */
 export async function startWebhook(port = 0): Promise<WebhookReceiver> {
-  const receiver = { bodies: [] as unknown[], status: 200, delayMs: 0, arrived: 0 } as WebhookReceiver;
+  const receiver = {
+    bodies: [],
+    requests: [],
+    answered: 0,
+    status: 200,
+    delayMs: 0,
+    arrived: 0,
+  } as unknown as WebhookReceiver;
   const timers = new Set<NodeJS.Timeout>();
   const server: Server = createServer((request: IncomingMessage, response: ServerResponse) => {
     receiver.arrived++;
     const chunks: Buffer[] = [];
     request.on("data", (c: Buffer) => chunks.push(c));
     request.on("end", () => {
+      receiver.requests.push({ headers: request.headers, body: JSON.parse(Buffer.concat(chunks).toString("utf8")) });
       const answer = () => {
+        receiver.answered++;
         if (receiver.status >= 200 && receiver.status < 300)
           receiver.bodies.push(JSON.parse(Buffer.concat(chunks).toString("utf8")));
         response.writeHead(receiver.status, { "content-type": "text/plain" }).end("ok");

@@ -294,9 +294,9 @@ export class BlobsSubmissionStore implements SubmissionStore {
     });
   }
 
-  async claimOutbox({ now, limit = 10, leaseMs = 300_000 }: ClaimOptions): Promise<OutboxRow[]> {
+  async claimOutbox({ now, limit = 10, leaseMs = 300_000, skipKinds = [] }: ClaimOptions): Promise<OutboxRow[]> {
     const due = (await this.readAll<OutboxBlob>("outbox"))
-      .filter((o) => o.delivered_at === null && o.next_attempt_at <= iso(now))
+      .filter((o) => o.delivered_at === null && o.next_attempt_at <= iso(now) && !skipKinds.includes(o.kind))
       .sort((a, b) => a.next_attempt_at.localeCompare(b.next_attempt_at) || a.id - b.id);
     const claimed: OutboxRow[] = [];
     for (const candidate of due) {

@@ -281,13 +281,16 @@ export class D1SubmissionStore implements SubmissionStore {
     })) as ListedRow<T>[];
   }
 
-  async claimOutbox({ now, limit = 10, leaseMs = 300_000 }: ClaimOptions): Promise<OutboxRow[]> {
+  async claimOutbox({ now, limit = 10, leaseMs = 300_000, skipKinds = [] }: ClaimOptions): Promise<OutboxRow[]> {
+    const skip = skipKinds.length ? `AND kind NOT IN (${skipKinds.map(() => "?").join(", ")})` : "";
     const rows = await this.all<RawOutbox>(
       `UPDATE outbox SET next_attempt_at = ? WHERE id IN (
-         SELECT id FROM outbox WHERE delivered_at IS NULL AND next_attempt_at <= ? ORDER BY next_attempt_at, id LIMIT ?
+         SELECT id FROM outbox WHERE delivered_at IS NULL AND next_attempt_at <= ? ${skip}
+         ORDER BY next_attempt_at, id LIMIT ?
        ) RETURNING *`,
       iso(now + leaseMs),
       iso(now),
+      ...skipKinds,
       limit,
     );
     return rows.map(outboxRow).sort((a, b) => a.id - b.id);

@@ -6,7 +6,12 @@
  * it, through the next start or `sitegen submissions retry`.
  *
  * Delivery is at least once: a process killed between sending and recording sends that notification again
- * when its lease ends.
+ * when its lease ends, and a receiver that answers after the timeout gets it again. Every notification
+ * carries a stable id (notify/notification-id.ts) so the receiver can tell.
+ *
+ * Each kind (one receiver: the SMTP server, the webhook) has its own lane of at most `perKind` deliveries
+ * at once, and a notification is claimed only when its lane has room: a slow receiver delays its own
+ * notifications only, and none waits claimed (its lease running) behind another.
  */
 import type { OutboxRow, SubmissionStore } from "./store.ts";
 
@@ -41,8 +46,10 @@ export interface DeliveryWorkerOptions {
   backoff?: Backoff;
   /** How long a claimed notification is held before another worker may take it: longer than a try can last. */
   leaseMs?: number;
-  /** Notifications claimed and sent at once. */
+  /** Notifications claimed at once, at most. */
   batch?: number;
+  /** Deliveries of one kind in flight at once (default 4). */
+  perKind?: number;
   /** Told of each failed try of the background loop (a server logs it; retryAll's caller prints its own report). */
   onFailure?: (failure: DeliveryReport["failed"][number]) => void;
 }
@@ -51,8 +58,8 @@ export interface DeliveryWorkerOptions {
 const describe = (error: unknown) =>
   (error instanceof Error ? error.message : String(error)).replace(/\s+/g, " ").trim().slice(0, 500) || "failed";
 
-/** A background loop stops after this many batches in one turn and goes on at its next tick. */
-const MAX_BATCHES_PER_RUN = 50;
+/** A background loop stops after this many claims in one turn and goes on at its next tick. */
+const MAX_CLAIMS_PER_RUN = 500;
 /** `retryAll` takes at most this many notifications in one go. */
 const MAX_RETRY = 10_000;
 const YEAR_MS = 365 * 86_400_000;
@@ -62,21 +69,25 @@ export class DeliveryWorker {
   private readonly backoff: Backoff;
   private readonly leaseMs: number;
   private readonly batch: number;
+  private readonly perKind: number;
   private running: Promise<DeliveryReport> | undefined;
   private again = false;
   private timer: ReturnType<typeof setInterval> | undefined;
   private stopped = false;
   private readonly abort = new AbortController();
+  /** Wakes a run waiting for a delivery to end, so it claims what became due meanwhile (runDue, kick). */
+  private wake: () => void = () => {};
 
   constructor(private readonly options: DeliveryWorkerOptions) {
     this.now = options.now ?? Date.now;
     this.backoff = options.backoff ?? DEFAULT_BACKOFF;
     this.leaseMs = options.leaseMs ?? 300_000;
     this.batch = options.batch ?? 10;
+    this.perKind = Math.max(1, options.perKind ?? 4);
   }
 
-  /** Sends one notification and records the outcome. */
-  private async deliver(row: OutboxRow, report: DeliveryReport): Promise<void> {
+  /** Sends one notification and records the outcome; returns the failure, if it failed. */
+  private async deliver(row: OutboxRow, report: DeliveryReport): Promise<DeliveryReport["failed"][number] | void> {
     const { store, deliverers } = this.options;
     const deliverer = deliverers[row.kind];
     try {
@@ -89,36 +100,78 @@ export class DeliveryWorker {
       const nextAttemptAt = this.abort.signal.aborted ? this.now() : this.now() + backoffDelay(attempts, this.backoff);
       const message = this.abort.signal.aborted ? `interrupted by a shutdown: ${describe(error)}` : describe(error);
       await store.markFailed(row.id, message, nextAttemptAt);
-      report.failed.push({ row: { ...row, attempts }, error: message, nextAttemptAt });
-      return;
+      const failure = { row: { ...row, attempts }, error: message, nextAttemptAt };
+      report.failed.push(failure);
+      return failure;
     }
     await store.markDelivered(row.id, this.now());
     report.delivered.push({ ...row, attempts: row.attempts + 1 });
   }
 
-  private async sendAll(rows: OutboxRow[], report: DeliveryReport): Promise<void> {
-    await Promise.all(rows.map((row) => this.deliver(row, report)));
+  /**
+   * Delivers rows in lanes by kind. `next(full, room)` gives at most `room` more rows, none of the kinds in
+   * `full` (their lanes have no room), or none when there are no more for now; it is asked again each time
+   * a delivery ends. `notify`: failures are told to onFailure as they happen (the background loop).
+   */
+  private async sendInLanes(
+    next: (full: string[], room: number) => Promise<OutboxRow[]>,
+    report: DeliveryReport,
+    notify: boolean,
+  ): Promise<void> {
+    const inFlight = new Map<string, number>();
+    const running = new Set<Promise<void>>();
+    const kinds = Object.keys(this.options.deliverers);
+    const free = (kind: string) => this.perKind - (inFlight.get(kind) ?? 0);
+    for (;;) {
+      const full = kinds.filter((kind) => free(kind) <= 0);
+      const room = Math.min(this.batch, ...kinds.map(free).filter((n) => n > 0));
+      const open = !this.stopped && (kinds.length === 0 || full.length < kinds.length);
+      const rows = open ? await next(full, room) : [];
+      for (const row of rows) {
+        inFlight.set(row.kind, (inFlight.get(row.kind) ?? 0) + 1);
+        const task: Promise<void> = this.deliver(row, report)
+          .then((failure) => {
+            if (failure && notify) this.options.onFailure?.(failure);
+          })
+          // The store failed to record the outcome: the row comes back when its lease ends.
+          .catch(logFailure)
+          .finally(() => {
+            inFlight.set(row.kind, (inFlight.get(row.kind) ?? 1) - 1);
+            running.delete(task);
+          });
+        running.add(task);
+      }
+      if (rows.length > 0) continue;
+      if (running.size === 0) return;
+      // Nothing more for the lanes with room: wait for a delivery to end (its lane has room again) or for
+      // more to become due, then ask again.
+      await Promise.race([...running, new Promise<void>((resolve) => (this.wake = resolve))]);
+    }
   }
 
-  /** Delivers what is due now, batch after batch, until nothing is due (or a bounded number of batches). */
+  /** Delivers what is due now, lane by lane, until nothing is due (or a bounded number of claims). */
   runDue(): Promise<DeliveryReport> {
     if (this.running) {
       this.again = true;
+      this.wake();
       return this.running;
     }
     const run = async (): Promise<DeliveryReport> => {
       const report: DeliveryReport = { delivered: [], failed: [] };
-      for (let i = 0; i < MAX_BATCHES_PER_RUN && !this.stopped; i++) {
-        const rows = await this.options.store.claimOutbox({
-          now: this.now(),
-          limit: this.batch,
-          leaseMs: this.leaseMs,
-        });
-        if (rows.length === 0) break;
-        const failedBefore = report.failed.length;
-        await this.sendAll(rows, report);
-        for (const failure of report.failed.slice(failedBefore)) this.options.onFailure?.(failure);
-      }
+      let claims = 0;
+      await this.sendInLanes(
+        async (full, room) => {
+          if (claims++ >= MAX_CLAIMS_PER_RUN) return [];
+          return this.options.store.claimOutbox({
+            now: this.now(),
+            limit: room,
+            leaseMs: this.leaseMs,
+            skipKinds: full,
+          });
+        },
+        report,
+        true,
+      );
       return report;
     };
     this.running = run().finally(() => {
@@ -140,12 +193,23 @@ export class DeliveryWorker {
   async retryAll(): Promise<DeliveryReport> {
     const report: DeliveryReport = { delivered: [], failed: [] };
     const now = this.now();
-    const rows = await this.options.store.claimOutbox({
+    const waiting = await this.options.store.claimOutbox({
       now: now + YEAR_MS * 100,
       limit: MAX_RETRY,
       leaseMs: this.leaseMs - YEAR_MS * 100,
     });
-    for (let i = 0; i < rows.length; i += this.batch) await this.sendAll(rows.slice(i, i + this.batch), report);
+    await this.sendInLanes(
+      async (full, room) => {
+        const rows: OutboxRow[] = [];
+        for (let i = 0; i < waiting.length && rows.length < room;) {
+          if (full.includes(waiting[i].kind) || rows.some((r) => r.kind === waiting[i].kind)) i++;
+          else rows.push(...waiting.splice(i, 1));
+        }
+        return rows;
+      },
+      report,
+      false,
+    );
     return report;
   }
 

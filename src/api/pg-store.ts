@@ -261,15 +261,16 @@ export class PgSubmissionStore implements SubmissionStore, IssueStore {
     })) as ListedRow<T>[];
   }
 
-  async claimOutbox({ now, limit = 10, leaseMs = 300_000 }: ClaimOptions): Promise<OutboxRow[]> {
+  async claimOutbox({ now, limit = 10, leaseMs = 300_000, skipKinds = [] }: ClaimOptions): Promise<OutboxRow[]> {
     // SKIP LOCKED: two workers claiming at once take different rows instead of waiting for each other.
     const due =
-      "SELECT id FROM outbox WHERE delivered_at IS NULL AND next_attempt_at <= $2 ORDER BY next_attempt_at, id";
+      "SELECT id FROM outbox WHERE delivered_at IS NULL AND next_attempt_at <= $2 AND NOT (kind = ANY($4::text[])) " +
+      "ORDER BY next_attempt_at, id";
     const { rows } = await this.query(
       `UPDATE outbox SET next_attempt_at = $1 WHERE id IN (
          ${due} LIMIT $3 FOR UPDATE SKIP LOCKED
        ) RETURNING *`,
-      [new Date(now + leaseMs).toISOString(), new Date(now).toISOString(), limit],
+      [new Date(now + leaseMs).toISOString(), new Date(now).toISOString(), limit, [...skipKinds]],
     );
     return rows.map(outboxRow).sort((a, b) => a.id - b.id);
   }

@@ -228,12 +228,14 @@ export class SqliteSubmissionStore implements SubmissionStore, IssueStore {
     })) as ListedRow<T>[];
   }
 
-  async claimOutbox({ now, limit = 10, leaseMs = 300_000 }: ClaimOptions): Promise<OutboxRow[]> {
+  async claimOutbox({ now, limit = 10, leaseMs = 300_000, skipKinds = [] }: ClaimOptions): Promise<OutboxRow[]> {
+    const skip = skipKinds.length ? `AND kind NOT IN (${skipKinds.map(() => "?").join(", ")})` : "";
     const rows = this.sql(
       `UPDATE outbox SET next_attempt_at = ? WHERE id IN (
-         SELECT id FROM outbox WHERE delivered_at IS NULL AND next_attempt_at <= ? ORDER BY next_attempt_at, id LIMIT ?
+         SELECT id FROM outbox WHERE delivered_at IS NULL AND next_attempt_at <= ? ${skip}
+         ORDER BY next_attempt_at, id LIMIT ?
        ) RETURNING *`,
-    ).all(iso(now + leaseMs), iso(now), limit) as RawOutbox[];
+    ).all(iso(now + leaseMs), iso(now), ...skipKinds, limit) as RawOutbox[];
     return rows.map(outboxRow).sort((a, b) => a.id - b.id);
   }
 
@@ -269,12 +271,24 @@ export class SqliteSubmissionStore implements SubmissionStore, IssueStore {
   async deleteByEmail(email: string): Promise<RemovedRows> {
     const db = this.open();
     const key = emailKey(email);
-    return immediate(db, () => ({
+    const removed = immediate(db, () => ({
       // The outbox first: its rows are found through the submissions.
       outbox: this.sql(`DELETE FROM outbox WHERE ${OUTBOX_OF_EMAIL}`).run(key, key).changes,
       newsletter: this.sql("DELETE FROM newsletter WHERE email_key = ?").run(key).changes,
       contact: this.sql("DELETE FROM contact WHERE email_key = ?").run(key).changes,
     }));
+    this.emptyWal();
+    return removed;
+  }
+
+  /**
+   * Erasure leaves nothing readable: secure_delete (set at open) zeroes what a delete frees in the
+   * database file, but the -wal file still holds every page the rows were written on, until a checkpoint.
+   * TRUNCATE copies it into the database and empties it, waiting (busy_timeout) for a server's reads to end.
+   */
+  private emptyWal(): void {
+    const result = this.db?.prepare("PRAGMA wal_checkpoint(TRUNCATE)").get() as { busy: number } | undefined;
+    if (result?.busy) throw new Error("the erased rows' old pages stay in the -wal file: a reader held it too long");
   }
 
   async purgeOlderThan(
@@ -286,12 +300,14 @@ export class SqliteSubmissionStore implements SubmissionStore, IssueStore {
     const db = this.open();
     // A cutoff no row can be older than leaves a table alone.
     const before = (type: SubmissionType) => (types.includes(type) ? cutoff : "");
-    return immediate(db, () => ({
+    const removed = immediate(db, () => ({
       outbox: this.sql(`DELETE FROM outbox WHERE ${OUTBOX_BEFORE}`).run(before("newsletter"), before("contact"))
         .changes,
       newsletter: this.sql("DELETE FROM newsletter WHERE created_at < ?").run(before("newsletter")).changes,
       contact: this.sql("DELETE FROM contact WHERE created_at < ?").run(before("contact")).changes,
     }));
+    if (removed.newsletter + removed.contact > 0) this.emptyWal();
+    return removed;
   }
 
   async issues(): Promise<IssueRecord[]> {

@@ -121,6 +121,8 @@ export interface ClaimOptions {
    * a shared database) does not send them too; if this worker dies before reporting, they come back then.
    */
   leaseMs?: number;
+  /** Kinds not to claim now (the worker is already sending as many of them at once as it will). */
+  skipKinds?: readonly string[];
 }
 
 export interface SubmissionStore {

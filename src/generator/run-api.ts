@@ -25,17 +25,17 @@ export async function runApi(
   }
   requestHeaders.set("x-sitegen-remote-address", req.socket.remoteAddress ?? "");
 
-  // A Host header that is no host (`a b`, `x/y`) cannot make a URL: the handler gets a fixed origin instead.
-  const host = req.headers.host ?? "";
-  const validHost = /^(?:[a-z0-9](?:[a-z0-9.-]*[a-z0-9])?|\[[0-9a-f:.]+\])(?::\d{1,5})?$/i.test(host);
-  const urlFrom = (origin: string) => {
-    try {
-      return new URL(`${origin}${req.url ?? "/"}`).href;
-    } catch {
-      return undefined;
-    }
-  };
-  const url = (validHost ? urlFrom(`http://${host}`) : undefined) ?? urlFrom("http://localhost") ?? "http://localhost/";
+  // The server refused a Host that is no host (request-checks.ts); an HTTP/1.0 request may have none.
+  let url: string;
+  try {
+    url = new URL(req.url ?? "/", `http://${req.headers.host ?? "localhost"}`).href;
+  } catch {
+    url = new URL(req.url ?? "/", "http://localhost").href;
+  }
+  // `Expect: 100-continue` (the server's checkContinue): the client waits for 100 before sending the body,
+  // which is sent only once the handler reads it. A handler that refuses first (a Content-Length over its
+  // limit: 413) answers before a byte of the body has been sent.
+  let awaitingContinue = hasBody && /^100-continue$/i.test(req.headers.expect ?? "");
 
   let ended = !hasBody;
   /** Set once the handler is done with the body (or exceeded the cap): later data is drainAndAnswer's. */
@@ -44,32 +44,40 @@ export async function runApi(
   if (hasBody) {
     let seen = 0;
     req.on("end", () => (ended = true));
-    body = new ReadableStream<Uint8Array>({
-      start(controller) {
-        req.on("data", (chunk: Buffer) => {
-          if (detached) return;
-          seen += chunk.byteLength;
-          if (seen > maxBodyBytes) {
-            detached = true;
-            req.pause();
-            controller.error(new RangeError("The request body is over the server's limit."));
-            return;
+    body = new ReadableStream<Uint8Array>(
+      {
+        start(controller) {
+          req.on("data", (chunk: Buffer) => {
+            if (detached) return;
+            seen += chunk.byteLength;
+            if (seen > maxBodyBytes) {
+              detached = true;
+              req.pause();
+              controller.error(new RangeError("The request body is over the server's limit."));
+              return;
+            }
+            controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+            if ((controller.desiredSize ?? 0) <= 0) req.pause();
+          });
+          req.on("end", () => !detached && controller.close());
+          req.on("error", (error) => !detached && controller.error(error));
+          req.pause();
+        },
+        pull() {
+          if (awaitingContinue) {
+            awaitingContinue = false;
+            res.writeContinue();
           }
-          controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
-          if ((controller.desiredSize ?? 0) <= 0) req.pause();
-        });
-        req.on("end", () => !detached && controller.close());
-        req.on("error", (error) => !detached && controller.error(error));
-        req.pause();
+          req.resume();
+        },
+        cancel() {
+          detached = true;
+          req.pause();
+        },
+        // Nothing is read before the handler asks for it (pull), so no 100 goes out for a body it never reads.
       },
-      pull() {
-        req.resume();
-      },
-      cancel() {
-        detached = true;
-        req.pause();
-      },
-    });
+      { highWaterMark: 0 },
+    );
   }
   const init = { method, headers: requestHeaders, body, duplex: "half" } as RequestInit;
   const response = await handler(new Request(url, init));
@@ -77,6 +85,11 @@ export async function runApi(
   response.headers.forEach((value, name) => (out[name] = value));
   const payload = method === "HEAD" ? undefined : Buffer.from(await response.arrayBuffer());
   detached = true;
+  // Never asked for, the body is not coming: the answer ends the exchange.
+  if (awaitingContinue) {
+    res.writeHead(response.status, { ...out, connection: "close" });
+    return void res.end(payload);
+  }
   // Read to its end, or wholly received already (the rest sits in memory): an ordinary answer, keep-alive kept.
   if (ended || req.complete) {
     req.resume();

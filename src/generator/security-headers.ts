@@ -41,6 +41,8 @@ export function securityHeaders(site: SiteConfig): Record<string, string> {
     "X-Frame-Options": "DENY",
     "Permissions-Policy": "camera=(), microphone=(), geolocation=(), interest-cohort=()",
     "Cross-Origin-Opener-Policy": "same-origin",
+    // No other site may embed these pages, images or answers (a CORS request to an endpoint is not affected).
+    "Cross-Origin-Resource-Policy": "same-origin",
   };
 }
 

@@ -12,6 +12,9 @@ import type { ApiHandler } from "./endpoints.ts";
 import { acceptedCodings, staticFiles } from "./static-files.ts";
 import { runApi } from "./run-api.ts";
 import { sitegenError } from "./errors.ts";
+import { answerClientError, answerConnect } from "./serve/raw-answer.ts";
+import { FILE_METHODS, hostProblem, notImplemented } from "./serve/request-checks.ts";
+import { evaluatePreconditions } from "./serve/preconditions.ts";
 
 export type { ApiHandler } from "./endpoints.ts";
 
@@ -91,28 +94,38 @@ export function createSiteServer(options: ServerOptions): SiteServer {
 
   const server = createServer(
     {
+      // hostProblem answers a missing Host itself, with the headers every answer has.
+      requireHostHeader: false,
       requestTimeout: timeouts.requestMs,
       headersTimeout: Math.min(timeouts.headersMs, timeouts.requestMs),
       // Node checks the two limits above on a timer; checking often enough cuts a slow client off near its limit.
       connectionsCheckingInterval: Math.max(100, Math.min(timeouts.headersMs, timeouts.requestMs) / 4),
     },
-    (req, res) => {
-      responses.set(req.socket, res);
-      handle(req, res).catch((error) => {
-        console.error(error);
-        if (!res.headersSent) sendText(res, 500, "Internal server error");
-        else res.destroy();
-      });
-    },
+    onRequest,
   );
+  // `Expect: 100-continue` is handled as any request: only an endpoint that reads the body sends 100 (runApi).
+  server.on("checkContinue", onRequest);
   server.keepAliveTimeout = timeouts.keepAliveMs;
   // Node answers unparseable (400), oversized (431) and timed-out (408) requests itself, without our headers.
   server.on("clientError", (error: NodeJS.ErrnoException, socket: Duplex) =>
-    answerClientError(error, socket, headers, responses.get(socket)),
+    answerClientError(error, socket, headers, responses.get(socket)?.headersSent === true),
   );
+  server.on("connect", (req: IncomingMessage, socket: Duplex) => answerConnect(req, socket, headers));
+
+  function onRequest(req: IncomingMessage, res: ServerResponse): void {
+    responses.set(req.socket, res);
+    handle(req, res).catch((error) => {
+      console.error(error);
+      if (!res.headersSent) sendText(res, 500, "Internal server error");
+      else res.destroy();
+    });
+  }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+    const badHost = hostProblem(req);
+    if (badHost) return sendText(res, 400, `Bad request: ${badHost}`);
+    if (notImplemented(req.method ?? "GET")) return sendText(res, 501, "Not implemented");
     const target = parseRequestPath(req.url);
     if (target.kind === "bad") return sendText(res, 400, `Bad request: ${target.reason}`);
     if (target.kind === "redirect") {
@@ -126,18 +139,19 @@ export function createSiteServer(options: ServerOptions): SiteServer {
     const api = options.api?.[pathname];
     if (api) return runApi(api, req, res, options.maxBodyBytes ?? 64 * 1024);
 
-    if (options.liveReload && pathname === RELOAD_PATH) return openReloadStream(req, res);
-    if (options.liveReload && pathname === `${RELOAD_PATH}.js`) {
+    const reading = method === "GET" || method === "HEAD";
+    if (options.liveReload && reading && pathname === RELOAD_PATH) return openReloadStream(req, res);
+    if (options.liveReload && reading && pathname === `${RELOAD_PATH}.js`) {
       res.writeHead(200, { "Content-Type": "text/javascript; charset=utf-8", "Cache-Control": "no-store" });
       return void res.end(RELOAD_SCRIPT);
     }
 
     if (method === "OPTIONS") {
-      res.writeHead(204, { Allow: "GET, HEAD, OPTIONS" });
+      res.writeHead(204, { Allow: FILE_METHODS });
       return void res.end();
     }
     if (method !== "GET" && method !== "HEAD") {
-      res.setHeader("Allow", "GET, HEAD, OPTIONS");
+      res.setHeader("Allow", FILE_METHODS);
       return sendText(res, 405, "Method not allowed");
     }
     if (isHiddenFile(pathname) || internalPages.has(pathname)) return notFound(req, res, pathname);
@@ -182,10 +196,15 @@ export function createSiteServer(options: ServerOptions): SiteServer {
         }
       }
     }
-    const etag = `W/"${createHash("sha1").update(body).digest("base64url").slice(0, 16)}"`;
+    // Strong: a hash of the very bytes sent.
+    const etag = `"${createHash("sha1").update(body).digest("base64url").slice(0, 16)}"`;
+    const modified = statSync(file, { throwIfNoEntry: false })?.mtime;
     res.setHeader("Vary", "Accept-Encoding");
-    if (status === 200 && req.headers["if-none-match"] === etag) {
-      res.writeHead(304, { ETag: etag, "Cache-Control": HTML_CACHE });
+    if (modified) res.setHeader("Last-Modified", modified.toUTCString());
+    const precondition =
+      status === 200 ? evaluatePreconditions(req.headers, { etag, modifiedMs: modified?.getTime() }) : undefined;
+    if (precondition) {
+      res.writeHead(precondition, precondition === 304 ? { ETag: etag, "Cache-Control": HTML_CACHE } : {});
       res.end();
       return true;
     }
@@ -230,36 +249,6 @@ function readIfPresent(file: string): Buffer | undefined {
     if (["ENOENT", "ENOTDIR", "EISDIR"].includes((error as NodeJS.ErrnoException).code ?? "")) return undefined;
     throw error;
   }
-}
-
-const CLIENT_ERRORS: Record<string, [number, string]> = {
-  HPE_HEADER_OVERFLOW: [431, "Request Header Fields Too Large"],
-  HPE_CHUNK_EXTENSIONS_OVERFLOW: [413, "Payload Too Large"],
-  ERR_HTTP_REQUEST_TIMEOUT: [408, "Request Timeout"],
-};
-
-/**
- * What Node would answer to a request it cannot parse or that took too long (see http.Server's
- * 'clientError'), with the security headers every other answer has, and the connection closed.
- */
-function answerClientError(
-  error: NodeJS.ErrnoException,
-  socket: Duplex,
-  headers: Record<string, string>,
-  inFlight: ServerResponse | undefined,
-): void {
-  // Once the status line of the response in flight on this connection has gone out, no other can follow.
-  if (error.code === "ECONNRESET" || !socket.writable || inFlight?.headersSent) return void socket.destroy();
-  const [status, reason] = CLIENT_ERRORS[error.code ?? ""] ?? [400, "Bad Request"];
-  const lines = [
-    `HTTP/1.1 ${status} ${reason}`,
-    "Content-Type: text/plain; charset=utf-8",
-    `Content-Length: ${Buffer.byteLength(reason)}`,
-    "Cache-Control: no-store",
-    "Connection: close",
-    ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
-  ];
-  socket.end(`${lines.join("\r\n")}\r\n\r\n${reason}`, () => socket.destroy());
 }
 
 /** `{"status":"ok"}` with 200, or `{"status":"shutting down"}` with 503 once the server is draining. */

@@ -103,10 +103,6 @@ export interface CollectionEntry {
   /** The body, rendered (read from the file and rendered each time it is asked for): a getter, not an own field. */
   readonly html: string;
   readingMinutes: number;
-  /** The hash of the file's text, its size and time of change (what incremental builds compare). */
-  hash: string;
-  size: number;
-  mtimeMs: number;
   /** The entry's image for Open Graph and JSON-LD (an address on the site), when it has one. */
   image?: string;
   /** That image's address and size (for og:image:width and og:image:height). */

@@ -4,6 +4,7 @@ import type { Stats } from "node:fs";
 import { extname, join, sep } from "node:path";
 import { pipeline } from "node:stream/promises";
 import { ASSET_CACHE, HTML_CACHE } from "./security-headers.ts";
+import { evaluatePreconditions } from "./serve/preconditions.ts";
 
 /**
  * Files of dist/ for GET and HEAD. Every request looks its file up afresh, because dist/ may be replaced by a
@@ -13,7 +14,7 @@ import { ASSET_CACHE, HTML_CACHE } from "./security-headers.ts";
  *
  * The caller has already vetted the path (request-path.ts: no dot segments, separators or control
  * characters) and keeps hidden files and internal pages away; this module adds the HTTP of serving a file:
- * precompressed twins chosen by Accept-Encoding q-values, validators and 304, byte ranges (RFC 9110 §14),
+ * precompressed twins chosen by Accept-Encoding q-values, validators, 304 and 412, byte ranges (RFC 9110 §14),
  * cache policies and types.
  */
 export type Coding = "br" | "gzip" | "identity";
@@ -116,18 +117,6 @@ function entityTag(stats: Stats, coding: Coding): string {
   return `"${coding === "identity" ? tag : `${tag}-${coding}`}"`;
 }
 
-/** If-None-Match uses the weak comparison (RFC 9110 §13.1.2): W/ prefixes do not matter. */
-function noneMatch(header: string, etag: string): boolean {
-  if (header.trim() === "*") return true;
-  const bare = etag.replace(/^W\//, "");
-  return header.split(",").some((candidate) => candidate.trim().replace(/^W\//, "") === bare);
-}
-
-function notModifiedSince(req: IncomingMessage, stats: Stats): boolean {
-  const since = Date.parse(req.headers["if-modified-since"] ?? "");
-  return !Number.isNaN(since) && Math.floor(stats.mtimeMs / 1000) * 1000 <= since;
-}
-
 /** If-Range (RFC 9110 §13.1.5): the range applies only if the validator is still current, compared strongly. */
 function rangeStillValid(ifRange: string | string[] | undefined, etag: string, stats: Stats): boolean {
   if (ifRange === undefined) return true;
@@ -214,9 +203,14 @@ export function staticFiles(root: string) {
       res.setHeader("Last-Modified", stats.mtime.toUTCString());
       res.setHeader("Accept-Ranges", "bytes");
 
-      // If-None-Match wins over If-Modified-Since, and both over Range (RFC 9110 §13.2.2).
-      const ifNoneMatch = req.headers["if-none-match"];
-      if (ifNoneMatch !== undefined ? noneMatch(ifNoneMatch, etag) : notModifiedSince(req, stats)) {
+      // The preconditions come before Range (RFC 9110 §13.2.2).
+      const precondition = evaluatePreconditions(req.headers, { etag, modifiedMs: stats.mtimeMs });
+      if (precondition === 412) {
+        res.writeHead(412, { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" });
+        res.end(req.method === "HEAD" ? undefined : "Precondition failed");
+        return true;
+      }
+      if (precondition === 304) {
         res.writeHead(304);
         res.end();
         return true;

@@ -26,6 +26,7 @@ const MESSAGES = {
   en: loadLocaleContent(ROOT, "en", SITE).dictionary,
 };
 const T0 = Date.UTC(2026, 0, 15, 12, 0, 0);
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const FIRM = "leads@firma.example.com, socios@firma.example.com";
 const NOTIFICATIONS = {
   from: "Site <site@firma.example.com>",
@@ -163,6 +164,10 @@ for (const backend of BACKENDS) {
       expect(mail.subject).toBe("Novo contato pelo site: Ana Souza");
       expect(mail.headers["reply-to"]).toContain("ana@cliente.example.com");
       expect(mail.headers["content-type"]).toMatch(/^text\/plain/);
+      // The notification's stable id, also the local part of the Message-ID.
+      const mailId = mail.headers["x-sitegen-id"];
+      expect(mailId).toMatch(UUID);
+      expect(mail.headers["message-id"]).toBe(`<${mailId}@firma.example.com>`);
       expect(mail.text).toContain("Uma mensagem chegou pelo formulário de contato do site.");
       expect(mail.text).toContain(
         "Nome: Ana Souza\nE-mail: ana@cliente.example.com\nEmpresa: Cliente & Cia\nIdioma da página: pt\n",
@@ -171,6 +176,7 @@ for (const backend of BACKENDS) {
 
       expect(hook.bodies).toEqual([
         {
+          id: expect.stringMatching(UUID),
           text: "Novo contato pelo site: Ana Souza",
           event: "contact",
           submission: { type: "contact", ...contactBody, createdAt: expect.any(String), suspect: false },
@@ -185,6 +191,10 @@ for (const backend of BACKENDS) {
         "the newsletter's delivery",
       );
       expect(smtp.mails[1].subject).toBe("Nova inscrição na newsletter: leitor@example.com");
+      // Each notification has an id of its own, sent as the Idempotency-Key header too.
+      const ids = [mailId, smtp.mails[1].headers["x-sitegen-id"], ...hook.requests.map((r) => r.body.id)];
+      expect(new Set(ids).size).toBe(4);
+      for (const { headers, body } of hook.requests) expect(headers["idempotency-key"]).toBe(`"${String(body.id)}"`);
       await instance.stopBackground(1000);
     });
 
@@ -313,6 +323,64 @@ for (const backend of BACKENDS) {
         expect(retried.status, retried.stderr).toBe(0);
         expect(retried.stdout).toContain("Still failing 1 (kept in the outbox");
         expect(retried.stdout).toContain("  webhook for newsletter 1 (try 2): the webhook did not answer within 1 s");
+      } finally {
+        await slow.close();
+      }
+    });
+
+    it("sends a slow receiver the same id on every try of one notification", async () => {
+      const place = await backend.fresh();
+      const slow = await startWebhook();
+      // Answers after the 1-second timeout: each try is given up, and the receiver gets the lead again.
+      slow.delayMs = 1_500;
+      try {
+        const instance = api(place, { NOTIFY_WEBHOOK_URL: slow.url }, { backoff: { baseMs: 10, maxMs: 10 } });
+        await instance.ready();
+        instance.startBackground();
+        expect((await post(instance, "/api/newsletter", { email: "duas-vezes@example.com" })).status).toBe(200);
+        await until(() => slow.requests.length >= 2, 15_000, "the second try");
+        await instance.stopBackground(0);
+        const [first, second] = slow.requests;
+        expect(first.body.id).toMatch(UUID);
+        expect(second.body).toEqual(first.body);
+        expect(second.headers["idempotency-key"]).toBe(`"${String(first.body.id)}"`);
+        expect(first.headers["idempotency-key"]).toBe(second.headers["idempotency-key"]);
+      } finally {
+        await slow.close();
+      }
+    });
+
+    it("delivers other receivers' notifications while a slow receiver is still answering", async () => {
+      const place = await backend.fresh();
+      const slow = await startWebhook();
+      // Far longer than the test: the webhook of the first lead is still unanswered when it ends.
+      slow.delayMs = 60_000;
+      try {
+        const instance = api(
+          place,
+          { SMTP_URL: smtp.url, NOTIFY_EMAIL_TO: FIRM, NOTIFY_WEBHOOK_URL: slow.url },
+          {
+            site: {
+              ...SITE,
+              submissions: { ...place.settings, rateLimitPerMinute: 100 },
+              notifications: { ...NOTIFICATIONS, timeoutSeconds: 120 },
+            },
+          },
+        );
+        await instance.ready();
+        instance.startBackground();
+        const mailsBefore = smtp.mails.length;
+        expect((await post(instance, "/api/contact", contactBody)).status).toBe(200);
+        await until(() => slow.requests.length === 1, 10_000, "the first webhook call");
+        // A second lead, stored while the first one's webhook waits: its e-mail goes out meanwhile.
+        expect((await post(instance, "/api/contact", { ...contactBody, firstName: "Bia" })).status).toBe(200);
+        await until(() => smtp.mails.length === mailsBefore + 2, 10_000, "both e-mails");
+        expect(slow.answered).toBe(0);
+        expect(smtp.mails.slice(mailsBefore).map((m) => m.subject)).toEqual([
+          "Novo contato pelo site: Ana Souza",
+          "Novo contato pelo site: Bia Souza",
+        ]);
+        await instance.stopBackground(0);
       } finally {
         await slow.close();
       }

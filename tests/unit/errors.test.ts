@@ -387,7 +387,7 @@ describe("site code", () => {
     );
   });
 
-  it("PageRenderError names the page, its address and locale, and the component", async () => {
+  it("PageRenderError names the page, its address and locale, and the component's source file and line", async () => {
     const project = projectCopy();
     edit(project, "src/pages/contact.tsx", (t) =>
       t.replace(
@@ -395,10 +395,18 @@ describe("site code", () => {
         'export default function ContactPage() {\n  if (usePage().locale === "en") throw new Error("no phone number");',
       ),
     );
+    const line = readFileSync(join(project, "src/pages/contact.tsx"), "utf8")
+      .split("\n")
+      .indexOf('  if (usePage().locale === "en") throw new Error("no phone number");');
+    expect(line).toBeGreaterThan(0);
+    // The stack names the page's source file and the line that threw, not the compiled bundle.
     await expectError(
       "PageRenderError",
       () => buildSite({ root: project, outDir: out() }),
-      /^Rendering route "contact" at \/en\/contact \(en\) failed: no phone number\n\s+at ContactPage/,
+      new RegExp(
+        '^Rendering route "contact" at /en/contact \\(en\\) failed: no phone number\n' +
+          `\\s+at ContactPage \\(src/pages/contact\\.tsx:${line + 1}:\\d+\\)`,
+      ),
     );
   });
 

@@ -554,4 +554,52 @@ describe("sitegen start and the leads' notifications", () => {
     // Where site.yaml puts the file, under the working folder, as the server put it.
     expect(rows(join(app, ".data", "submissions.db"), "contact")).toEqual([]);
   });
+
+  it("erases an address from every file of the SQLite store while the server holds it open", async () => {
+    const app = emptyFolder();
+    cpSync(dist, join(app, "dist"), { recursive: true });
+    const database = join(app, "erase.db");
+    const env = { PORT: undefined, HSTS: undefined, DATABASE_URL: undefined, SUBMISSIONS_DB: database };
+    const server = await start(
+      ["--port", "0", "--out", join(app, "dist")],
+      { ...env, SUBMISSIONS_RATE_LIMIT: "100" },
+      app,
+    );
+    const erased = "apagar.me@exemplo.com.br";
+    const kept = "fica.aqui@exemplo.com.br";
+    const contact = (email: string, message: string) =>
+      send(server.port, "/api/contact", {
+        method: "POST",
+        headers: JSON_POST,
+        body: JSON.stringify({ firstName: "Ana", lastName: "Souza", email, message, locale: "pt" }),
+      });
+    for (const message of ["Primeira mensagem.", "Segunda mensagem.", "Terceira mensagem."])
+      expect((await contact(erased, message)).status).toBe(200);
+    const newsletter = await send(server.port, "/api/newsletter", {
+      method: "POST",
+      headers: JSON_POST,
+      body: JSON.stringify({ email: erased.toUpperCase() }),
+    });
+    expect(newsletter.status).toBe(200);
+    expect((await contact(kept, "Esta fica.")).status).toBe(200);
+
+    const deleted = spawnSync(
+      process.execPath,
+      [join(ROOT, "bin", "sitegen.js"), "submissions", "delete", "--email", erased],
+      { cwd: app, encoding: "utf8", env: { ...process.env, ...env }, timeout: 60_000 },
+    );
+    expect(deleted.status, deleted.stderr).toBe(0);
+    expect(deleted.stdout).toContain("newsletter: 1 row, contact: 3 rows");
+
+    // The server still runs and holds the database open.
+    expect(server.child.exitCode).toBeNull();
+    const files = [database, `${database}-wal`, `${database}-shm`].filter((file) => existsSync(file));
+    expect(files).toContain(database);
+    const bytes = files.map((file) => readFileSync(file).toString("latin1").toLowerCase()).join("\n");
+    // The search can find an address: the one kept is there.
+    expect(bytes).toContain(kept);
+    expect(bytes).not.toContain(erased);
+    expect(bytes).not.toContain("apagar.me");
+    expect((await contact(kept, "Depois da exclusão.")).status).toBe(200);
+  });
 });

@@ -207,7 +207,11 @@ for (const [backend, migrations] of BACKENDS) {
       const now = T0 + 1000;
       const lead = (await store.list("contact"))[0].id;
       const subscriber = (await store.list("newsletter"))[0].id;
-      const claimed = await store.claimOutbox({ now, limit: 10, leaseMs: 60_000 });
+      // A kind whose lane is full is left for later.
+      const webhooks = await store.claimOutbox({ now, limit: 10, leaseMs: 1, skipKinds: ["email"] });
+      expect(webhooks.map((r) => r.kind)).toEqual(["webhook"]);
+      expect(await store.claimOutbox({ now, skipKinds: ["email", "webhook"] })).toEqual([]);
+      const claimed = await store.claimOutbox({ now: now + 1, limit: 10, leaseMs: 60_000 - 1 });
       expect(
         claimed.map((r) => [r.kind, r.submission_type, r.submission_id, r.attempts, r.last_error, r.delivered_at]),
       ).toEqual([

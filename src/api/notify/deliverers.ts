@@ -9,6 +9,7 @@ import { localeFromField, message, type ApiLocale, type Messages } from "../http
 import type { Mailer, MailerFactory } from "./mailer.ts";
 import { leadMessage, type LeadPayload } from "./lead-message.ts";
 import type { NotifySettings } from "./settings.ts";
+import { notificationId } from "./notification-id.ts";
 import { postWebhook } from "./webhook.ts";
 
 export interface Deliverers {
@@ -45,7 +46,8 @@ export function createDeliverers(
       const lead = row.payload as LeadPayload;
       const { subject, text } = leadMessage(lead, messages, firmLocale);
       const name = [lead.firstName, lead.lastName].filter(Boolean).join(" ");
-      await mailer.send({ to: email.to, subject, text, replyTo: { name, address: lead.email } }, signal);
+      const id = await notificationId(row);
+      await mailer.send({ to: email.to, subject, text, replyTo: { name, address: lead.email }, id }, signal);
     };
   }
   if (mailer) {
@@ -53,7 +55,7 @@ export function createDeliverers(
     deliverers.confirm = async (row, signal) => {
       const { email: to, locale, link } = row.payload as { email: string; locale: string; link: string };
       const mail = confirmationMail(messages, localeFromField(locale) ?? firmLocale, link, unconfirmedDays);
-      await mailer.send({ to: [to], ...mail }, signal);
+      await mailer.send({ to: [to], ...mail, id: await notificationId(row) }, signal);
     };
   }
   if (mailer) deliverers.issue = issueDeliverer(mailer);
@@ -62,7 +64,8 @@ export function createDeliverers(
     deliverers.webhook = async (row, signal) => {
       const lead = row.payload as LeadPayload;
       const { summary } = leadMessage(lead, messages, firmLocale);
-      await postWebhook(webhook.url, { text: summary, event: lead.type, submission: lead }, settings.timeoutMs, signal);
+      const body = { id: await notificationId(row), text: summary, event: lead.type, submission: lead };
+      await postWebhook(webhook.url, body, settings.timeoutMs, signal);
     };
   }
   return { deliverers, mailer, close: () => mailer?.close() };

@@ -6,7 +6,7 @@
  * timeout.
  */
 import { LogLevel, WorkerMailer, type User, type WorkerMailerOptions } from "worker-mailer";
-import type { Mailer, MailerOptions } from "./mailer.ts";
+import { idHeaders, type Mailer, type MailerOptions } from "./mailer.ts";
 import { addressOf } from "./settings.ts";
 
 /**
@@ -59,9 +59,9 @@ export function createWorkersMailer(options: MailerOptions): Mailer {
         to: mail.to.map((email) => ({ email })),
         subject: mail.subject,
         text: mail.text,
+        headers: { ...idHeaders(mail.id, options.from), ...mail.headers },
         ...(mail.replyTo ? { reply: { name: displayName(mail.replyTo.name), email: mail.replyTo.address } } : {}),
         ...(mail.html ? { html: mail.html } : {}),
-        ...(mail.headers ? { headers: mail.headers } : {}),
       });
     },
     close() {},

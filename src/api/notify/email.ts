@@ -5,7 +5,7 @@
  * notifications' timeout, and an aborted one (a shutdown) stops at once.
  */
 import nodemailer from "nodemailer";
-import type { Mailer, MailerOptions } from "./mailer.ts";
+import { idHeaders, type Mailer, type MailerOptions } from "./mailer.ts";
 
 export type { Mailer, MailToSend } from "./mailer.ts";
 
@@ -19,14 +19,16 @@ export function createMailer(options: MailerOptions): Mailer {
   });
   return {
     async send(mail, signal) {
+      const { "Message-ID": messageId, ...ids } = idHeaders(mail.id, options.from);
       await transport.sendMail({
+        ...(messageId ? { messageId } : {}),
+        headers: { ...ids, ...mail.headers },
         from: options.from,
         to: mail.to,
         subject: mail.subject,
         text: mail.text,
         ...(mail.replyTo ? { replyTo: mail.replyTo } : {}),
         ...(mail.html ? { html: mail.html } : {}),
-        ...(mail.headers ? { headers: mail.headers } : {}),
         ...(signal ? { signal } : {}),
       });
     },

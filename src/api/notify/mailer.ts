@@ -13,6 +13,15 @@ export interface MailToSend {
   html?: string;
   /** Further headers (List-Unsubscribe and List-Unsubscribe-Post of an issue). */
   headers?: Record<string, string>;
+  /** The notification's stable id (notification-id.ts): `X-Sitegen-Id`, and the Message-ID is made of it. */
+  id?: string;
+}
+
+/** The headers that carry a notification's id: the same on every try, so a mail client shows one copy. */
+export function idHeaders(id: string | undefined, from: string): Record<string, string> {
+  if (!id) return {};
+  const domain = /@([^@\s>]+)>?\s*$/.exec(from)?.[1] ?? "sitegen.invalid";
+  return { "Message-ID": `<${id}@${domain}>`, "X-Sitegen-Id": id };
 }
 
 export interface Mailer {

@@ -1,9 +1,11 @@
 /**
- * A lead posted as JSON to NOTIFY_WEBHOOK_URL: `text` (one line, which Slack's and Teams' incoming webhooks
- * show as the message) and `submission` (every field, for a CRM or an automation). Any answer but 2xx is a
- * failure, retried with backoff; so is a receiver that does not answer within the timeout.
+ * A lead posted as JSON to NOTIFY_WEBHOOK_URL: `id` (the notification's, the same on every try, also sent
+ * as the Idempotency-Key header), `text` (one line, which Slack's and Teams' incoming webhooks show as the
+ * message) and `submission` (every field, for a CRM or an automation). Any answer but 2xx is a failure,
+ * retried with backoff; so is a receiver that does not answer within the timeout.
  */
 export interface WebhookBody {
+  id: string;
   text: string;
   event: "contact" | "newsletter";
   submission: unknown;
@@ -18,7 +20,12 @@ export async function postWebhook(
   const timeout = AbortSignal.timeout(timeoutMs);
   const response = await fetch(url, {
     method: "POST",
-    headers: { "content-type": "application/json; charset=utf-8", "user-agent": "sitegen-notify" },
+    headers: {
+      "content-type": "application/json; charset=utf-8",
+      "user-agent": "sitegen-notify",
+      // A structured-field string, as the IETF's Idempotency-Key draft has it: the id in double quotes.
+      "idempotency-key": `"${body.id}"`,
+    },
     body: JSON.stringify(body),
     signal: signal ? AbortSignal.any([timeout, signal]) : timeout,
     // A redirect is not followed (the lead is not sent where the firm did not say) and counts as a failure

@@ -61,6 +61,9 @@ export async function bundlePages(root: string, inputs?: Set<string>): Promise<P
       logLevel: "silent",
       define: { "process.env.NODE_ENV": '"production"' },
       metafile: true,
+      // For a page that throws: its stack is mapped back to src/ (page-stack.ts).
+      sourcemap: "inline",
+      sourcesContent: false,
     });
     code = result.outputFiles[0].text;
     for (const input of Object.keys(result.metafile.inputs))

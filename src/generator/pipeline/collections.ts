@@ -76,9 +76,6 @@ class Entry implements CollectionEntry {
   readonly key: string;
   readonly data: Record<string, unknown>;
   readonly readingMinutes: number;
-  readonly hash: string;
-  readonly size: number;
-  readonly mtimeMs: number;
   readonly bodyImages: ImageRef[] | undefined;
   readonly #record: EntryRecord;
   readonly #body: string | undefined;
@@ -98,9 +95,6 @@ class Entry implements CollectionEntry {
     this.slug = entrySlug(file);
     this.key = typeof record.data.translationKey === "string" ? record.data.translationKey : this.slug;
     this.readingMinutes = record.readingMinutes;
-    this.hash = record.hash;
-    this.size = record.size;
-    this.mtimeMs = record.mtimeMs;
     this.bodyImages = record.bodyImages;
     // A schema's `body` field is read when asked for, as the Markdown body is: a getter of a copy of the fields.
     this.data = "body" in context.definition.schema ? withBody(record.data, () => this.bodyText()) : record.data;
@@ -136,7 +130,7 @@ function withBody(data: Record<string, unknown>, body: () => string): Record<str
 }
 
 /** What the next build may reuse of an entry's file. */
-export function entryRecord(entry: CollectionEntry): EntryRecord | undefined {
+export function entryRecord(entry: CollectionEntry | undefined): EntryRecord | undefined {
   return entry instanceof Entry ? Entry.recordOf(entry) : undefined;
 }
 

@@ -34,7 +34,7 @@ export class PageInputs {
   /** The digest of one thing a page read (ReadLog's names). */
   digest(read: string): string {
     // An entry's text: its file's hash, at hand.
-    if (read.startsWith("body:")) return this.byFile.get(read.slice(5))?.hash ?? "gone";
+    if (read.startsWith("body:")) return entryRecord(this.byFile.get(read.slice(5)))?.hash ?? "gone";
     let digest = this.digests.get(read);
     if (digest === undefined) this.digests.set(read, (digest = this.compute(read)));
     return digest;
