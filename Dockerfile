@@ -32,6 +32,7 @@ COPY --from=deps /app/node_modules ./node_modules
 COPY package.json package-lock.json ./
 COPY bin ./bin
 COPY src/generator ./src/generator
+COPY src/server ./src/server
 COPY --from=build /app/dist ./dist
 # bin/sitegen.js compiles the CLI on first use: done here, so the container starts at once and never
 # writes outside its data folder.

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadSiteConfig, type SiteConfig } from "../src/generator/config.ts";
 import { loadLocaleContent } from "../src/generator/content.ts";
-import { createSiteServer, type ServerOptions, type SiteServer } from "../src/generator/server.ts";
+import { createSiteServer, type ServerOptions, type SiteServer } from "../src/server/server.ts";
 import { createApiHandlers } from "../src/api/index.ts";
 import { ROOT } from "./helpers.ts";
 

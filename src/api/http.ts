@@ -115,7 +115,7 @@ export type BodyResult = { ok: true; bytes: Uint8Array } | { ok: false; reason: 
 /**
  * Reads at most `limit` bytes: a declared Content-Length over the limit is refused before reading, and a
  * body that turns out larger (chunked, or a lying header) is refused as soon as it crosses the limit. What
- * is left unread is the server's to drain (see runApi in src/generator/server.ts). A stream that fails with
+ * is left unread is the server's to drain (see runApi in src/server/run-api.ts). A stream that fails with
  * a RangeError is a server's own cap (as `sitegen serve` sets one): too large as well; any other failure
  * (the client went away) is "unreadable".
  */

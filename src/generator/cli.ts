@@ -124,7 +124,7 @@ export function createProgram(root: string): Command {
     .option("--site-url <url>", "base address for canonical URLs (default: SITE_URL or content/site.yaml)")
     .option("--no-watch", "serve without watching src/ and content/")
     .action(async (opts: { port: number; host: string; out: string; siteUrl?: string; watch: boolean }) => {
-      const { startServe } = await import("./serve.ts");
+      const { startServe } = await import("../server/serve.ts");
       await startServe({ ...opts, root, outDir: resolve(opts.out) });
     });
 
@@ -149,7 +149,7 @@ export function createProgram(root: string): Command {
     .option("--hsts", "send Strict-Transport-Security, for a server reached only through HTTPS (or set HSTS=1)", false)
     .option("--shutdown-timeout <seconds>", "on SIGTERM, how long requests in flight may take to finish", count, 8)
     .action(async (opts: { port?: number; host: string; out: string; hsts: boolean; shutdownTimeout: number }) => {
-      const { startServer, startPort, hstsWanted } = await import("./start.ts");
+      const { startServer, startPort, hstsWanted } = await import("../server/start.ts");
       const { host, hsts, shutdownTimeout } = opts;
       const settings = {
         host,

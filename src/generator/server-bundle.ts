@@ -5,7 +5,7 @@
  *   every other section as site.yaml has it: the endpoints apply the environment of `start`'s run
  *   themselves) and each locale's text, which the endpoints answer with;
  * - `_sitegen/api.cjs`: the site's endpoints module, compiled (endpoints.ts), when the site has one.
- * The folder is never served: request-path.ts hides every path with a segment starting with "_".
+ * The folder is never served: src/server/request-path.ts hides every path with a segment starting with "_".
  * This module owns the format: it makes the files and reads them back.
  */
 import { existsSync, readFileSync, statSync } from "node:fs";

@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadSiteConfig, type SiteConfig } from "../../src/generator/config.ts";
 import { loadLocaleContent } from "../../src/generator/content.ts";
-import { createSiteServer, type SiteServer } from "../../src/generator/server.ts";
+import { createSiteServer, type SiteServer } from "../../src/server/server.ts";
 import { createApiHandlers, MAX_BODY_BYTES } from "../../src/api/index.ts";
 import { ROOT } from "../helpers.ts";
 

@@ -12,7 +12,7 @@ import { loadSiteConfig } from "../../src/generator/config.ts";
 import { loadLocaleContent } from "../../src/generator/content.ts";
 import { compileEndpoints, loadBuiltEndpoints, loadEndpoints } from "../../src/generator/endpoints.ts";
 import { readServerBundle, serverBundleFiles } from "../../src/generator/server-bundle.ts";
-import { startPort } from "../../src/generator/start.ts";
+import { startPort } from "../../src/server/start.ts";
 import { cloudflareTarget } from "../../src/generator/targets/cloudflare.ts";
 import { netlifyTarget } from "../../src/generator/targets/netlify.ts";
 import { commandContext } from "../../src/generator/site-commands.ts";

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createServer, type Server } from "node:http";
 import { connect } from "node:net";
 import type { AddressInfo } from "node:net";
-import { logRequests } from "../../src/generator/request-log.ts";
+import { logRequests } from "../../src/server/request-log.ts";
 
 /**
  * When a request counts as aborted in the log: a client that has every byte of the declared length may

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isHiddenFile, parseRequestPath } from "../../src/generator/request-path.ts";
+import { isHiddenFile, parseRequestPath } from "../../src/server/request-path.ts";
 
 // Paths an attacker sends to reach files outside dist, in every encoding we know of.
 const HOSTILE = [

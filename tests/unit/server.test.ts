@@ -4,7 +4,7 @@ import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildSite } from "../../src/generator/pipeline/build.ts";
-import { createSiteServer, type SiteServer } from "../../src/generator/server.ts";
+import { createSiteServer, type SiteServer } from "../../src/server/server.ts";
 import { projectCopy, parseHtml } from "../helpers.ts";
 
 let server: SiteServer;

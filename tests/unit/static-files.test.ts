@@ -17,7 +17,7 @@ import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildSite } from "../../src/generator/pipeline/build.ts";
-import { createSiteServer, type SiteServer } from "../../src/generator/server.ts";
+import { createSiteServer, type SiteServer } from "../../src/server/server.ts";
 import { ROOT, projectCopy, parseHtml } from "../helpers.ts";
 
 /**

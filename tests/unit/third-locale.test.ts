@@ -5,7 +5,7 @@ import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadSiteConfig } from "../../src/generator/config.ts";
-import { createSiteServer, type SiteServer } from "../../src/generator/server.ts";
+import { createSiteServer, type SiteServer } from "../../src/server/server.ts";
 import { ROOT, parseHtml, projectCopy, sitePlan } from "../helpers.ts";
 
 /**

@@ -2,7 +2,7 @@ import { afterEach, describe, it } from "vitest";
 import { mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { watchTree, type TreeWatcher } from "../../src/generator/watch-tree.ts";
+import { watchTree, type TreeWatcher } from "../../src/server/watch-tree.ts";
 
 /** What `sitegen serve` watches under src/ and content/: every kind of save, in any folder, old or new. */
 describe("watchTree", () => {

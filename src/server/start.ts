@@ -4,13 +4,13 @@
  * nothing, and needs nothing of the project but that folder and the production dependencies (what it
  * reads is in dist/_sitegen/, see server-bundle.ts).
  */
-import type { SiteConfig } from "./config.ts";
-import { createEndpoints, NO_ENDPOINTS, requireBuiltModule, type Endpoints } from "./endpoints.ts";
-import { formatError, sitegenError } from "./errors.ts";
+import type { SiteConfig } from "../generator/config.ts";
+import { createEndpoints, NO_ENDPOINTS, requireBuiltModule, type Endpoints } from "../generator/endpoints.ts";
+import { formatError, sitegenError } from "../generator/errors.ts";
 import { drainServer } from "./drain.ts";
-import { pluginFailure, serverSettings } from "./plugin.ts";
+import { pluginFailure, serverSettings } from "../generator/plugin.ts";
 import { logRequests } from "./request-log.ts";
-import { readServerBundle } from "./server-bundle.ts";
+import { readServerBundle } from "../generator/server-bundle.ts";
 import { createSiteServer, listen } from "./server.ts";
 
 export interface StartOptions {

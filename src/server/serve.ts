@@ -1,9 +1,9 @@
 import { join, relative, sep } from "node:path";
-import { buildSite, type BuildResult } from "./pipeline/build.ts";
-import { terminalProgress } from "./pipeline/progress.ts";
-import { formatError } from "./errors.ts";
+import { buildSite, type BuildResult } from "../generator/pipeline/build.ts";
+import { terminalProgress } from "../generator/pipeline/progress.ts";
+import { formatError } from "../generator/errors.ts";
 import { createSiteServer, listen } from "./server.ts";
-import { loadEndpoints } from "./endpoints.ts";
+import { loadEndpoints } from "../generator/endpoints.ts";
 import { watchTree, type TreeWatcher } from "./watch-tree.ts";
 
 export interface ServeOptions {

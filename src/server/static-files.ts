@@ -3,8 +3,8 @@ import { open, type FileHandle } from "node:fs/promises";
 import type { Stats } from "node:fs";
 import { extname, join, sep } from "node:path";
 import { pipeline } from "node:stream/promises";
-import { ASSET_CACHE, HTML_CACHE } from "./security-headers.ts";
-import { evaluatePreconditions } from "./serve/preconditions.ts";
+import { ASSET_CACHE, HTML_CACHE } from "../generator/security-headers.ts";
+import { evaluatePreconditions } from "./preconditions.ts";
 
 /**
  * Files of dist/ for GET and HEAD. Every request looks its file up afresh, because dist/ may be replaced by a

@@ -3,7 +3,7 @@
  * its Response written back, and what the handler left unread drained before the connection closes.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { ApiHandler } from "./endpoints.ts";
+import type { ApiHandler } from "../generator/endpoints.ts";
 
 /**
  * Runs a web-standard handler for a Node request. The body is streamed to the handler, which reads only as

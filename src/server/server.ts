@@ -3,20 +3,20 @@ import { readFileSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { createHash } from "node:crypto";
 import type { Duplex } from "node:stream";
-import type { SiteConfig } from "./config.ts";
-import { HTML_CACHE, securityHeaders } from "./security-headers.ts";
+import type { SiteConfig } from "../generator/config.ts";
+import { HTML_CACHE, securityHeaders } from "../generator/security-headers.ts";
 import { isHiddenFile, parseRequestPath } from "./request-path.ts";
-import { localeOfPath } from "./locales.ts";
-import { specialPageFile } from "./pipeline/plan-pages.ts";
-import type { ApiHandler } from "./endpoints.ts";
+import { localeOfPath } from "../generator/locales.ts";
+import { specialPageFile } from "../generator/pipeline/plan-pages.ts";
+import type { ApiHandler } from "../generator/endpoints.ts";
 import { acceptedCodings, staticFiles } from "./static-files.ts";
 import { runApi } from "./run-api.ts";
-import { sitegenError } from "./errors.ts";
-import { answerClientError, answerConnect } from "./serve/raw-answer.ts";
-import { FILE_METHODS, hostProblem, notImplemented } from "./serve/request-checks.ts";
-import { evaluatePreconditions } from "./serve/preconditions.ts";
+import { sitegenError } from "../generator/errors.ts";
+import { answerClientError, answerConnect } from "./raw-answer.ts";
+import { FILE_METHODS, hostProblem, notImplemented } from "./request-checks.ts";
+import { evaluatePreconditions } from "./preconditions.ts";
 
-export type { ApiHandler } from "./endpoints.ts";
+export type { ApiHandler } from "../generator/endpoints.ts";
 
 export interface ServerOptions {
   outDir: string;
