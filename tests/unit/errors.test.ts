@@ -140,6 +140,17 @@ describe("site code", () => {
     );
   });
 
+  it("PagesDependencyMissing names the package the pages need and the command that installs it", async () => {
+    const site = fixtureCopy();
+    rmSync(join(site, "node_modules", "react"));
+    await expectError(
+      "PagesDependencyMissing",
+      () => buildSite({ root: site, outDir: out() }),
+      `src/pages/routes.ts (or a module it imports) requires "react", which is not installed in ${site}.`,
+      `Run \`npm install react react-dom\` in ${site}: the pages render with the site's own packages.`,
+    );
+  });
+
   it("EntryInvalid names the file, the field and the line that writes it", async () => {
     const project = projectCopy();
     writeFileSync(join(project, "content", "pt", "insights", "sem-cabecalho.md"), "# Sem front matter\n");
@@ -617,7 +628,7 @@ describe("commands", () => {
     );
     expect(cli.status).toBe(1);
     expect(cli.stderr).toContain(`DistMissing: ${ERRORS.DistMissing.title}\n  ${missing} does not exist`);
-    expect(cli.stderr).toContain("hint: Run sitegen build first (npx sitegen build)");
+    expect(cli.stderr).toContain("hint: Run sitegen build first (npx --no sitegen build)");
 
     // A folder of pages from elsewhere (another generator, or a sitegen from before start existed).
     const foreign = out();
@@ -627,7 +638,7 @@ describe("commands", () => {
       "DistNotSitegenBuild",
       () => readServerBundle(foreign),
       `${foreign} is not an output this sitegen can serve: it has no _sitegen/site.json.`,
-      /npx sitegen build/,
+      /npx --no sitegen build/,
     );
     const other = startableDist();
     writeFileSync(join(other, "_sitegen", "site.json"), JSON.stringify({ format: 99 }));
