@@ -87,6 +87,11 @@ export const ERRORS = {
     (p) => `${p.file}: ${p.problem}`,
     () => "See src/generator/site-definition.ts for what a route and a special page hold.",
   ),
+  InitFolderNotEmpty: entry<{ dir: string; found: string }>(
+    "Folder not empty",
+    (p) => `${p.dir} already holds ${p.found}: sitegen init writes a new site into a new or empty folder only.`,
+    () => "Name a folder that does not exist yet (sitegen init my-site), or empty this one first.",
+  ),
   PagesDependencyMissing: entry<{ module: string; root: string; install: string }>(
     "A package the pages need is not installed",
     (p) => `src/pages/routes.ts (or a module it imports) requires "${p.module}", which is not installed in ${p.root}.`,

@@ -18,6 +18,7 @@ import { netlifyTarget } from "../../src/generator/targets/netlify.ts";
 import { commandContext } from "../../src/generator/site-commands.ts";
 import { printSubmissions } from "../../src/api/commands/list.ts";
 import { deleteSubject, exportSubject } from "../../src/api/commands/subject-rights.ts";
+import { initSite, starterLocales } from "../../starter/init.ts";
 import { ROOT, fixtureCopy, projectCopy } from "../helpers.ts";
 
 /**
@@ -148,6 +149,17 @@ describe("site code", () => {
       () => buildSite({ root: site, outDir: out() }),
       `src/pages/routes.ts (or a module it imports) requires "react", which is not installed in ${site}.`,
       `Run \`npm install react react-dom\` in ${site}: the pages render with the site's own packages.`,
+    );
+  });
+
+  it("InitFolderNotEmpty names the folder and what it holds", async () => {
+    const folder = mkdtempSync(join(tmpdir(), "sitegen-init-"));
+    for (const name of ["a.txt", "b.txt", "c.txt", "d.txt"]) writeFileSync(join(folder, name), "");
+    await expectError(
+      "InitFolderNotEmpty",
+      () => initSite(folder, { locales: starterLocales("en") }),
+      `${folder} already holds a.txt, b.txt, c.txt, …: sitegen init writes a new site into a new or empty folder only.`,
+      "Name a folder that does not exist yet (sitegen init my-site), or empty this one first.",
     );
   });
 
