@@ -11,6 +11,8 @@ COPY package.json package-lock.json ./
 RUN npm ci
 COPY bin ./bin
 COPY src ./src
+# The CLI registers `sitegen init`, whose code lives beside the starter's files.
+COPY starter ./starter
 COPY content ./content
 COPY public ./public
 RUN node bin/sitegen.js build
@@ -33,6 +35,7 @@ COPY package.json package-lock.json ./
 COPY bin ./bin
 COPY src/generator ./src/generator
 COPY src/server ./src/server
+COPY starter ./starter
 COPY --from=build /app/dist ./dist
 # bin/sitegen.js compiles the CLI on first use: done here, so the container starts at once and never
 # writes outside its data folder.

@@ -32,7 +32,7 @@ export async function runBench(root: string, runs: number): Promise<void> {
   const results: RunFigures[] = [];
   const nodeAlone: number[] = [];
   try {
-    // One run first, as a developer's first `npx sitegen` compiles the CLI.
+    // One run first, as a developer's first `npx --no sitegen` compiles the CLI.
     spawnSync(process.execPath, [cli, "build", "--out", join(work, "warmup"), "--json"], {
       cwd: root,
       encoding: "utf8",

@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // The executable: compiles the TypeScript CLI with esbuild (a dependency the build needs anyway) into
-// node_modules/.cache/sitegen/cli-<checkout>.cjs and runs it, so `npx sitegen` always runs the current
-// sources and there is no separate compile step to forget. The compiled file is reused while none of its
-// inputs changed.
+// node_modules/.cache/sitegen/cli-<checkout>.cjs (under the package's own folder, in a checkout or in a site's
+// node_modules/sitegen, so that it loads sitegen's dependencies as the sources would) and runs it, so
+// `npx --no sitegen` always runs the current sources and there is no separate compile step to forget. The
+// compiled file is reused while none of its inputs changed.
 const { existsSync, readFileSync, statSync, mkdirSync, writeFileSync } = require("node:fs");
 const { join, resolve } = require("node:path");
 
@@ -50,9 +51,11 @@ async function compile() {
     metafile: true,
     logLevel: "error",
   });
+  // An installed package has no package-lock.json: it is an input only where it exists.
   const inputs = Object.keys(result.metafile.inputs)
     .map((file) => resolve(root, file))
-    .concat(join(root, "package-lock.json"), __filename);
+    .concat(__filename, join(root, "package-lock.json"))
+    .filter((file) => existsSync(file));
   writeFileSync(inputsFile, JSON.stringify(inputs));
 }
 

@@ -9,6 +9,7 @@ import { formatError } from "./errors.ts";
 import { findProjectRoot } from "./project.ts";
 import { addSiteCommands, wantsSiteCommands } from "./site-commands.ts";
 import { TARGET_NAMES, type TargetName } from "./targets/targets.ts";
+import { addInitCommand } from "../../starter/init.ts";
 
 /**
  * sitegen's own version: the nearest package.json named "sitegen" above this module (its sources, or its compiled
@@ -160,6 +161,7 @@ export function createProgram(root: string): Command {
       await startServer({ ...settings, root, outDir: resolve(opts.out) });
     });
 
+  addInitCommand(program);
   return program;
 }
 

@@ -92,6 +92,16 @@ export const ERRORS = {
     (p) => `${p.file}: ${p.problem}`,
     "See src/generator/site-definition.ts for what a route and a special page hold.",
   ),
+  InitFolderNotEmpty: entry<{ dir: string; found: string }>(
+    "Folder not empty",
+    (p) => `${p.dir} already holds ${p.found}: sitegen init writes a new site into a new or empty folder only.`,
+    "Name a folder that does not exist yet (sitegen init my-site), or empty this one first.",
+  ),
+  PagesDependencyMissing: entry<{ module: string; root: string; install: string }>(
+    "A package the pages need is not installed",
+    (p) => `src/pages/routes.ts (or a module it imports) requires "${p.module}", which is not installed in ${p.root}.`,
+    (p) => `Run \`npm install ${p.install}\` in ${p.root}: the pages render with the site's own packages.`,
+  ),
   EntryInvalid: entry<EntryProblem & { others?: string[]; syntax?: boolean }>(
     "Invalid entry",
     // Every problem found, one per line: the first, then the others (entry-file.ts' entryInvalid).
@@ -220,12 +230,12 @@ export const ERRORS = {
     (p) =>
       `${p.dir} does not exist: sitegen start serves a site that sitegen build has already built, and builds ` +
       `nothing itself.`,
-    "Run sitegen build first (npx sitegen build), or point --out at the folder a build wrote.",
+    "Run sitegen build first (npx --no sitegen build), or point --out at the folder a build wrote.",
   ),
   DistNotSitegenBuild: entry<{ dir: string; problem: string }>(
     "Not a sitegen build",
     (p) => `${p.dir} is not an output this sitegen can serve: ${p.problem}`,
-    "Build it again with this version of sitegen (npx sitegen build): the build writes _sitegen/ with the " +
+    "Build it again with this version of sitegen (npx --no sitegen build): the build writes _sitegen/ with the " +
       "locales, the endpoints' settings and text, and the compiled endpoints that sitegen start needs.",
   ),
   ApiModuleInvalid: entry<{ file: string; problem: string }>(

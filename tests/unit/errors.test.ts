@@ -19,6 +19,7 @@ import { commandContext } from "../../src/generator/site-commands.ts";
 import { printSubmissions } from "../../src/api/commands/list.ts";
 import { deleteSubject, exportSubject } from "../../src/api/commands/subject-rights.ts";
 import { nextIssues, previewNewsletter } from "../../src/api/commands/newsletter.ts";
+import { initSite, starterLocales } from "../../starter/init.ts";
 import { ROOT, fixtureCopy, projectCopy } from "../helpers.ts";
 
 /**
@@ -139,6 +140,28 @@ describe("site code", () => {
       "SiteDefinitionInvalid",
       () => buildSite({ root: project, outDir: out() }),
       /^src\/pages\/routes\.ts: its default export must be defineSite/,
+    );
+  });
+
+  it("PagesDependencyMissing names the package the pages need and the command that installs it", async () => {
+    const site = fixtureCopy();
+    rmSync(join(site, "node_modules", "react"));
+    await expectError(
+      "PagesDependencyMissing",
+      () => buildSite({ root: site, outDir: out() }),
+      `src/pages/routes.ts (or a module it imports) requires "react", which is not installed in ${site}.`,
+      `Run \`npm install react react-dom\` in ${site}: the pages render with the site's own packages.`,
+    );
+  });
+
+  it("InitFolderNotEmpty names the folder and what it holds", async () => {
+    const folder = mkdtempSync(join(tmpdir(), "sitegen-init-"));
+    for (const name of ["a.txt", "b.txt", "c.txt", "d.txt"]) writeFileSync(join(folder, name), "");
+    await expectError(
+      "InitFolderNotEmpty",
+      () => initSite(folder, { locales: starterLocales("en") }),
+      `${folder} already holds a.txt, b.txt, c.txt, …: sitegen init writes a new site into a new or empty folder only.`,
+      "Name a folder that does not exist yet (sitegen init my-site), or empty this one first.",
     );
   });
 
@@ -670,7 +693,7 @@ describe("commands", () => {
     );
     expect(cli.status).toBe(1);
     expect(cli.stderr).toContain(`DistMissing: ${ERRORS.DistMissing.title}\n  ${missing} does not exist`);
-    expect(cli.stderr).toContain("hint: Run sitegen build first (npx sitegen build)");
+    expect(cli.stderr).toContain("hint: Run sitegen build first (npx --no sitegen build)");
 
     // A folder of pages from elsewhere (another generator, or a sitegen from before start existed).
     const foreign = out();
@@ -680,7 +703,7 @@ describe("commands", () => {
       "DistNotSitegenBuild",
       () => readServerBundle(foreign),
       `${foreign} is not an output this sitegen can serve: it has no _sitegen/site.json.`,
-      /npx sitegen build/,
+      /npx --no sitegen build/,
     );
     const other = startableDist();
     writeFileSync(join(other, "_sitegen", "site.json"), JSON.stringify({ format: 99 }));

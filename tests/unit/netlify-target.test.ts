@@ -82,7 +82,7 @@ describe("sitegen build --target netlify", () => {
     "folder";
   it(writesNetlifyToml, () => {
     const toml = readFileSync(join(project, "netlify.toml"), "utf8");
-    expect(toml).toContain('command = "npx sitegen build --target netlify"');
+    expect(toml).toContain('command = "npx --no sitegen build --target netlify"');
     expect(toml).toContain('publish = "dist"');
     expect(toml).toContain(`directory = "${FUNCTIONS_DIR}"`);
     const fn = readFileSync(join(project, FUNCTIONS_DIR, FUNCTION_NAME, `${FUNCTION_NAME}.mjs`), "utf8");

@@ -85,10 +85,16 @@ export async function bundlePages(root: string, inputs?: Set<string>): Promise<P
  * (bundle-cache.ts).
  */
 export function loadPagesBundle(root: string, file: string, hash: string): PagesBundle {
-  const loaded = createRequire(join(root, "package.json"))(file) as {
-    site?: SiteDefinition;
-    render: PagesBundle["render"];
-  };
+  let loaded: { site?: SiteDefinition; render: PagesBundle["render"] };
+  try {
+    loaded = createRequire(join(root, "package.json"))(file);
+  } catch (error) {
+    // React and react-dom are the site's own (peers of sitegen): a site without them fails here.
+    const module = /^Cannot find module '((?:@[^/']+\/)?[^./'][^/']*)/.exec((error as Error).message)?.[1];
+    if (!module) throw error;
+    const install = module === "react" || module === "react-dom" ? "react react-dom" : module;
+    throw sitegenError("PagesDependencyMissing", { module, root, install }, { cause: error });
+  }
   const site = loaded.site;
   if (!site || typeof site.document !== "function" || !Array.isArray(site.routes)) {
     throw sitegenError("SiteDefinitionInvalid", {

@@ -49,7 +49,7 @@ const tomlPath = (root: string, path: string) => relative(root, path).split(sep)
 
 export function netlifyToml(root: string, outDir: string): string {
   const out = tomlPath(root, outDir);
-  const command = `npx sitegen build --target netlify${out === "dist" ? "" : ` --out ${out}`}`;
+  const command = `npx --no sitegen build --target netlify${out === "dist" ? "" : ` --out ${out}`}`;
   return [
     `${MARKER}: rewritten by each such build, so edit the build, not this file.`,
     "# Netlify reads it before building: commit it with the site.",
