@@ -6,7 +6,8 @@ import { ROOT } from "../helpers.ts";
 
 /**
  * What `npm pack` of the checkout gives a site that installs sitegen (`npm i -D sitegen-<version>.tgz`): the
- * CLI, the generator's sources, the declarations of its entry point and the starter, and nothing of this repository's own site, tests or benchmarks.
+ * CLI, the generator's and the server's sources, the declarations of its entry point and the starter, and
+ * nothing of this repository's own site, tests or benchmarks.
  * tests/unit/starter.test.ts installs such a tarball and builds a site with it.
  */
 const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as {
@@ -17,7 +18,7 @@ const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as {
 };
 
 describe("the package npm pack makes of the checkout", () => {
-  it("holds the CLI, the generator and the starter, and no test, benchmark or site content", () => {
+  it("holds the CLI, the generator, the server and the starter, and no test, benchmark or site content", () => {
     const [packed] = JSON.parse(
       execFileSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: ROOT, encoding: "utf8" }),
     ) as [{ files: { path: string }[] }];
@@ -25,12 +26,13 @@ describe("the package npm pack makes of the checkout", () => {
     expect(files).toContain("bin/sitegen.js");
     expect(files).toContain("src/generator/cli.ts");
     expect(files).toContain("src/generator/site-definition.ts");
+    expect(files).toContain("src/server/start.ts");
     expect(files).toContain("starter/site/src/pages/routes.ts");
     expect(files).toContain("starter/text/pt-BR/text.yaml");
     // types/ is written by the prepack script, which this dry run skips (starter.test.ts packs for real).
     const tops = [...new Set(files.map((f) => f.split("/")[0]))].filter((f) => f !== "types").sort();
     expect(tops).toEqual(["README.md", "bin", "package.json", "src", "starter"]);
-    expect(files.filter((f) => f.startsWith("src/") && !f.startsWith("src/generator/"))).toEqual([]);
+    expect(files.filter((f) => f.startsWith("src/") && !/^src\/(generator|server)\//.test(f))).toEqual([]);
     expect(files.filter((f) => /\.test\.|\.spec\.|^(tests|bench|content|public|docs|scripts)\//.test(f))).toEqual([]);
   });
 
