@@ -8,6 +8,7 @@ import { buildSummary } from "../../src/generator/pipeline/report.ts";
 import { outputFileForPath } from "../../src/generator/pipeline/plan-pages.ts";
 import { loadLocaleContent } from "../../src/generator/content.ts";
 import { loadSiteConfig } from "../../src/generator/config.ts";
+import { FORM_RESULTS } from "../../src/pages/routes.ts";
 import { ROOT, jsonLdGraph, parseHtml, projectCopy, sitePlan, visibleText } from "../helpers.ts";
 
 const SITE = "https://build-test.example.com.br";
@@ -283,8 +284,9 @@ describe("special pages and files", () => {
 
   it("reports pages per locale, sizes and every stage", () => {
     const ptArticles = articles.filter((a) => a.paths.pt).length;
-    // routes, articles, not-found, error, six form results
-    expect(result.pages.filter((p) => p.locale === "pt")).toHaveLength(routes.length + ptArticles + 8);
+    // routes, articles, not-found, error and each form result
+    const special = 2 + Object.keys(FORM_RESULTS).length;
+    expect(result.pages.filter((p) => p.locale === "pt")).toHaveLength(routes.length + ptArticles + special);
     expect(Object.keys(result.timings)).toEqual([
       "content",
       "bundle",
@@ -295,7 +297,7 @@ describe("special pages and files", () => {
       "write",
     ]);
     const summary = buildSummary({ ...result, outDir: out });
-    const perLocale = (l: string) => routes.length + articles.filter((a) => a.paths[l]).length + 8;
+    const perLocale = (l: string) => routes.length + articles.filter((a) => a.paths[l]).length + special;
     expect(summary).toMatch(
       new RegExp(`^Built ${result.pages.length} pages \\(pt ${perLocale("pt")}, en ${perLocale("en")}\\) into `),
     );
