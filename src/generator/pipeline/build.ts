@@ -15,7 +15,7 @@ import { counted, NO_PROGRESS, type Progress } from "./progress.ts";
 import { ReadLog, renderPages } from "./render-pages.ts";
 import { planWarnings, reportBuild, type MissingKey } from "./report.ts";
 import { PageInputs, selectPages } from "./select-pages.ts";
-import { forgetState, loadState, saveState, stateKey, type BuildState, type PageRecord } from "./state.ts";
+import { forgetState, loadState, saveState, stateKey, VERSION, type BuildState, type PageRecord } from "./state.ts";
 import { publishOutput, TWINS, writeOutput, type Precompress } from "./write-output.ts";
 
 export interface BuildOptions extends ConfigOverrides {
@@ -126,7 +126,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   const present = new Set(kept ? filesUnder(outDir) : []);
   const twins = precompress ? TWINS : [];
   const isPresent = (file: string) => present.has(file) && twins.every((twin) => present.has(file + twin));
-  const selected = selectPages({ pages: plan.pages, previous: kept?.pages, inputs, present: isPresent });
+  const selected = selectPages({ pages: plan.pages, previous: kept, inputs, present: isPresent });
   clock.lap("plan");
 
   // 5 and 6. Each page rendered, then written into a staging folder with every other file of the output.
@@ -148,11 +148,13 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
 
   // 7. What the build found wrong; with --strict, it fails here, the previous output left as it was.
   const records: Record<string, PageRecord> = {};
-  for (const page of selected.keep) records[page.file] = kept!.pages[page.file];
+  for (const page of selected.keep) {
+    const record = kept!.pages[page.file];
+    records[page.file] = { ...record, reads: record.reads.map((i) => log.index(kept!.reads[i][0])) };
+  }
   for (const { page, missing, reads, bytes } of staged.pages) {
-    const digests = reads.map((read): [string, string] => [read, inputs.digest(read)]);
     const input = incremental ? inputs.pageInput(page) : "";
-    records[page.file] = { locale: page.locale, label: page.label, input, reads: digests, missing, bytes };
+    records[page.file] = { locale: page.locale, label: page.label, input, reads, missing, bytes };
   }
   let missing: MissingKey[];
   try {
@@ -167,7 +169,9 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   publishOutput(staged, kept?.output);
   writeTargetFiles(root, outDir, files.target);
   const entries = Object.fromEntries(allEntries(collections).map((e) => [e.file, entryRecord(e)!]));
-  const state: BuildState = { version: 1, key, entriesKey, entries, pages: records, output: staged.output, code };
+  const reads = incremental ? log.names.map((name): [string, string] => [name, inputs.digest(name)]) : [];
+  const output = staged.output;
+  const state: BuildState = { version: VERSION, key, entriesKey, entries, reads, pages: records, output, code };
   if (incremental) saveState(root, outDir, state);
   clock.lap("write");
 

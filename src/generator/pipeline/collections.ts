@@ -58,7 +58,7 @@ interface EntryContext {
  * How much body text a build keeps in memory, in UTF-16 code units: the bodies of a site of a few thousand
  * entries fit and are not read twice; beyond it, a body is read from its file again when a page asks for it.
  */
-const KEPT_BODIES = 16 * 1024 * 1024;
+const KEPT_BODIES = 8 * 1024 * 1024;
 
 /**
  * An entry, as pages see it. Its `html` is a getter, rendered each time it is asked for, so that a build of

@@ -29,8 +29,8 @@ export interface RenderedPage {
   html: string;
   /** Text keys the page asked for and its locale lacks (the page shows the key itself). */
   missing: string[];
-  /** What the page read beyond its own plan (ReadLog's names), for incremental builds. */
-  reads: string[];
+  /** What the page read beyond its own plan, as indexes into ReadLog's names, for incremental builds. */
+  reads: number[];
 }
 
 /**
@@ -38,9 +38,20 @@ export interface RenderedPage {
  * for here too, so the set holds everything the page read that its plan does not name.
  */
 export class ReadLog {
-  current: Set<string> | undefined;
+  /** Every name noted in the build, once each: thousands of pages read the same few hundred things. */
+  readonly names: string[] = [];
+  private readonly indexes = new Map<string, number>();
+  current: Set<number> | undefined;
+
   note(name: string): void {
-    this.current?.add(name);
+    this.current?.add(this.index(name));
+  }
+
+  /** The name's place in `names`, added at the end the first time. */
+  index(name: string): number {
+    let index = this.indexes.get(name);
+    if (index === undefined) this.indexes.set(name, (index = this.names.push(name) - 1));
+    return index;
   }
 }
 
@@ -69,7 +80,7 @@ export function* renderPages(input: RenderInput): Generator<RenderedPage> {
   const context = buildContext(input);
   for (const page of input.pages) {
     const missing = new Set<string>();
-    const reads = new Set<string>();
+    const reads = new Set<number>();
     log.current = reads;
     const translator = createTranslator(page.locale, dictionaries[page.locale] ?? new Map(), (_l, key) =>
       missing.add(key),

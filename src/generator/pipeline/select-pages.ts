@@ -1,7 +1,7 @@
 import type { CollectionEntry, Route } from "../site-definition.ts";
 import { entryRecord, type Collections } from "./collections.ts";
 import type { PlannedPage } from "./plan-pages.ts";
-import { hash, type PageRecord } from "./state.ts";
+import { hash, type BuildState } from "./state.ts";
 
 /**
  * The digests of what pages read, for one build: a page's plan (its address, route, entry, listing), and
@@ -60,8 +60,8 @@ function entryFields(e: CollectionEntry) {
 
 export interface SelectInput {
   pages: PlannedPage[];
-  /** The previous build's record of each page, by file (BuildState.pages). */
-  previous: Record<string, PageRecord> | undefined;
+  /** The previous build's record of each page and what they read (BuildState's pages and reads). */
+  previous: Pick<BuildState, "pages" | "reads"> | undefined;
   inputs: PageInputs;
   /** Whether a page's file is still in the output (with its compressed twins). */
   present: (file: string) => boolean;
@@ -75,11 +75,13 @@ export function selectPages({ pages, previous, inputs, present }: SelectInput) {
   if (!previous) return { render: pages, keep: [] };
   const render: PlannedPage[] = [];
   const keep: PlannedPage[] = [];
+  // Each thing read is compared once, however many pages read it.
+  const unchanged: boolean[] = [];
+  const same = (i: number) => (unchanged[i] ??= inputs.digest(previous.reads[i][0]) === previous.reads[i][1]);
   for (const page of pages) {
-    const record = previous[page.file];
-    const same =
-      record?.input === inputs.pageInput(page) && record.reads.every(([read, d]) => inputs.digest(read) === d);
-    (same && present(page.file) ? keep : render).push(page);
+    const record = previous.pages[page.file];
+    const kept = record?.input === inputs.pageInput(page) && record.reads.every(same);
+    (kept && present(page.file) ? keep : render).push(page);
   }
   return { render, keep };
 }

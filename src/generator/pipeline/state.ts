@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync } from "node:fs";
+import { writeSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { cacheFolder } from "../project.ts";
@@ -19,6 +20,8 @@ export interface BuildState {
   /** What reading an entry file depends on: under another key, every entry file is read again. */
   entriesKey: string;
   entries: Record<string, EntryRecord>;
+  /** Each thing a page read beyond its plan, once, with its digest in the build that saved the state. */
+  reads: [name: string, digest: string][];
   pages: Record<string, PageRecord>;
   /** Every file of the output folder, by its path relative to it, and its size in bytes. */
   output: Record<string, number>;
@@ -31,8 +34,8 @@ export interface PageRecord {
   label: string;
   /** The hash of the page's plan (select-pages.ts' PageInputs). */
   input: string;
-  /** Each thing the page read beyond its plan, with its digest at the time. */
-  reads: [string, string][];
+  /** Each thing the page read beyond its plan, as an index into BuildState.reads. */
+  reads: number[];
   /** Text keys the page asked for and its locale lacks. */
   missing: string[];
   /** The page's HTML, in bytes. */
@@ -40,7 +43,7 @@ export interface PageRecord {
 }
 
 /** Raised when the file's shape changes: an older state is then ignored (a cold build). */
-const VERSION = 1;
+export const VERSION = 2;
 
 function stateFile(root: string, outDir: string): string {
   const name = createHash("sha1").update(resolve(outDir)).digest("hex").slice(0, 16);
@@ -60,12 +63,38 @@ export function loadState(root: string, outDir: string): BuildState | undefined 
   }
 }
 
-/** Saves the state whole: written beside its final name, then renamed over it. */
+/**
+ * Saves the state whole: written beside its final name, then renamed over it. The entries and pages are
+ * written a few hundred at a time: the state of a large site as one string would be the build's largest
+ * allocation, and its peak memory.
+ */
 export function saveState(root: string, outDir: string, state: BuildState): void {
   const file = stateFile(root, outDir);
   mkdirSync(dirname(file), { recursive: true });
   const temporary = `${file}.${process.pid}.tmp`;
-  writeFileSync(temporary, JSON.stringify(state, keepBytes));
+  const fd = openSync(temporary, "w");
+  try {
+    const { entries, pages, ...rest } = state;
+    let chunk = JSON.stringify(rest, keepBytes).slice(0, -1);
+    const add = (text: string) => {
+      chunk += text;
+      if (chunk.length < 1 << 20) return;
+      writeSync(fd, chunk);
+      chunk = "";
+    };
+    for (const [name, records] of Object.entries({ entries, pages })) {
+      add(`,${JSON.stringify(name)}:{`);
+      let first = true;
+      for (const [key, record] of Object.entries(records)) {
+        add(`${first ? "" : ","}${JSON.stringify(key)}:${JSON.stringify(record)}`);
+        first = false;
+      }
+      add("}");
+    }
+    writeSync(fd, `${chunk}}`);
+  } finally {
+    closeSync(fd);
+  }
   renameSync(temporary, file);
 }
 

@@ -37,7 +37,8 @@ export interface WriteInput {
 export interface WrittenPage {
   page: PlannedPage;
   missing: string[];
-  reads: string[];
+  /** What the page read, as indexes into the build's ReadLog names. */
+  reads: number[];
   /** The page's HTML, in bytes. */
   bytes: number;
 }
