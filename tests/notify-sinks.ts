@@ -84,6 +84,8 @@ export interface SmtpSink {
   mails: ReceivedMail[];
   /** While set, every message is refused with this reply (a temporary failure, as a full mailbox or a greylist). */
   refuse: string | undefined;
+  /** Addresses (lower-cased) refused for good at RCPT TO: "550 5.1.1 No such user here". */
+  refuseRecipients: Set<string>;
   /**
    * Asked of each message before it is accepted: when it answers true, the message is neither kept nor
    * answered, as when the sender dies while the server has not yet said it accepted it.
@@ -94,7 +96,7 @@ export interface SmtpSink {
 
 /** Accepts user "leads" with password "s3cret" (and nothing else), without TLS, on a free port. */
 export async function startSmtpSink(): Promise<SmtpSink> {
-  const sink = { mails: [] as ReceivedMail[], refuse: undefined as string | undefined } as SmtpSink;
+  const sink = { mails: [] as ReceivedMail[], refuse: undefined, refuseRecipients: new Set<string>() } as SmtpSink;
   const server = new SMTPServer({
     authOptional: false,
     disabledCommands: ["STARTTLS"],
@@ -102,6 +104,12 @@ export async function startSmtpSink(): Promise<SmtpSink> {
     onAuth(auth, _session, callback) {
       if (auth.username === "leads" && auth.password === "s3cret") return callback(null, { user: "leads" });
       callback(new Error("Invalid username or password"));
+    },
+    onRcptTo(address, _session, callback) {
+      if (!sink.refuseRecipients.has(address.address.toLowerCase())) return callback();
+      const error = new Error("5.1.1 No such user here") as Error & { responseCode: number };
+      error.responseCode = 550;
+      callback(error);
     },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];

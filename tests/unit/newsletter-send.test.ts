@@ -2,10 +2,11 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { spawn, type ChildProcess } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { sendNewsletter, type SendOptions } from "../../src/api/commands/newsletter-send.ts";
+import { sendNewsletter, unsubscribeAddress, type SendOptions } from "../../src/api/commands/newsletter-send.ts";
 import { previewNewsletter } from "../../src/api/commands/newsletter.ts";
+import { printSubmissions } from "../../src/api/commands/list.ts";
 import { openStore } from "../../src/api/stores.ts";
-import type { SubmissionStore } from "../../src/api/store.ts";
+import type { IssueStore, SubmissionStore } from "../../src/api/store.ts";
 import { commandContext } from "../../src/generator/site-commands.ts";
 import type { CommandContext, PublishedEntry } from "../../src/generator/plugin.ts";
 import { projectCopy, ROOT } from "../helpers.ts";
@@ -105,7 +106,10 @@ for (const backend of [sqliteBackend(), postgresBackend()] as Backend[]) {
       lines.length = 0;
       smtp.mails.length = 0;
       const summary = await send({ since: "2026-11-01" });
-      expect(summary).toEqual({ recorded: 2, progress: { total: 3, delivered: 3, failing: 0, pending: 0 } });
+      expect(summary).toEqual({
+        recorded: 2,
+        progress: { total: 3, delivered: 3, failing: 0, pending: 0, refused: 0 },
+      });
       const byAddress = new Map(smtp.mails.map((m) => [m.to.join(","), m]));
       expect([...byAddress.keys()].sort()).toEqual(["Bruno@example.com", "ana@example.com", "dan@example.com"]);
       expect(smtp.mails).toHaveLength(3);
@@ -150,6 +154,98 @@ for (const backend of [sqliteBackend(), postgresBackend()] as Backend[]) {
   });
 }
 
+for (const backend of [sqliteBackend(), postgresBackend()] as Backend[]) {
+  describe(`an address the mail server refuses for good (${backend.name})`, () => {
+    beforeAll(() => backend.start());
+    afterAll(async () => {
+      smtp.refuseRecipients.clear();
+      await backend.stop();
+    });
+
+    it("is not retried, is marked bounced, is shown by sitegen submissions, and later sends skip it", async () => {
+      const place = await backend.fresh();
+      const store = place.open() as SubmissionStore & IssueStore;
+      await subscribe(store);
+      const base = commandContext(project);
+      const site = {
+        ...base.site(),
+        submissions: { ...place.settings },
+        newsletter: { ratePerMinute: 600, unsubscribeEmail: "privacidade@vetorai.com.br" },
+      };
+      const context = { ...base, site: () => site, entries: async () => entries };
+      const env = { ...place.env, SMTP_URL: smtp.url, SUBMISSIONS_SECRET: SECRET };
+      const lines: string[] = [];
+      const send = (opts: SendOptions) =>
+        sendNewsletter(context, opts, { env, now: () => clock, sleep: wait, print: (line) => lines.push(line) });
+      smtp.mails.length = 0;
+      smtp.refuseRecipients.add("bruno@example.com");
+
+      const summary = await send({ since: "2026-11-01" });
+      expect(summary.progress).toEqual({ total: 3, delivered: 2, failing: 0, pending: 0, refused: 1 });
+      expect(smtp.mails.map((m) => m.to[0]).sort()).toEqual(["ana@example.com", "dan@example.com"]);
+      expect(lines).toContain("  refused: Bruno@Example.com: 550 5.1.1 No such user here (nothing more is sent to it)");
+      expect(lines.at(-1)).toBe(
+        "Sent 2, failed 0 (tried again later), refused 1 (address bounced), waiting 0, of 3 copies.",
+      );
+      // Both ways to leave, the personal link and the configured address, in the List-Unsubscribe header.
+      for (const mail of smtp.mails) {
+        const [link, mailto] = mail.headers["list-unsubscribe"].split(", ");
+        expect(link).toMatch(/^<https:\/\/www\.vetorai\.com\.br\/api\/newsletter\/unsubscribe\?token=[\w.-]+>$/);
+        expect(mailto).toBe("<mailto:privacidade@vetorai.com.br?subject=unsubscribe>");
+      }
+
+      // sitegen submissions shows the address as refused, with the server's reply.
+      const printed: string[] = [];
+      const log = vi.spyOn(console, "log").mockImplementation((line: string) => void printed.push(line));
+      try {
+        await printSubmissions(context, { type: "newsletter", format: "json" }, env);
+      } finally {
+        log.mockRestore();
+      }
+      const bruno = (JSON.parse(printed.join("\n")) as Record<string, unknown>[]).find(
+        (row) => row.email === "Bruno@Example.com",
+      );
+      expect(bruno).toMatchObject({
+        delivery: "refused",
+        delivery_error: "550 5.1.1 No such user here",
+        bounce_reason: "550 5.1.1 No such user here",
+      });
+      expect(bruno!.bounced_at).toMatch(/^\d{4}-\d\d-\d\dT/);
+
+      // The server would accept the address now, but the refused copy is never tried again.
+      smtp.refuseRecipients.clear();
+      smtp.mails.length = 0;
+      lines.length = 0;
+      clock += 86_400_000;
+      await send({});
+      expect(smtp.mails).toEqual([]);
+      // A later issue counts and queues no copy for it.
+      lines.length = 0;
+      await send({ dryRun: true });
+      expect(lines).toEqual([
+        "pt: no new article, 1 confirmed subscriber: nothing to send.",
+        "en: no new article, 1 confirmed subscriber: nothing to send.",
+      ]);
+      const [issue] = await store.issues();
+      const id = (await store.list("newsletter")).find((r) => r.email === "Bruno@Example.com")!.id;
+      const copy = { kind: "issue", payload: { to: "Bruno@Example.com" } };
+      expect(await store.queueOnce(`issue:${issue.id}:again:${id}`, id, copy, clock)).toBe(false);
+
+      // A request to leave sent by e-mail (the mailto: above): the firm runs sitegen newsletter unsubscribe.
+      lines.length = 0;
+      const print = (line: string) => void lines.push(line);
+      expect(await unsubscribeAddress(context, " BRUNO@example.com ", env, print)).toBe("removed");
+      expect(await unsubscribeAddress(context, "bruno@example.com", env, print)).toBe("missing");
+      expect(lines).toEqual([
+        "Unsubscribed BRUNO@example.com: its subscription and every copy still queued for it are erased.",
+        "bruno@example.com is not subscribed; nothing changed.",
+      ]);
+      expect((await store.findByEmail("bruno@example.com")).newsletter).toEqual([]);
+      await store.close();
+    });
+  });
+}
+
 describe("unsubscribing while an issue is being sent", () => {
   const backend = sqliteBackend();
   beforeAll(() => backend.start());
@@ -181,7 +277,7 @@ describe("unsubscribing while an issue is being sent", () => {
     await store.close();
     expect(left).toBe(true);
     expect(smtp.mails.map((m) => m.to[0]).sort()).toEqual(["Bruno@example.com", "ana@example.com"]);
-    expect(summary.progress).toEqual({ total: 2, delivered: 2, failing: 0, pending: 0 });
+    expect(summary.progress).toEqual({ total: 2, delivered: 2, failing: 0, pending: 0, refused: 0 });
   });
 });
 

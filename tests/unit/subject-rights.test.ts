@@ -72,7 +72,10 @@ for (const backend of [sqliteBackend(), postgresBackend()] as Backend[]) {
       const data = JSON.parse(exported.stdout);
       expect(data.email).toBe("ana@EXAMPLE.com");
       expect(data.newsletter).toEqual([
-        { id: 1, email: "Ana@Example.com", locale: "pt", created_at: at, suspect: 0, confirmed_at: at },
+        {
+          ...{ id: 1, email: "Ana@Example.com", locale: "pt", created_at: at, suspect: 0, confirmed_at: at },
+          ...{ bounced_at: null, bounce_reason: null },
+        },
       ]);
       expect(data.contact.map((r: { message: string; company: string }) => [r.message, r.company])).toEqual([
         ["Primeira mensagem", "ACME"],

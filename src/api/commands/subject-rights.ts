@@ -10,20 +10,21 @@ import type { CommandContext } from "../../generator/plugin.ts";
 import type { Environment } from "../stores.ts";
 import { withStore } from "./store.ts";
 
-export type SubjectCommand = "export" | "delete";
-
 /**
  * A plausible address: one @ with text on both sides and a dot in the domain, no white space or control
  * character. Loose on purpose: the command must reach every address the forms ever stored, and one that
- * matches nothing simply finds nothing.
+ * matches nothing simply finds nothing. `command` names it in the error ("submissions export"), and `action`
+ * says what it does with the person's data ("prints").
  */
-export function checkEmailOption(context: CommandContext, command: SubjectCommand, value: string | undefined): string {
+export function checkEmailOption(
+  context: CommandContext,
+  command: string,
+  action: string,
+  value: string | undefined,
+): string {
   const email = (value ?? "").trim();
   const invalid = (shown: string) =>
-    context.error({
-      name: "EmailOptionInvalid",
-      params: { command: `submissions ${command}`, value: shown, action: command === "export" ? "prints" : "erases" },
-    });
+    context.error({ name: "EmailOptionInvalid", params: { command, value: shown, action } });
   if (email === "") throw invalid("");
   if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/u.test(email) || /\p{Cc}/u.test(email)) throw invalid(email);
   return email;
@@ -35,7 +36,7 @@ export async function exportSubject(
   value: string | undefined,
   env: Environment = process.env,
 ): Promise<void> {
-  const email = checkEmailOption(context, "export", value);
+  const email = checkEmailOption(context, "submissions export", "prints", value);
   // Nothing was ever stored: there is nothing to find, and no database is created for it.
   const found = await withStore(
     context,
@@ -51,7 +52,7 @@ export async function deleteSubject(
   value: string | undefined,
   env: Environment = process.env,
 ): Promise<Record<string, number>> {
-  const email = checkEmailOption(context, "delete", value);
+  const email = checkEmailOption(context, "submissions delete", "erases", value);
   const removed: Record<string, number> = await withStore(
     context,
     env,

@@ -5,7 +5,7 @@
  * notifications' timeout, and an aborted one (a shutdown) stops at once.
  */
 import nodemailer from "nodemailer";
-import { idHeaders, type Mailer, type MailerOptions } from "./mailer.ts";
+import { idHeaders, RecipientRefused, type Mailer, type MailerOptions } from "./mailer.ts";
 
 export type { Mailer, MailToSend } from "./mailer.ts";
 
@@ -20,18 +20,35 @@ export function createMailer(options: MailerOptions): Mailer {
   return {
     async send(mail, signal) {
       const { "Message-ID": messageId, ...ids } = idHeaders(mail.id, options.from);
-      await transport.sendMail({
-        ...(messageId ? { messageId } : {}),
-        headers: { ...ids, ...mail.headers },
-        from: options.from,
-        to: mail.to,
-        subject: mail.subject,
-        text: mail.text,
-        ...(mail.replyTo ? { replyTo: mail.replyTo } : {}),
-        ...(mail.html ? { html: mail.html } : {}),
-        ...(signal ? { signal } : {}),
-      });
+      await transport
+        .sendMail({
+          ...(messageId ? { messageId } : {}),
+          headers: { ...ids, ...mail.headers },
+          from: options.from,
+          to: mail.to,
+          subject: mail.subject,
+          text: mail.text,
+          ...(mail.replyTo ? { replyTo: mail.replyTo } : {}),
+          ...(mail.html ? { html: mail.html } : {}),
+          ...(signal ? { signal } : {}),
+        })
+        .catch((error: unknown) => {
+          throw refusal(error) ?? error;
+        });
     },
     close: () => transport.close(),
   };
+}
+
+/** nodemailer's error when the server refused every recipient at RCPT TO with a 5xx reply. */
+function refusal(error: unknown): RecipientRefused | undefined {
+  const e = error as { command?: unknown; responseCode?: unknown; response?: unknown };
+  const code = typeof e?.responseCode === "number" ? e.responseCode : 0;
+  if (e?.command !== "RCPT TO" || code < 500 || code > 599) return undefined;
+  return new RecipientRefused(
+    code,
+    String(e.response ?? code)
+      .replace(/\s+/g, " ")
+      .trim(),
+  );
 }
