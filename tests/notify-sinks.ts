@@ -20,6 +20,8 @@ export interface ReceivedMail {
   headers: Record<string, string>;
   subject: string;
   text: string;
+  /** The message as the server received it, byte for byte (to check a DKIM signature). */
+  raw: Buffer;
 }
 
 /** `=?UTF-8?Q?...?=` and `=?UTF-8?B?...?=` words of a header, decoded. */
@@ -73,9 +75,9 @@ function parseEntity(raw: string): { headers: Record<string, string>; text: stri
   return { headers, text: body.replace(/\r\n/g, "\n") };
 }
 
-function parseMail(raw: string, from: string, to: string[]): ReceivedMail {
-  const { headers, text } = parseEntity(raw);
-  return { from, to, headers, subject: headers.subject ?? "", text };
+function parseMail(raw: Buffer, from: string, to: string[]): ReceivedMail {
+  const { headers, text } = parseEntity(raw.toString("latin1"));
+  return { from, to, headers, subject: headers.subject ?? "", text, raw };
 }
 
 export interface SmtpSink {
@@ -122,7 +124,7 @@ export async function startSmtpSink(): Promise<SmtpSink> {
         }
         const from = session.envelope.mailFrom ? session.envelope.mailFrom.address : "";
         const mail = parseMail(
-          Buffer.concat(chunks).toString("latin1"),
+          Buffer.concat(chunks),
           from,
           session.envelope.rcptTo.map((r) => r.address),
         );

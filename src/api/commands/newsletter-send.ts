@@ -252,7 +252,10 @@ async function sendTests(
     print("No new article: no test copy to send.");
     return;
   }
-  const mailer = factory({ smtpUrl: notify.smtpUrl!, from: notify.from!, timeoutMs: notify.timeoutMs });
+  const mailer = factory({
+    ...{ smtpUrl: notify.smtpUrl!, from: notify.from!, timeoutMs: notify.timeoutMs },
+    ...(notify.dkim ? { dkim: notify.dkim } : {}),
+  });
   try {
     for (const issue of issues) {
       const locale: ApiLocale = localeFromField(issue.locale) ?? "pt";

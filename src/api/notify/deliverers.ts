@@ -38,7 +38,10 @@ export function createDeliverers(
   const deliverers: Record<string, Deliverer> = {};
   const mailer =
     settings.smtpUrl && settings.from
-      ? createMailer({ smtpUrl: settings.smtpUrl, from: settings.from, timeoutMs: settings.timeoutMs })
+      ? createMailer({
+          ...{ smtpUrl: settings.smtpUrl, from: settings.from, timeoutMs: settings.timeoutMs },
+          ...(settings.dkim ? { dkim: settings.dkim } : {}),
+        })
       : undefined;
   const email = settings.email;
   if (email && mailer) {

@@ -2,7 +2,8 @@
  * E-mail over SMTP with nodemailer: the firm's copy of each lead, and the confirmation a subscriber gets
  * under double opt-in. One transport per process (it pools nothing: a lead is a rare event, and a fresh
  * connection per message recovers from a server restart by itself). Every try is bounded by the
- * notifications' timeout, and an aborted one (a shutdown) stops at once.
+ * notifications' timeout, and an aborted one (a shutdown) stops at once. With DKIM_* set, every message
+ * is DKIM-signed.
  */
 import nodemailer from "nodemailer";
 import { idHeaders, RecipientRefused, type Mailer, type MailerOptions } from "./mailer.ts";
@@ -16,6 +17,8 @@ export function createMailer(options: MailerOptions): Mailer {
     greetingTimeout: options.timeoutMs,
     socketTimeout: options.timeoutMs,
     dnsTimeout: options.timeoutMs,
+    // DKIM (RFC 6376): nodemailer signs each message as it is sent, headers and body (relaxed/relaxed).
+    ...(options.dkim ? { dkim: { ...options.dkim } } : {}),
   });
   return {
     async send(mail, signal) {

@@ -3,6 +3,8 @@
  * (email.ts), worker-mailer over workerd's sockets on Cloudflare (email-workers.ts). Each runtime passes its
  * factory to createEndpoints, so no module shared by every runtime imports a transport.
  */
+import type { DkimSettings } from "./settings.ts";
+
 export interface MailToSend {
   to: string[];
   subject: string;
@@ -53,6 +55,8 @@ export interface MailerOptions {
   from: string;
   /** How long one try may take. */
   timeoutMs: number;
+  /** Signs every message with DKIM, when set (settings.ts). */
+  dkim?: DkimSettings;
 }
 
 export type MailerFactory = (options: MailerOptions) => Mailer;
