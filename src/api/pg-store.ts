@@ -17,6 +17,7 @@ import {
   type OutboxMessage,
   type OutboxRow,
   type RemovedRows,
+  type SentIssue,
   type SubjectData,
   type SubmissionStore,
   type SubmissionType,
@@ -44,6 +45,12 @@ const OUTBOX_OF_EMAIL = `${outboxOf("newsletter", "email_key = $1")}
 /** The outbox rows of the newsletter signups older than $1 and of the contact messages older than $2. */
 const OUTBOX_BEFORE = `${outboxOf("newsletter", "created_at < $1::timestamptz")}
   OR ${outboxOf("contact", "created_at < $2::timestamptz")}`;
+
+/** The issues queued for the address whose key is $1: each copy's issue, and when it was sent or refused. */
+const SENT_ISSUES = `SELECT i.id AS issue, i.day, i.locale, i.articles, i.subject,
+    o.delivered_at AS sent_at, o.refused_at
+  FROM outbox o JOIN newsletter_issues i ON i.id = (o.payload->>'issue')::integer
+  WHERE o.kind = 'issue' AND ${outboxOf("newsletter", "email_key = $1")}`;
 
 const iso = (value: unknown) => (value instanceof Date ? value.toISOString() : (value as string | null));
 
@@ -298,14 +305,20 @@ export class PgSubmissionStore implements SubmissionStore, IssueStore {
 
   async findByEmail(email: string): Promise<SubjectData> {
     const key = emailKey(email);
-    const [newsletter, contact, outbox] = await Promise.all([
+    const [newsletter, contact, issues, outbox] = await Promise.all([
       this.query(`SELECT ${COLUMNS.newsletter} FROM newsletter WHERE email_key = $1 ORDER BY id`, [key]),
       this.query(`SELECT ${COLUMNS.contact} FROM contact WHERE email_key = $1 ORDER BY id`, [key]),
+      this.query(`${SENT_ISSUES} ORDER BY o.id`, [key]),
       this.query(`SELECT * FROM outbox WHERE ${OUTBOX_OF_EMAIL} ORDER BY id`, [key]),
     ]);
     return {
       newsletter: newsletter.rows.map(submissionRow) as unknown as SubjectData["newsletter"],
       contact: contact.rows.map(submissionRow) as unknown as SubjectData["contact"],
+      issues: issues.rows.map((row) => ({
+        ...(row as unknown as SentIssue),
+        sent_at: iso(row.sent_at),
+        refused_at: iso(row.refused_at),
+      })),
       outbox: outbox.rows.map(outboxRow),
     };
   }

@@ -18,6 +18,7 @@ import {
   type OutboxMessage,
   type OutboxRow,
   type RemovedRows,
+  type SentIssue,
   type SubjectData,
   type SubmissionStore,
   type SubmissionType,
@@ -40,6 +41,12 @@ const OUTBOX_OF_EMAIL = `${outboxOf("newsletter", "email_key = ?")}
 /** The outbox rows of the newsletter signups older than one cutoff and of the contact messages older than another. */
 const OUTBOX_BEFORE = `${outboxOf("newsletter", "created_at < ?")}
   OR ${outboxOf("contact", "created_at < ?")}`;
+
+/** The issues queued for the address whose key is bound: each copy's issue, and when it was sent or refused. */
+const SENT_ISSUES = `SELECT i.id AS issue, i.day, i.locale, i.articles, i.subject,
+    o.delivered_at AS sent_at, o.refused_at
+  FROM outbox o JOIN newsletter_issues i ON i.id = json_extract(o.payload, '$.issue')
+  WHERE o.kind = 'issue' AND ${outboxOf("newsletter", "email_key = ?")}`;
 
 type RawOutbox = Omit<OutboxRow, "payload"> & { payload: string };
 const outboxRow = (row: RawOutbox): OutboxRow => ({ ...row, payload: JSON.parse(row.payload) });
@@ -271,6 +278,9 @@ export class SqliteSubmissionStore implements SubmissionStore, IssueStore {
       contact: this.sql(`SELECT ${COLUMNS.contact} FROM contact WHERE email_key = ? ORDER BY id`).all(
         key,
       ) as SubjectData["contact"],
+      issues: (
+        this.sql(`${SENT_ISSUES} ORDER BY o.id`).all(key) as (Omit<SentIssue, "articles"> & { articles: string })[]
+      ).map((row) => ({ ...row, articles: JSON.parse(row.articles) as string[] })),
       outbox: (this.sql(`SELECT * FROM outbox WHERE ${OUTBOX_OF_EMAIL} ORDER BY id`).all(key, key) as RawOutbox[]).map(
         outboxRow,
       ),

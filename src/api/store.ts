@@ -107,10 +107,27 @@ export interface Delivery {
 
 export type ListedRow<T extends SubmissionType> = (T extends "newsletter" ? NewsletterRow : ContactRow) & Delivery;
 
+/** A copy of an issue as sent to one address (`sitegen submissions export --email`). */
+export interface SentIssue {
+  issue: number;
+  /** The issue's day, YYYY-MM-DD. */
+  day: string;
+  locale: string;
+  /** The translation keys of its articles. */
+  articles: string[];
+  subject: string;
+  /** When the mail server accepted the copy; null while it waits or was refused. */
+  sent_at: string | null;
+  /** When the mail server refused the address for good; null otherwise. */
+  refused_at: string | null;
+}
+
 /** Everything stored about one address (LGPD art. 18: confirmation and access). */
 export interface SubjectData {
   newsletter: NewsletterRow[];
   contact: ContactRow[];
+  /** The newsletter issues queued for the address, oldest first (stores that send issues: SQLite, PostgreSQL). */
+  issues?: SentIssue[];
   outbox: OutboxRow[];
 }
 

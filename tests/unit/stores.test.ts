@@ -306,7 +306,8 @@ for (const [backend, migrations] of BACKENDS) {
       ]);
 
       expect(await store.deleteByEmail("ANA@example.com")).toEqual({ newsletter: 1, contact: 2, outbox: 2 });
-      expect(await store.findByEmail("ana@example.com")).toEqual({ newsletter: [], contact: [], outbox: [] });
+      expect(await store.findByEmail("ana@example.com")).toMatchObject({ newsletter: [], contact: [], outbox: [] });
+      expect((await store.findByEmail("ana@example.com")).issues ?? []).toEqual([]);
       expect(await store.deleteByEmail("ana@example.com")).toEqual({ newsletter: 0, contact: 0, outbox: 0 });
       const bia = await store.findByEmail("bia@example.com");
       expect([bia.newsletter.length, bia.contact.length, bia.outbox.length]).toEqual([1, 1, 2]);

@@ -30,7 +30,10 @@ export function checkEmailOption(
   return email;
 }
 
-/** Prints `{ email, newsletter: [...], contact: [...], outbox: [...] }`. */
+/**
+ * Prints `{ email, newsletter: [...], contact: [...], issues: [...], outbox: [...] }`: `issues` are the
+ * newsletter issues queued for the address (issue id, day, locale, articles, subject, when sent or refused).
+ */
 export async function exportSubject(
   context: CommandContext,
   value: string | undefined,
@@ -44,7 +47,8 @@ export async function exportSubject(
     (store) => store.findByEmail(email),
     () => ({ newsletter: [], contact: [], outbox: [] }),
   );
-  console.log(JSON.stringify({ email, ...found }, null, 2));
+  const { newsletter, contact, issues = [], outbox } = found;
+  console.log(JSON.stringify({ email, newsletter, contact, issues, outbox }, null, 2));
 }
 
 export async function deleteSubject(
