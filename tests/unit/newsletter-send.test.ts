@@ -120,10 +120,13 @@ for (const backend of [sqliteBackend(), postgresBackend()] as Backend[]) {
       const dan = byAddress.get("dan@example.com")!;
       expect(dan.text).toContain("https://www.vetorai.com.br/en/insights/ai-governance");
       for (const mail of smtp.mails) {
+        // The personal link, then site.yaml's newsletter.unsubscribeEmail.
+        const [web, mailto] = mail.headers["list-unsubscribe"].split(", ");
         const link = /^<(https:\/\/www\.vetorai\.com\.br\/api\/newsletter\/unsubscribe\?token=[\w.-]+)>$/.exec(
-          mail.headers["list-unsubscribe"],
+          web,
         )?.[1];
         expect(link, mail.to[0]).toBeDefined();
+        expect(mailto).toBe("<mailto:privacidade@vetorai.com.br?subject=unsubscribe>");
         expect(mail.headers["list-unsubscribe-post"]).toBe("List-Unsubscribe=One-Click");
         // The same personal link in the text, for readers whose client shows no button.
         expect(mail.text).toContain(link!);
