@@ -6,7 +6,8 @@
  * timeout. It cannot DKIM-sign: the SMTP provider must sign what it relays.
  */
 import { LogLevel, WorkerMailer, type User, type WorkerMailerOptions } from "worker-mailer";
-import { idHeaders, RecipientRefused, type Mailer, type MailerOptions } from "./mailer.ts";
+import { idHeaders, type Mailer, type MailerOptions } from "./mailer.ts";
+import { workerMailerRefusal } from "./smtp-refusal.ts";
 import { addressOf } from "./settings.ts";
 
 /**
@@ -69,16 +70,9 @@ export function createWorkersMailer(options: MailerOptions): Mailer {
         ...(mail.replyTo ? { reply: { name: displayName(mail.replyTo.name), email: mail.replyTo.address } } : {}),
         ...(mail.html ? { html: mail.html } : {}),
       }).catch((error: unknown) => {
-        throw refusal(error) ?? error;
+        throw workerMailerRefusal(error) ?? error;
       });
     },
     close() {},
   };
-}
-
-/** worker-mailer's error for a recipient refused at RCPT TO: "Invalid RCPT TO: <address> 550 ...". */
-function refusal(error: unknown): RecipientRefused | undefined {
-  const reply = /^Invalid RCPT TO: <[^>]*>(?: NOTIFY=\S+)? (5\d\d\b.*)$/s.exec((error as Error)?.message ?? "")?.[1];
-  if (!reply) return undefined;
-  return new RecipientRefused(Number(reply.slice(0, 3)), reply.replace(/\s+/g, " ").trim());
 }

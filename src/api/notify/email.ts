@@ -6,7 +6,8 @@
  * is DKIM-signed.
  */
 import nodemailer from "nodemailer";
-import { idHeaders, RecipientRefused, type Mailer, type MailerOptions } from "./mailer.ts";
+import { idHeaders, type Mailer, type MailerOptions } from "./mailer.ts";
+import { nodemailerRefusal } from "./smtp-refusal.ts";
 
 export type { Mailer, MailToSend } from "./mailer.ts";
 
@@ -36,22 +37,9 @@ export function createMailer(options: MailerOptions): Mailer {
           ...(signal ? { signal } : {}),
         })
         .catch((error: unknown) => {
-          throw refusal(error) ?? error;
+          throw nodemailerRefusal(error) ?? error;
         });
     },
     close: () => transport.close(),
   };
-}
-
-/** nodemailer's error when the server refused every recipient at RCPT TO with a 5xx reply. */
-function refusal(error: unknown): RecipientRefused | undefined {
-  const e = error as { command?: unknown; responseCode?: unknown; response?: unknown };
-  const code = typeof e?.responseCode === "number" ? e.responseCode : 0;
-  if (e?.command !== "RCPT TO" || code < 500 || code > 599) return undefined;
-  return new RecipientRefused(
-    code,
-    String(e.response ?? code)
-      .replace(/\s+/g, " ")
-      .trim(),
-  );
 }
