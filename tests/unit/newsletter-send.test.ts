@@ -5,7 +5,10 @@ import { join } from "node:path";
 import { sendNewsletter, unsubscribeAddress, type SendOptions } from "../../src/api/commands/newsletter-send.ts";
 import { previewNewsletter } from "../../src/api/commands/newsletter.ts";
 import { printSubmissions } from "../../src/api/commands/list.ts";
+import { createEndpoints } from "../../src/api/endpoints.ts";
+import { createMailer } from "../../src/api/notify/email.ts";
 import { openStore } from "../../src/api/stores.ts";
+import { submissionSettings } from "../../src/api/submission-settings.ts";
 import type { IssueStore, SubmissionStore } from "../../src/api/store.ts";
 import { commandContext } from "../../src/generator/site-commands.ts";
 import type { CommandContext, PublishedEntry } from "../../src/generator/plugin.ts";
@@ -248,6 +251,62 @@ for (const backend of [sqliteBackend(), postgresBackend()] as Backend[]) {
     });
   });
 }
+
+describe("a running server's outbox worker", () => {
+  const backend = sqliteBackend();
+  beforeAll(() => backend.start());
+  afterAll(async () => {
+    smtp.refuseRecipients.clear();
+    await backend.stop();
+  });
+
+  it("refuses an issue's copy for good as the command does, and logs it without the address", async () => {
+    const place = await backend.fresh();
+    const store = place.open() as SubmissionStore & IssueStore;
+    await subscribe(store);
+    const issue = await store.recordIssue({
+      ...{ locale: "pt", day: "2026-11-29", articles: ["insights.governanca-de-ia"], intro: null },
+      ...{ subject: "Insights", html: "<p>Olá</p>", text: "Olá", createdAt: "2026-11-29T12:00:00.000Z" },
+    });
+    const readers = (await store.list("newsletter")).filter((r) => r.locale === "pt" && r.confirmed_at !== null);
+    for (const reader of readers) {
+      const payload = { issue, to: reader.email, subject: "Insights", html: "<p>Olá</p>", text: "Olá" };
+      await store.queueOnce(`issue:${issue}:${reader.id}`, reader.id, { kind: "issue", payload }, clock);
+    }
+    smtp.mails.length = 0;
+    smtp.refuseRecipients.add("bruno@example.com");
+    const site = { ...commandContext(project).site(), submissions: { ...place.settings } };
+    const endpoints = createEndpoints({
+      ...{ site, settings: submissionSettings(site, {}), messages: { pt: new Map(), en: new Map() } },
+      ...{ env: { SMTP_URL: smtp.url }, openStore: () => store, createMailer, now: () => clock },
+    });
+    const logged: string[] = [];
+    const log = vi.spyOn(console, "error").mockImplementation((line: string) => void logged.push(line));
+    try {
+      await endpoints.deliveryWorker()!.runDue();
+    } finally {
+      log.mockRestore();
+      endpoints.close();
+    }
+    const bruno = readers.find((r) => r.email === "Bruno@Example.com")!;
+    expect(smtp.mails.map((m) => m.to[0])).toEqual(["ana@example.com"]);
+    expect(logged).toEqual([
+      `sitegen: the issue notification of newsletter ${bruno.id} was refused for good: ` +
+        "550 5.1.1 No such user here; nothing more is sent to that address",
+    ]);
+    expect(await store.issueProgress(`issue:${issue}:`)).toEqual({
+      total: 2,
+      delivered: 1,
+      failing: 0,
+      pending: 0,
+      refused: 1,
+    });
+    expect((await store.findByEmail("bruno@example.com")).newsletter[0].bounce_reason).toBe(
+      "550 5.1.1 No such user here",
+    );
+    await store.close();
+  });
+});
 
 describe("unsubscribing while an issue is being sent", () => {
   const backend = sqliteBackend();
