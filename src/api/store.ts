@@ -44,7 +44,7 @@ export interface NewsletterRow {
   confirmed_at: string | null;
   /**
    * When the mail server refused the address for good (a 5xx to an issue's copy), and its reply: nothing
-   * more is sent to it. Absent in a store that sends no issue (Netlify Blobs).
+   * more is sent to it. Absent where no issue is sent (the D1 and Netlify Blobs stores).
    */
   bounced_at?: string | null;
   bounce_reason?: string | null;
