@@ -20,6 +20,8 @@ export interface ReceivedMail {
   headers: Record<string, string>;
   subject: string;
   text: string;
+  /** The message as the server received it, byte for byte (to check a DKIM signature). */
+  raw: Buffer;
 }
 
 /** `=?UTF-8?Q?...?=` and `=?UTF-8?B?...?=` words of a header, decoded. */
@@ -73,9 +75,9 @@ function parseEntity(raw: string): { headers: Record<string, string>; text: stri
   return { headers, text: body.replace(/\r\n/g, "\n") };
 }
 
-function parseMail(raw: string, from: string, to: string[]): ReceivedMail {
-  const { headers, text } = parseEntity(raw);
-  return { from, to, headers, subject: headers.subject ?? "", text };
+function parseMail(raw: Buffer, from: string, to: string[]): ReceivedMail {
+  const { headers, text } = parseEntity(raw.toString("latin1"));
+  return { from, to, headers, subject: headers.subject ?? "", text, raw };
 }
 
 export interface SmtpSink {
@@ -84,6 +86,8 @@ export interface SmtpSink {
   mails: ReceivedMail[];
   /** While set, every message is refused with this reply (a temporary failure, as a full mailbox or a greylist). */
   refuse: string | undefined;
+  /** Addresses (lower-cased) refused for good at RCPT TO: "550 5.1.1 No such user here". */
+  refuseRecipients: Set<string>;
   /**
    * Asked of each message before it is accepted: when it answers true, the message is neither kept nor
    * answered, as when the sender dies while the server has not yet said it accepted it.
@@ -94,7 +98,7 @@ export interface SmtpSink {
 
 /** Accepts user "leads" with password "s3cret" (and nothing else), without TLS, on a free port. */
 export async function startSmtpSink(): Promise<SmtpSink> {
-  const sink = { mails: [] as ReceivedMail[], refuse: undefined as string | undefined } as SmtpSink;
+  const sink = { mails: [] as ReceivedMail[], refuse: undefined, refuseRecipients: new Set<string>() } as SmtpSink;
   const server = new SMTPServer({
     authOptional: false,
     disabledCommands: ["STARTTLS"],
@@ -102,6 +106,12 @@ export async function startSmtpSink(): Promise<SmtpSink> {
     onAuth(auth, _session, callback) {
       if (auth.username === "leads" && auth.password === "s3cret") return callback(null, { user: "leads" });
       callback(new Error("Invalid username or password"));
+    },
+    onRcptTo(address, _session, callback) {
+      if (!sink.refuseRecipients.has(address.address.toLowerCase())) return callback();
+      const error = new Error("5.1.1 No such user here") as Error & { responseCode: number };
+      error.responseCode = 550;
+      callback(error);
     },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
@@ -114,7 +124,7 @@ export async function startSmtpSink(): Promise<SmtpSink> {
         }
         const from = session.envelope.mailFrom ? session.envelope.mailFrom.address : "";
         const mail = parseMail(
-          Buffer.concat(chunks).toString("latin1"),
+          Buffer.concat(chunks),
           from,
           session.envelope.rcptTo.map((r) => r.address),
         );

@@ -13,7 +13,19 @@
  * at once, and a notification is claimed only when its lane has room: a slow receiver delays its own
  * notifications only, and none waits claimed (its lease running) behind another.
  */
-import type { OutboxRow, SubmissionStore } from "./store.ts";
+import type { IssueStore, OutboxRow, SubmissionStore } from "./store.ts";
+
+/**
+ * Thrown by a deliverer when the receiver refused the notification's address for good (a 5xx to RCPT TO
+ * of a subscriber's copy): it is not tried again, and the store marks the address (IssueStore.markRefused)
+ * so that nothing more is sent to it.
+ */
+export class AddressRefused extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "AddressRefused";
+  }
+}
 
 /** Sends one notification; throws when it did not go out. Must give up when `signal` aborts. */
 export type Deliverer = (row: OutboxRow, signal: AbortSignal) => Promise<void>;
@@ -36,10 +48,13 @@ export function backoffDelay(attempts: number, backoff: Backoff = DEFAULT_BACKOF
 export interface DeliveryReport {
   delivered: OutboxRow[];
   failed: { row: OutboxRow; error: string; nextAttemptAt: number }[];
+  /** Refused for good (AddressRefused): never tried again. */
+  refused?: { row: OutboxRow; error: string }[];
 }
 
 export interface DeliveryWorkerOptions {
-  store: Pick<SubmissionStore, "claimOutbox" | "markDelivered" | "markFailed">;
+  store: Pick<SubmissionStore, "claimOutbox" | "markDelivered" | "markFailed"> &
+    Partial<Pick<IssueStore, "markRefused">>;
   /** By outbox kind ("email", "webhook", ...). */
   deliverers: Readonly<Record<string, Deliverer>>;
   now?: () => number;
@@ -52,6 +67,8 @@ export interface DeliveryWorkerOptions {
   perKind?: number;
   /** Told of each failed try of the background loop (a server logs it; retryAll's caller prints its own report). */
   onFailure?: (failure: DeliveryReport["failed"][number]) => void;
+  /** Told of each notification refused for good (AddressRefused). */
+  onRefusal?: (refusal: NonNullable<DeliveryReport["refused"]>[number]) => void;
 }
 
 /** Errors are stored and shown by `sitegen submissions`: one line, bounded. */
@@ -96,6 +113,14 @@ export class DeliveryWorker {
       await deliverer(row, this.abort.signal);
     } catch (error) {
       const attempts = row.attempts + 1;
+      // A store that cannot mark the address tries again later, as for any failure.
+      if (error instanceof AddressRefused && store.markRefused && !this.abort.signal.aborted) {
+        const refusal = { row: { ...row, attempts }, error: describe(error) };
+        await store.markRefused(row.id, refusal.error, this.now());
+        (report.refused ??= []).push(refusal);
+        this.options.onRefusal?.(refusal);
+        return;
+      }
       // A try cut by a shutdown is due again at once, for the next start.
       const nextAttemptAt = this.abort.signal.aborted ? this.now() : this.now() + backoffDelay(attempts, this.backoff);
       const message = this.abort.signal.aborted ? `interrupted by a shutdown: ${describe(error)}` : describe(error);

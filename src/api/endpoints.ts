@@ -170,6 +170,11 @@ export function createEndpoints(options: EndpointsOptions): Endpoints {
             backoff: options.backoff,
             leaseMs: Math.max(300_000, notify.timeoutMs * 3),
             onFailure,
+            onRefusal: ({ row, error }) =>
+              console.error(
+                `sitegen: the ${row.kind} notification of ${row.submission_type} ${row.submission_id} was refused ` +
+                  `for good: ${error}; nothing more is sent to that address`,
+              ),
           })
         : undefined,
     close,

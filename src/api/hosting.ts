@@ -11,16 +11,17 @@ import { submissionSettings } from "./submission-settings.ts";
 export const D1 = { binding: "SUBMISSIONS", database: "submissions" } as const;
 
 /**
- * Every address the endpoints answer, in site.yaml's order: the forms' and the language detection's, and the
- * double opt-in's confirmation link only when submissions.doubleOptIn is on (endpoints.ts mounts it then).
- * The newsletter's unsubscribe link is answered by sitegen serve and start only, so no host routes it yet.
+ * Every address the endpoints answer, in site.yaml's order: the forms' and the language detection's, the
+ * double opt-in's confirmation link only when submissions.doubleOptIn is on (endpoints.ts mounts it then),
+ * and the newsletter's unsubscribe link when endpoints.newsletterUnsubscribe is set. The endpoints answer
+ * that link once SUBMISSIONS_SECRET is set; until then the host serves its 404 page there.
  */
 export function routes(site: SiteConfig): string[] {
   const answered = Object.entries(site.endpoints)
     .filter(([name]) => name !== "newsletterConfirm" && name !== "newsletterUnsubscribe")
     .map(([, address]) => address);
-  const confirm = confirmRoute(site);
-  return confirm ? [...answered, confirm] : answered;
+  const later = [confirmRoute(site), site.endpoints.newsletterUnsubscribe];
+  return [...answered, ...later.filter((address) => typeof address === "string")];
 }
 
 /**

@@ -140,6 +140,15 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
       CREATE UNIQUE INDEX outbox_dedupe_key ON outbox (dedupe_key);
     `,
   },
+  {
+    version: 6,
+    name: "addresses the mail server refused for good",
+    // As SQLite's migration 7: the subscription's bounce, and copies refused for good, which no worker claims.
+    sql: `
+      ALTER TABLE newsletter ADD COLUMN bounced_at timestamptz, ADD COLUMN bounce_reason text;
+      ALTER TABLE outbox ADD COLUMN refused_at timestamptz;
+    `,
+  },
 ];
 
 /** Any constant: the advisory lock that one migrating process holds. */

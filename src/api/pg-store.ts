@@ -17,6 +17,7 @@ import {
   type OutboxMessage,
   type OutboxRow,
   type RemovedRows,
+  type SentIssue,
   type SubjectData,
   type SubmissionStore,
   type SubmissionType,
@@ -26,7 +27,7 @@ type Db = pg.Pool | pg.PoolClient;
 type Row = Record<string, unknown>;
 
 const COLUMNS: Record<SubmissionType, string> = {
-  newsletter: "id, email, locale, created_at, suspect, confirmed_at",
+  newsletter: "id, email, locale, created_at, suspect, confirmed_at, bounced_at, bounce_reason",
   contact: "id, first_name, last_name, email, company, message, locale, created_at, suspect",
 };
 
@@ -45,12 +46,19 @@ const OUTBOX_OF_EMAIL = `${outboxOf("newsletter", "email_key = $1")}
 const OUTBOX_BEFORE = `${outboxOf("newsletter", "created_at < $1::timestamptz")}
   OR ${outboxOf("contact", "created_at < $2::timestamptz")}`;
 
+/** The issues queued for the address whose key is $1: each copy's issue, and when it was sent or refused. */
+const SENT_ISSUES = `SELECT i.id AS issue, i.day, i.locale, i.articles, i.subject,
+    o.delivered_at AS sent_at, o.refused_at
+  FROM outbox o JOIN newsletter_issues i ON i.id = (o.payload->>'issue')::integer
+  WHERE o.kind = 'issue' AND ${outboxOf("newsletter", "email_key = $1")}`;
+
 const iso = (value: unknown) => (value instanceof Date ? value.toISOString() : (value as string | null));
 
 /** A submission row as the other stores give it: times in ISO 8601, the mark as 0 or 1. */
 function submissionRow(row: Row): Row {
   const out: Row = { ...row, created_at: iso(row.created_at), suspect: row.suspect ? 1 : 0 };
   if ("confirmed_at" in row) out.confirmed_at = iso(row.confirmed_at);
+  if ("bounced_at" in row) out.bounced_at = iso(row.bounced_at);
   return out;
 }
 
@@ -60,6 +68,7 @@ function outboxRow(row: Row): OutboxRow {
     next_attempt_at: iso(row.next_attempt_at) as string,
     delivered_at: iso(row.delivered_at),
     created_at: iso(row.created_at) as string,
+    ...("refused_at" in row ? { refused_at: iso(row.refused_at) } : {}),
   };
 }
 
@@ -237,11 +246,12 @@ export class PgSubmissionStore implements SubmissionStore, IssueStore {
   async list<T extends SubmissionType>(type: T): Promise<ListedRow<T>[]> {
     const { rows } = await this.query(
       "SELECT s.*, coalesce(o.total, 0) AS total, coalesce(o.undelivered, 0) AS undelivered, " +
-        `coalesce(o.attempts, 0) AS attempts,
+        `coalesce(o.attempts, 0) AS attempts, coalesce(o.refused, 0) AS refused,
          coalesce(o.pending_attempts, 0) AS pending_attempts, o.last_error
        FROM (SELECT ${COLUMNS[type]} FROM ${type}) s
        LEFT JOIN (
          SELECT submission_id, count(*)::int AS total, (count(*) ${UNDELIVERED})::int AS undelivered,
+           (count(*) FILTER (WHERE refused_at IS NOT NULL))::int AS refused,
            max(attempts) AS attempts, max(attempts) ${UNDELIVERED} AS pending_attempts,
            max(last_error) ${UNDELIVERED} AS last_error
          FROM outbox WHERE submission_type = $1 GROUP BY submission_id
@@ -249,9 +259,10 @@ export class PgSubmissionStore implements SubmissionStore, IssueStore {
        ORDER BY s.id`,
       [type],
     );
-    return rows.map(({ total, undelivered, attempts, pending_attempts, last_error, ...row }) => ({
+    return rows.map(({ total, undelivered, attempts, refused, pending_attempts, last_error, ...row }) => ({
       ...submissionRow(row),
       ...deliveryOf({
+        refused: refused as number,
         total: total as number,
         undelivered: undelivered as number,
         attempts: attempts as number,
@@ -264,7 +275,8 @@ export class PgSubmissionStore implements SubmissionStore, IssueStore {
   async claimOutbox({ now, limit = 10, leaseMs = 300_000, skipKinds = [] }: ClaimOptions): Promise<OutboxRow[]> {
     // SKIP LOCKED: two workers claiming at once take different rows instead of waiting for each other.
     const due =
-      "SELECT id FROM outbox WHERE delivered_at IS NULL AND next_attempt_at <= $2 AND NOT (kind = ANY($4::text[])) " +
+      "SELECT id FROM outbox WHERE delivered_at IS NULL AND refused_at IS NULL AND next_attempt_at <= $2 " +
+      "AND NOT (kind = ANY($4::text[])) " +
       "ORDER BY next_attempt_at, id";
     const { rows } = await this.query(
       `UPDATE outbox SET next_attempt_at = $1 WHERE id IN (
@@ -293,14 +305,20 @@ export class PgSubmissionStore implements SubmissionStore, IssueStore {
 
   async findByEmail(email: string): Promise<SubjectData> {
     const key = emailKey(email);
-    const [newsletter, contact, outbox] = await Promise.all([
+    const [newsletter, contact, issues, outbox] = await Promise.all([
       this.query(`SELECT ${COLUMNS.newsletter} FROM newsletter WHERE email_key = $1 ORDER BY id`, [key]),
       this.query(`SELECT ${COLUMNS.contact} FROM contact WHERE email_key = $1 ORDER BY id`, [key]),
+      this.query(`${SENT_ISSUES} ORDER BY o.id`, [key]),
       this.query(`SELECT * FROM outbox WHERE ${OUTBOX_OF_EMAIL} ORDER BY id`, [key]),
     ]);
     return {
       newsletter: newsletter.rows.map(submissionRow) as unknown as SubjectData["newsletter"],
       contact: contact.rows.map(submissionRow) as unknown as SubjectData["contact"],
+      issues: issues.rows.map((row) => ({
+        ...(row as unknown as SentIssue),
+        sent_at: iso(row.sent_at),
+        refused_at: iso(row.refused_at),
+      })),
       outbox: outbox.rows.map(outboxRow),
     };
   }
@@ -375,7 +393,8 @@ export class PgSubmissionStore implements SubmissionStore, IssueStore {
   async queueOnce(key: string, subscriberId: number, message: OutboxMessage, dueAt: number): Promise<boolean> {
     const result = await this.query(
       "INSERT INTO outbox (kind, submission_type, submission_id, payload, next_attempt_at, created_at, dedupe_key) " +
-        "SELECT $1, 'newsletter', $2, $3::jsonb, $4, now(), $5 WHERE EXISTS (SELECT 1 FROM newsletter WHERE id = $2) " +
+        "SELECT $1, 'newsletter', $2, $3::jsonb, $4, now(), $5 " +
+        "WHERE EXISTS (SELECT 1 FROM newsletter WHERE id = $2 AND bounced_at IS NULL) " +
         "ON CONFLICT DO NOTHING",
       [message.kind, subscriberId, JSON.stringify(message.payload), new Date(dueAt).toISOString(), key],
     );
@@ -386,20 +405,43 @@ export class PgSubmissionStore implements SubmissionStore, IssueStore {
     await this.query("UPDATE newsletter_issues SET queued_at = $1 WHERE id = $2", [new Date(now).toISOString(), id]);
   }
 
+  async markRefused(id: number, error: string, now: number): Promise<void> {
+    const at = new Date(now).toISOString();
+    await this.transaction(async (client) => {
+      const { rows } = await client.query<Row>(
+        "UPDATE outbox SET refused_at = $1, attempts = attempts + 1, last_error = $2 " +
+          "WHERE id = $3 AND delivered_at IS NULL RETURNING submission_type, submission_id",
+        [at, error, id],
+      );
+      if (rows[0]?.submission_type !== "newsletter") return;
+      const subscriber = rows[0].submission_id;
+      await client.query(
+        "UPDATE newsletter SET bounced_at = $1, bounce_reason = $2 WHERE id = $3 AND bounced_at IS NULL",
+        [at, error, subscriber],
+      );
+      await client.query(
+        "UPDATE outbox SET refused_at = $1, last_error = $2 WHERE submission_type = 'newsletter' " +
+          "AND submission_id = $3 AND kind = 'issue' AND delivered_at IS NULL AND refused_at IS NULL",
+        [at, error, subscriber],
+      );
+    });
+  }
+
   async issueProgress(prefix: string): Promise<IssueProgress> {
     const { rows } = await this.query(
       "SELECT count(*)::int AS total, count(*) FILTER (WHERE delivered_at IS NOT NULL)::int AS delivered, " +
-        "count(*) FILTER (WHERE delivered_at IS NULL AND attempts > 0)::int AS failing " +
+        "count(*) FILTER (WHERE refused_at IS NOT NULL)::int AS refused, " +
+        "count(*) FILTER (WHERE delivered_at IS NULL AND refused_at IS NULL AND attempts > 0)::int AS failing " +
         "FROM outbox WHERE dedupe_key LIKE $1",
       [`${prefix}%`],
     );
-    const { total, delivered, failing } = rows[0] as { total: number; delivered: number; failing: number };
-    return { total, delivered, failing, pending: total - delivered - failing };
+    const { total, delivered, failing, refused } = rows[0] as Record<keyof IssueProgress, number>;
+    return { total, delivered, failing, pending: total - delivered - failing - refused, refused };
   }
 
   async respace(prefix: string, from: number, intervalMs: number): Promise<void> {
     const step = "($3::double precision * interval '1 millisecond')";
-    const never = "dedupe_key LIKE $1 AND delivered_at IS NULL AND attempts = 0";
+    const never = "dedupe_key LIKE $1 AND delivered_at IS NULL AND refused_at IS NULL AND attempts = 0";
     await this.query(
       `UPDATE outbox o SET next_attempt_at = s.start + (r.rank - 1) * ${step}
          FROM (SELECT id, row_number() OVER (ORDER BY next_attempt_at, id) AS rank FROM outbox

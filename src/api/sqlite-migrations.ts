@@ -165,6 +165,17 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
       "CREATE UNIQUE INDEX outbox_dedupe_key ON outbox (dedupe_key)",
     ],
   },
+  {
+    version: 7,
+    name: "addresses the mail server refused for good",
+    // A 5xx to RCPT TO of an issue's copy: the subscription is marked bounced with the server's reply, and
+    // the copy (with every other one queued for that address) is marked refused, which no worker claims.
+    steps: [
+      "ALTER TABLE newsletter ADD COLUMN bounced_at TEXT",
+      "ALTER TABLE newsletter ADD COLUMN bounce_reason TEXT",
+      "ALTER TABLE outbox ADD COLUMN refused_at TEXT",
+    ],
+  },
 ];
 
 export const SCHEMA_MIGRATIONS_TABLE =

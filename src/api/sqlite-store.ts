@@ -18,6 +18,7 @@ import {
   type OutboxMessage,
   type OutboxRow,
   type RemovedRows,
+  type SentIssue,
   type SubjectData,
   type SubmissionStore,
   type SubmissionType,
@@ -25,7 +26,7 @@ import {
 
 /** Columns per table, in export order. */
 export const COLUMNS: Record<SubmissionType, string> = {
-  newsletter: "id, email, locale, created_at, suspect, confirmed_at",
+  newsletter: "id, email, locale, created_at, suspect, confirmed_at, bounced_at, bounce_reason",
   contact: "id, first_name, last_name, email, company, message, locale, created_at, suspect",
 };
 
@@ -40,6 +41,12 @@ const OUTBOX_OF_EMAIL = `${outboxOf("newsletter", "email_key = ?")}
 /** The outbox rows of the newsletter signups older than one cutoff and of the contact messages older than another. */
 const OUTBOX_BEFORE = `${outboxOf("newsletter", "created_at < ?")}
   OR ${outboxOf("contact", "created_at < ?")}`;
+
+/** The issues queued for the address whose key is bound: each copy's issue, and when it was sent or refused. */
+const SENT_ISSUES = `SELECT i.id AS issue, i.day, i.locale, i.articles, i.subject,
+    o.delivered_at AS sent_at, o.refused_at
+  FROM outbox o JOIN newsletter_issues i ON i.id = json_extract(o.payload, '$.issue')
+  WHERE o.kind = 'issue' AND ${outboxOf("newsletter", "email_key = ?")}`;
 
 type RawOutbox = Omit<OutboxRow, "payload"> & { payload: string };
 const outboxRow = (row: RawOutbox): OutboxRow => ({ ...row, payload: JSON.parse(row.payload) });
@@ -205,11 +212,12 @@ export class SqliteSubmissionStore implements SubmissionStore, IssueStore {
   async list<T extends SubmissionType>(type: T): Promise<ListedRow<T>[]> {
     const rows = this.sql(
       "SELECT s.*, coalesce(o.total, 0) AS total, coalesce(o.undelivered, 0) AS undelivered, " +
-        `coalesce(o.attempts, 0) AS attempts,
+        `coalesce(o.attempts, 0) AS attempts, coalesce(o.refused, 0) AS refused,
            coalesce(o.pending_attempts, 0) AS pending_attempts, o.last_error AS last_error
          FROM (SELECT ${COLUMNS[type]} FROM ${type}) s
          LEFT JOIN (
            SELECT submission_id, count(*) AS total, count(*) FILTER (WHERE delivered_at IS NULL) AS undelivered,
+             count(*) FILTER (WHERE refused_at IS NOT NULL) AS refused,
              max(attempts) AS attempts, max(attempts) FILTER (WHERE delivered_at IS NULL) AS pending_attempts,
              max(last_error) FILTER (WHERE delivered_at IS NULL) AS last_error
            FROM outbox WHERE submission_type = ? GROUP BY submission_id
@@ -219,12 +227,20 @@ export class SqliteSubmissionStore implements SubmissionStore, IssueStore {
       total: number;
       undelivered: number;
       attempts: number;
+      refused: number;
       pending_attempts: number;
       last_error: string | null;
     })[];
-    return rows.map(({ total, undelivered, attempts, pending_attempts, last_error, ...row }) => ({
+    return rows.map(({ total, undelivered, attempts, refused, pending_attempts, last_error, ...row }) => ({
       ...row,
-      ...deliveryOf({ total, undelivered, attempts, pendingAttempts: pending_attempts, lastError: last_error }),
+      ...deliveryOf({
+        total,
+        undelivered,
+        attempts,
+        refused,
+        pendingAttempts: pending_attempts,
+        lastError: last_error,
+      }),
     })) as ListedRow<T>[];
   }
 
@@ -232,7 +248,7 @@ export class SqliteSubmissionStore implements SubmissionStore, IssueStore {
     const skip = skipKinds.length ? `AND kind NOT IN (${skipKinds.map(() => "?").join(", ")})` : "";
     const rows = this.sql(
       `UPDATE outbox SET next_attempt_at = ? WHERE id IN (
-         SELECT id FROM outbox WHERE delivered_at IS NULL AND next_attempt_at <= ? ${skip}
+         SELECT id FROM outbox WHERE delivered_at IS NULL AND refused_at IS NULL AND next_attempt_at <= ? ${skip}
          ORDER BY next_attempt_at, id LIMIT ?
        ) RETURNING *`,
     ).all(iso(now + leaseMs), iso(now), ...skipKinds, limit) as RawOutbox[];
@@ -262,6 +278,9 @@ export class SqliteSubmissionStore implements SubmissionStore, IssueStore {
       contact: this.sql(`SELECT ${COLUMNS.contact} FROM contact WHERE email_key = ? ORDER BY id`).all(
         key,
       ) as SubjectData["contact"],
+      issues: (
+        this.sql(`${SENT_ISSUES} ORDER BY o.id`).all(key) as (Omit<SentIssue, "articles"> & { articles: string })[]
+      ).map((row) => ({ ...row, articles: JSON.parse(row.articles) as string[] })),
       outbox: (this.sql(`SELECT * FROM outbox WHERE ${OUTBOX_OF_EMAIL} ORDER BY id`).all(key, key) as RawOutbox[]).map(
         outboxRow,
       ),
@@ -331,7 +350,8 @@ export class SqliteSubmissionStore implements SubmissionStore, IssueStore {
   async queueOnce(key: string, subscriberId: number, message: OutboxMessage, dueAt: number): Promise<boolean> {
     const result = this.sql(
       "INSERT INTO outbox (kind, submission_type, submission_id, payload, next_attempt_at, created_at, dedupe_key) " +
-        "SELECT ?, 'newsletter', ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM newsletter WHERE id = ?) " +
+        "SELECT ?, 'newsletter', ?, ?, ?, ?, ? " +
+        "WHERE EXISTS (SELECT 1 FROM newsletter WHERE id = ? AND bounced_at IS NULL) " +
         "ON CONFLICT DO NOTHING",
     ).run(message.kind, subscriberId, JSON.stringify(message.payload), iso(dueAt), iso(Date.now()), key, subscriberId);
     return result.changes > 0;
@@ -341,20 +361,44 @@ export class SqliteSubmissionStore implements SubmissionStore, IssueStore {
     this.sql("UPDATE newsletter_issues SET queued_at = ? WHERE id = ?").run(iso(now), id);
   }
 
+  async markRefused(id: number, error: string, now: number): Promise<void> {
+    const db = this.open();
+    immediate(db, () => {
+      const row = this.sql("SELECT submission_type, submission_id FROM outbox WHERE id = ?").get(id) as
+        { submission_type: SubmissionType; submission_id: number } | undefined;
+      this.sql(
+        "UPDATE outbox SET refused_at = ?, attempts = attempts + 1, last_error = ? " +
+          "WHERE id = ? AND delivered_at IS NULL",
+      ).run(iso(now), error, id);
+      if (row?.submission_type !== "newsletter") return;
+      this.sql("UPDATE newsletter SET bounced_at = ?, bounce_reason = ? WHERE id = ? AND bounced_at IS NULL").run(
+        iso(now),
+        error,
+        row.submission_id,
+      );
+      this.sql(
+        "UPDATE outbox SET refused_at = ?, last_error = ? WHERE submission_type = 'newsletter' " +
+          "AND submission_id = ? AND kind = 'issue' AND delivered_at IS NULL AND refused_at IS NULL",
+      ).run(iso(now), error, row.submission_id);
+    });
+  }
+
   async issueProgress(prefix: string): Promise<IssueProgress> {
     const row = this.sql(
       "SELECT count(*) AS total, count(*) FILTER (WHERE delivered_at IS NOT NULL) AS delivered, " +
-        "count(*) FILTER (WHERE delivered_at IS NULL AND attempts > 0) AS failing FROM outbox WHERE dedupe_key LIKE ?",
-    ).get(`${prefix}%`) as { total: number; delivered: number; failing: number };
-    return { ...row, pending: row.total - row.delivered - row.failing };
+        "count(*) FILTER (WHERE refused_at IS NOT NULL) AS refused, " +
+        "count(*) FILTER (WHERE delivered_at IS NULL AND refused_at IS NULL AND attempts > 0) AS failing " +
+        "FROM outbox WHERE dedupe_key LIKE ?",
+    ).get(`${prefix}%`) as { total: number; delivered: number; failing: number; refused: number };
+    return { ...row, pending: row.total - row.delivered - row.failing - row.refused };
   }
 
   async respace(prefix: string, from: number, intervalMs: number): Promise<void> {
     const db = this.open();
     immediate(db, () => {
       const rows = this.sql(
-        "SELECT id FROM outbox WHERE dedupe_key LIKE ? AND delivered_at IS NULL AND attempts = 0 " +
-          "AND next_attempt_at <= ? ORDER BY next_attempt_at, id",
+        "SELECT id FROM outbox WHERE dedupe_key LIKE ? AND delivered_at IS NULL AND refused_at IS NULL " +
+          "AND attempts = 0 AND next_attempt_at <= ? ORDER BY next_attempt_at, id",
       ).all(`${prefix}%`, iso(from)) as { id: number }[];
       const last = this.sql(
         "SELECT max(next_attempt_at) AS last FROM outbox WHERE dedupe_key LIKE ? AND delivered_at IS NULL " +

@@ -42,6 +42,12 @@ export interface NewsletterRow {
   suspect: 0 | 1;
   /** When the subscriber confirmed the address (double opt-in), or null while it awaits confirmation. */
   confirmed_at: string | null;
+  /**
+   * When the mail server refused the address for good (a 5xx to an issue's copy), and its reply: nothing
+   * more is sent to it. Absent where no issue is sent (the D1 and Netlify Blobs stores).
+   */
+  bounced_at?: string | null;
+  bounce_reason?: string | null;
 }
 
 export interface ContactRow {
@@ -80,13 +86,16 @@ export interface OutboxRow {
   last_error: string | null;
   delivered_at: string | null;
   created_at: string;
+  /** When the mail server refused its address for good (IssueStore.markRefused): it is never tried again. */
+  refused_at?: string | null;
 }
 
 /**
  * none: nothing to deliver (no notifier was configured when it was stored); pending: waiting for its first
- * try; failing: tried, not delivered yet, retried later; delivered: every notification went out.
+ * try; failing: tried, not delivered yet, retried later; delivered: every notification went out; refused:
+ * every one went out or was refused for good, and at least one was refused (the address bounced).
  */
-export type DeliveryState = "none" | "pending" | "failing" | "delivered";
+export type DeliveryState = "none" | "pending" | "failing" | "delivered" | "refused";
 
 export interface Delivery {
   delivery: DeliveryState;
@@ -98,10 +107,27 @@ export interface Delivery {
 
 export type ListedRow<T extends SubmissionType> = (T extends "newsletter" ? NewsletterRow : ContactRow) & Delivery;
 
+/** A copy of an issue as sent to one address (`sitegen submissions export --email`). */
+export interface SentIssue {
+  issue: number;
+  /** The issue's day, YYYY-MM-DD. */
+  day: string;
+  locale: string;
+  /** The translation keys of its articles. */
+  articles: string[];
+  subject: string;
+  /** When the mail server accepted the copy; null while it waits or was refused. */
+  sent_at: string | null;
+  /** When the mail server refused the address for good; null otherwise. */
+  refused_at: string | null;
+}
+
 /** Everything stored about one address (LGPD art. 18: confirmation and access). */
 export interface SubjectData {
   newsletter: NewsletterRow[];
   contact: ContactRow[];
+  /** The newsletter issues queued for the address, oldest first (stores that send issues: SQLite, PostgreSQL). */
+  issues?: SentIssue[];
   outbox: OutboxRow[];
 }
 
@@ -212,6 +238,8 @@ export interface IssueProgress {
   delivered: number;
   failing: number;
   pending: number;
+  /** Refused for good by the mail server (the address bounced): never tried again. */
+  refused: number;
 }
 
 /**
@@ -228,6 +256,12 @@ export interface IssueStore {
    */
   queueOnce(key: string, subscriberId: number, message: OutboxMessage, dueAt: number): Promise<boolean>;
   markIssueQueued(id: number, now: number): Promise<void>;
+  /**
+   * The mail server refused the outbox row `id`'s address for good: in one transaction the row is marked
+   * refused (never claimed again), its subscription is marked bounced with `error`, and every other copy
+   * still queued for that subscription is refused with it, so nothing more goes to the address.
+   */
+  markRefused(id: number, error: string, now: number): Promise<void>;
   /** The outbox rows whose key starts with `prefix`. */
   issueProgress(prefix: string): Promise<IssueProgress>;
   /**
@@ -241,7 +275,9 @@ export interface IssueStore {
 
 export function isIssueStore(store: object): store is IssueStore {
   const s = store as Partial<IssueStore>;
-  return typeof s.recordIssue === "function" && typeof s.queueOnce === "function";
+  return (
+    typeof s.recordIssue === "function" && typeof s.queueOnce === "function" && typeof s.markRefused === "function"
+  );
 }
 
 /** What the form handlers use of a store: a test or another runtime may give just this much. */
@@ -260,10 +296,14 @@ export function deliveryOf(counts: {
   attempts: number;
   pendingAttempts: number;
   lastError: string | null;
+  /** Refused for good (counted in `undelivered` too). */
+  refused?: number;
 }): Delivery {
-  const { total, undelivered, attempts, pendingAttempts, lastError } = counts;
+  const { total, undelivered, attempts, pendingAttempts, lastError, refused = 0 } = counts;
   if (total === 0) return { delivery: "none", delivery_attempts: 0, delivery_error: null };
   if (undelivered === 0) return { delivery: "delivered", delivery_attempts: attempts, delivery_error: null };
+  if (undelivered === refused)
+    return { delivery: "refused", delivery_attempts: pendingAttempts, delivery_error: lastError };
   return {
     delivery: lastError === null ? "pending" : "failing",
     delivery_attempts: pendingAttempts,

@@ -1313,6 +1313,8 @@ describe("sitegen submissions", () => {
       "delivery_attempts",
       "delivery_error",
       "confirmed_at",
+      "bounced_at",
+      "bounce_reason",
     ]);
     expect(both.slice(1).map((r) => [r[0], r[4]])).toEqual([
       ["newsletter", "news@x.com"],
@@ -1328,6 +1330,8 @@ describe("sitegen submissions", () => {
         created_at: new Date(T0).toISOString(),
         suspect: 0,
         confirmed_at: new Date(T0).toISOString(),
+        bounced_at: null,
+        bounce_reason: null,
         delivery: "none",
         delivery_attempts: 0,
         delivery_error: null,
@@ -1366,6 +1370,8 @@ describe("sitegen submissions", () => {
         created_at: "2026-01-01T00:00:00.000Z",
         suspect: 0,
         confirmed_at: "2026-01-01T00:00:00.000Z",
+        bounced_at: null,
+        bounce_reason: null,
         delivery: "none",
         delivery_attempts: 0,
         delivery_error: null,

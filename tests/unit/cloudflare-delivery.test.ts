@@ -4,6 +4,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { loadSiteConfig } from "../../src/generator/config.ts";
 import { loadLocaleContent } from "../../src/generator/content.ts";
+import { unsubscribeLink, UnsubscribeTokens } from "../../src/api/unsubscribe.ts";
 import { projectCopy, ROOT } from "../helpers.ts";
 import { startSmtpSink, startWebhook, until, type SmtpSink, type WebhookReceiver } from "../notify-sinks.ts";
 import { d1Query, startPagesDev, type PagesDev } from "../wrangler.ts";
@@ -14,7 +15,8 @@ import { d1Query, startPagesDev, type PagesDev } from "../wrangler.ts";
  * SUBMISSIONS_SECRET as the project's variables (.dev.vars). The worker's delivery pass after each answer
  * (ctx.waitUntil) sends a contact message to an in-process SMTP sink, through workerd's sockets, and to a
  * webhook receiver; a receiver that is down leaves the notification in D1's outbox with its error until a
- * later request finds it due and it is up; the confirmation e-mail's link confirms the signup.
+ * later request finds it due and it is up; the confirmation e-mail's link confirms the signup, and an
+ * issue's unsubscribe link unsubscribes.
  */
 const project = projectCopy();
 const SECRET = "a-test-signing-key-of-more-than-32-characters";
@@ -72,12 +74,13 @@ const outbox = (email: string) =>
   );
 
 describe("notifications on Cloudflare Pages", () => {
-  it("routes the confirmation link to the worker, with the endpoints", () => {
+  it("routes the confirmation and unsubscribe links to the worker, with the endpoints", () => {
     expect(JSON.parse(readFileSync(join(project, "dist", "_routes.json"), "utf8")).include).toEqual([
       "/api/contact",
       "/api/detect-language",
       "/api/newsletter",
       "/api/newsletter/confirm",
+      "/api/newsletter/unsubscribe",
     ]);
   });
 
@@ -199,4 +202,50 @@ describe("notifications on Cloudflare Pages", () => {
     });
     expect(altered.headers.get("location")).toBe("/forms/newsletter-confirm-failed");
   });
+
+  it("answers an issue's unsubscribe link: the GET changes nothing, the one-click POST unsubscribes", async () => {
+    const subscribed = () =>
+      d1Query(project, "SELECT count(*) AS n FROM newsletter WHERE email_key = 'leitora@exemplo.com.br'");
+    const link = await unsubscribeLink(
+      SITE.siteUrl,
+      SITE.endpoints.newsletterUnsubscribe!,
+      new UnsubscribeTokens(SECRET),
+      {
+        email: "Leitora@Exemplo.com.br",
+        locale: "pt",
+      },
+    );
+    const url = new URL(link);
+    const at = `${pages!.url}${url.pathname}${url.search}`;
+    expect(await subscribed()).toEqual([{ n: 1 }]);
+
+    const page = await fetch(at, { redirect: "manual" });
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toContain(`<html lang="pt-BR">`);
+    expect(html).toContain(
+      `<form method="post" action="${url.pathname}${url.search.replaceAll("&", "&amp;")}&amp;page">`,
+    );
+    expect(await subscribed()).toEqual([{ n: 1 }]);
+
+    const token = url.searchParams.get("token")!;
+    const altered = `${pages!.url}${url.pathname}?token=${token.slice(0, -2)}xx`;
+    expect((await fetch(altered, { redirect: "manual" })).headers.get("location")).toBe(
+      "/forms/newsletter-unsubscribe-failed",
+    );
+    const forged = await fetch(altered, { method: "POST", body: "List-Unsubscribe=One-Click", headers: ONE_CLICK });
+    expect(forged.status).toBe(400);
+    expect(await subscribed()).toEqual([{ n: 1 }]);
+
+    const oneClick = await fetch(at, { method: "POST", body: "List-Unsubscribe=One-Click", headers: ONE_CLICK });
+    expect([oneClick.status, await oneClick.text()]).toEqual([200, "Unsubscribed.\n"]);
+    expect(await subscribed()).toEqual([{ n: 0 }]);
+    // The link leads to the page that says it no longer applies.
+    expect((await fetch(at, { redirect: "manual" })).headers.get("location")).toBe(
+      "/forms/newsletter-unsubscribe-failed",
+    );
+  });
 });
+
+/** A mail client's one-click unsubscribe (RFC 8058). */
+const ONE_CLICK = { "content-type": "application/x-www-form-urlencoded" };

@@ -6,13 +6,14 @@
  * (context.waitUntil) sends a contact message to an in-process SMTP sink (nodemailer) and to a webhook
  * receiver; a receiver that is down leaves the notification in the Blobs store's outbox with its error
  * until a later request, or the scheduled function, finds it due and it is up; the confirmation e-mail's
- * link confirms the signup.
+ * link confirms the signup, and an issue's unsubscribe link unsubscribes.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { getStore } from "@netlify/blobs";
 import { BlobsSubmissionStore } from "../../src/api/blobs-store.ts";
+import { unsubscribeLink, UnsubscribeTokens } from "../../src/api/unsubscribe.ts";
 import { main } from "../../src/generator/cli.ts";
 import { loadSiteConfig } from "../../src/generator/config.ts";
 import { loadLocaleContent } from "../../src/generator/content.ts";
@@ -88,11 +89,11 @@ const outbox = async (email: string) =>
     .sort((a, b) => a.kind.localeCompare(b.kind));
 
 describe("notifications on Netlify", () => {
-  it("routes the confirmation link to the function, with the endpoints", () => {
+  it("routes the confirmation and unsubscribe links to the function, with the endpoints", () => {
     const fn = readFileSync(join(project, FUNCTIONS_DIR, FUNCTION_NAME, `${FUNCTION_NAME}.mjs`), "utf8");
     expect(fn).toContain(
       'export const config = { path: ["/api/newsletter","/api/contact",' +
-        '"/api/detect-language","/api/newsletter/confirm"] };',
+        '"/api/detect-language","/api/newsletter/confirm","/api/newsletter/unsubscribe"] };',
     );
   });
 
@@ -240,4 +241,39 @@ describe("notifications on Netlify", () => {
     expect([confirm.status, confirm.headers.get("location")]).toEqual([303, "/en/forms/newsletter-confirmed"]);
     expect((await new BlobsSubmissionStore().list("newsletter"))[0].confirmed_at).not.toBeNull();
   });
+
+  it("answers an issue's unsubscribe link: the GET changes nothing, the one-click POST unsubscribes", async () => {
+    const subscribed = async () => (await new BlobsSubmissionStore().list("newsletter")).map((r) => r.email);
+    const tokens = new UnsubscribeTokens(SECRET);
+    const subscriber = { email: "reader@example.com", locale: "en" } as const;
+    const url = new URL(await unsubscribeLink(SITE.siteUrl, SITE.endpoints.newsletterUnsubscribe!, tokens, subscriber));
+    const at = `${netlify!.url}${url.pathname}${url.search}`;
+    expect(await subscribed()).toEqual(["reader@example.com"]);
+
+    const page = await fetch(at, { redirect: "manual" });
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toContain(`<html lang="en">`);
+    expect(html).toContain(`<button type="submit">${EN.get("newsletterUnsubscribe.button")}</button>`);
+    expect(await subscribed()).toEqual(["reader@example.com"]);
+
+    const token = url.searchParams.get("token")!;
+    const altered = `${netlify!.url}${url.pathname}?token=${token.slice(0, -2)}xx`;
+    const forged = await fetch(altered, { method: "POST", body: "List-Unsubscribe=One-Click", headers: ONE_CLICK });
+    expect(forged.status).toBe(400);
+    expect(await subscribed()).toEqual(["reader@example.com"]);
+
+    // The page's own button: the POST is answered with the page that confirms it.
+    const button = await fetch(`${at}&page`, {
+      method: "POST",
+      body: "List-Unsubscribe=One-Click",
+      headers: ONE_CLICK,
+      redirect: "manual",
+    });
+    expect([button.status, button.headers.get("location")]).toEqual([303, "/en/forms/newsletter-unsubscribed"]);
+    expect(await subscribed()).toEqual([]);
+  });
 });
+
+/** A mail client's one-click unsubscribe (RFC 8058). */
+const ONE_CLICK = { "content-type": "application/x-www-form-urlencoded" };

@@ -87,7 +87,10 @@ describe("sitegen build --target netlify", () => {
     expect(toml).toContain(`directory = "${FUNCTIONS_DIR}"`);
     const fn = readFileSync(join(project, FUNCTIONS_DIR, FUNCTION_NAME, `${FUNCTION_NAME}.mjs`), "utf8");
     expect(fn).toContain("export default (request, context) =>");
-    expect(fn).toContain('export const config = { path: ["/api/newsletter","/api/contact","/api/detect-language"] };');
+    expect(fn).toContain(
+      'export const config = { path: ["/api/newsletter","/api/contact","/api/detect-language",' +
+        '"/api/newsletter/unsubscribe"] };',
+    );
     // The function carries its packages: no SQLite, whose native module Netlify could not load.
     const bundle = readFileSync(join(project, FUNCTIONS_DIR, FUNCTION_NAME, "endpoints.cjs"), "utf8");
     expect(bundle).not.toContain("better-sqlite3");
@@ -96,6 +99,7 @@ describe("sitegen build --target netlify", () => {
     expect(existsSync(join(project, "dist", "_headers"))).toBe(true);
     expect(printed.join("\n")).toContain(
       `Netlify: ${FUNCTIONS_DIR}/${FUNCTION_NAME} answers /api/newsletter, /api/contact, /api/detect-language, ` +
+        "/api/newsletter/unsubscribe, " +
         `${FUNCTIONS_DIR}/sitegen-deliver sends due notifications on the schedule "*/5 * * * *"; ` +
         "netlify.toml publishes dist.",
     );

@@ -2,10 +2,14 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { spawn, type ChildProcess } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { sendNewsletter, type SendOptions } from "../../src/api/commands/newsletter-send.ts";
+import { sendNewsletter, unsubscribeAddress, type SendOptions } from "../../src/api/commands/newsletter-send.ts";
 import { previewNewsletter } from "../../src/api/commands/newsletter.ts";
+import { printSubmissions } from "../../src/api/commands/list.ts";
+import { createEndpoints } from "../../src/api/endpoints.ts";
+import { createMailer } from "../../src/api/notify/email.ts";
 import { openStore } from "../../src/api/stores.ts";
-import type { SubmissionStore } from "../../src/api/store.ts";
+import { submissionSettings } from "../../src/api/submission-settings.ts";
+import type { IssueStore, SubmissionStore } from "../../src/api/store.ts";
 import { commandContext } from "../../src/generator/site-commands.ts";
 import type { CommandContext, PublishedEntry } from "../../src/generator/plugin.ts";
 import { projectCopy, ROOT } from "../helpers.ts";
@@ -105,7 +109,10 @@ for (const backend of [sqliteBackend(), postgresBackend()] as Backend[]) {
       lines.length = 0;
       smtp.mails.length = 0;
       const summary = await send({ since: "2026-11-01" });
-      expect(summary).toEqual({ recorded: 2, progress: { total: 3, delivered: 3, failing: 0, pending: 0 } });
+      expect(summary).toEqual({
+        recorded: 2,
+        progress: { total: 3, delivered: 3, failing: 0, pending: 0, refused: 0 },
+      });
       const byAddress = new Map(smtp.mails.map((m) => [m.to.join(","), m]));
       expect([...byAddress.keys()].sort()).toEqual(["Bruno@example.com", "ana@example.com", "dan@example.com"]);
       expect(smtp.mails).toHaveLength(3);
@@ -116,10 +123,13 @@ for (const backend of [sqliteBackend(), postgresBackend()] as Backend[]) {
       const dan = byAddress.get("dan@example.com")!;
       expect(dan.text).toContain("https://www.vetorai.com.br/en/insights/ai-governance");
       for (const mail of smtp.mails) {
+        // The personal link, then site.yaml's newsletter.unsubscribeEmail.
+        const [web, mailto] = mail.headers["list-unsubscribe"].split(", ");
         const link = /^<(https:\/\/www\.vetorai\.com\.br\/api\/newsletter\/unsubscribe\?token=[\w.-]+)>$/.exec(
-          mail.headers["list-unsubscribe"],
+          web,
         )?.[1];
         expect(link, mail.to[0]).toBeDefined();
+        expect(mailto).toBe("<mailto:privacidade@vetorai.com.br?subject=unsubscribe>");
         expect(mail.headers["list-unsubscribe-post"]).toBe("List-Unsubscribe=One-Click");
         // The same personal link in the text, for readers whose client shows no button.
         expect(mail.text).toContain(link!);
@@ -149,6 +159,154 @@ for (const backend of [sqliteBackend(), postgresBackend()] as Backend[]) {
     });
   });
 }
+
+for (const backend of [sqliteBackend(), postgresBackend()] as Backend[]) {
+  describe(`an address the mail server refuses for good (${backend.name})`, () => {
+    beforeAll(() => backend.start());
+    afterAll(async () => {
+      smtp.refuseRecipients.clear();
+      await backend.stop();
+    });
+
+    it("is not retried, is marked bounced, is shown by sitegen submissions, and later sends skip it", async () => {
+      const place = await backend.fresh();
+      const store = place.open() as SubmissionStore & IssueStore;
+      await subscribe(store);
+      const base = commandContext(project);
+      const site = {
+        ...base.site(),
+        submissions: { ...place.settings },
+        newsletter: { ratePerMinute: 600, unsubscribeEmail: "privacidade@vetorai.com.br" },
+      };
+      const context = { ...base, site: () => site, entries: async () => entries };
+      const env = { ...place.env, SMTP_URL: smtp.url, SUBMISSIONS_SECRET: SECRET };
+      const lines: string[] = [];
+      const send = (opts: SendOptions) =>
+        sendNewsletter(context, opts, { env, now: () => clock, sleep: wait, print: (line) => lines.push(line) });
+      smtp.mails.length = 0;
+      smtp.refuseRecipients.add("bruno@example.com");
+
+      const summary = await send({ since: "2026-11-01" });
+      expect(summary.progress).toEqual({ total: 3, delivered: 2, failing: 0, pending: 0, refused: 1 });
+      expect(smtp.mails.map((m) => m.to[0]).sort()).toEqual(["ana@example.com", "dan@example.com"]);
+      expect(lines).toContain("  refused: Bruno@Example.com: 550 5.1.1 No such user here (nothing more is sent to it)");
+      expect(lines.at(-1)).toBe(
+        "Sent 2, failed 0 (tried again later), refused 1 (address bounced), waiting 0, of 3 copies.",
+      );
+      // Both ways to leave, the personal link and the configured address, in the List-Unsubscribe header.
+      for (const mail of smtp.mails) {
+        const [link, mailto] = mail.headers["list-unsubscribe"].split(", ");
+        expect(link).toMatch(/^<https:\/\/www\.vetorai\.com\.br\/api\/newsletter\/unsubscribe\?token=[\w.-]+>$/);
+        expect(mailto).toBe("<mailto:privacidade@vetorai.com.br?subject=unsubscribe>");
+      }
+
+      // sitegen submissions shows the address as refused, with the server's reply.
+      const printed: string[] = [];
+      const log = vi.spyOn(console, "log").mockImplementation((line: string) => void printed.push(line));
+      try {
+        await printSubmissions(context, { type: "newsletter", format: "json" }, env);
+      } finally {
+        log.mockRestore();
+      }
+      const bruno = (JSON.parse(printed.join("\n")) as Record<string, unknown>[]).find(
+        (row) => row.email === "Bruno@Example.com",
+      );
+      expect(bruno).toMatchObject({
+        delivery: "refused",
+        delivery_error: "550 5.1.1 No such user here",
+        bounce_reason: "550 5.1.1 No such user here",
+      });
+      expect(bruno!.bounced_at).toMatch(/^\d{4}-\d\d-\d\dT/);
+
+      // The server would accept the address now, but the refused copy is never tried again.
+      smtp.refuseRecipients.clear();
+      smtp.mails.length = 0;
+      lines.length = 0;
+      clock += 86_400_000;
+      await send({});
+      expect(smtp.mails).toEqual([]);
+      // A later issue counts and queues no copy for it.
+      lines.length = 0;
+      await send({ dryRun: true });
+      expect(lines).toEqual([
+        "pt: no new article, 1 confirmed subscriber: nothing to send.",
+        "en: no new article, 1 confirmed subscriber: nothing to send.",
+      ]);
+      const [issue] = await store.issues();
+      const id = (await store.list("newsletter")).find((r) => r.email === "Bruno@Example.com")!.id;
+      const copy = { kind: "issue", payload: { to: "Bruno@Example.com" } };
+      expect(await store.queueOnce(`issue:${issue.id}:again:${id}`, id, copy, clock)).toBe(false);
+
+      // A request to leave sent by e-mail (the mailto: above): the firm runs sitegen newsletter unsubscribe.
+      lines.length = 0;
+      const print = (line: string) => void lines.push(line);
+      expect(await unsubscribeAddress(context, " BRUNO@example.com ", env, print)).toBe("removed");
+      expect(await unsubscribeAddress(context, "bruno@example.com", env, print)).toBe("missing");
+      expect(lines).toEqual([
+        "Unsubscribed BRUNO@example.com: its subscription and every copy still queued for it are erased.",
+        "bruno@example.com is not subscribed; nothing changed.",
+      ]);
+      expect((await store.findByEmail("bruno@example.com")).newsletter).toEqual([]);
+      await store.close();
+    });
+  });
+}
+
+describe("a running server's outbox worker", () => {
+  const backend = sqliteBackend();
+  beforeAll(() => backend.start());
+  afterAll(async () => {
+    smtp.refuseRecipients.clear();
+    await backend.stop();
+  });
+
+  it("refuses an issue's copy for good as the command does, and logs it without the address", async () => {
+    const place = await backend.fresh();
+    const store = place.open() as SubmissionStore & IssueStore;
+    await subscribe(store);
+    const issue = await store.recordIssue({
+      ...{ locale: "pt", day: "2026-11-29", articles: ["insights.governanca-de-ia"], intro: null },
+      ...{ subject: "Insights", html: "<p>Olá</p>", text: "Olá", createdAt: "2026-11-29T12:00:00.000Z" },
+    });
+    const readers = (await store.list("newsletter")).filter((r) => r.locale === "pt" && r.confirmed_at !== null);
+    for (const reader of readers) {
+      const payload = { issue, to: reader.email, subject: "Insights", html: "<p>Olá</p>", text: "Olá" };
+      await store.queueOnce(`issue:${issue}:${reader.id}`, reader.id, { kind: "issue", payload }, clock);
+    }
+    smtp.mails.length = 0;
+    smtp.refuseRecipients.add("bruno@example.com");
+    const site = { ...commandContext(project).site(), submissions: { ...place.settings } };
+    const endpoints = createEndpoints({
+      ...{ site, settings: submissionSettings(site, {}), messages: { pt: new Map(), en: new Map() } },
+      ...{ env: { SMTP_URL: smtp.url }, openStore: () => store, createMailer, now: () => clock },
+    });
+    const logged: string[] = [];
+    const log = vi.spyOn(console, "error").mockImplementation((line: string) => void logged.push(line));
+    try {
+      await endpoints.deliveryWorker()!.runDue();
+    } finally {
+      log.mockRestore();
+      endpoints.close();
+    }
+    const bruno = readers.find((r) => r.email === "Bruno@Example.com")!;
+    expect(smtp.mails.map((m) => m.to[0])).toEqual(["ana@example.com"]);
+    expect(logged).toEqual([
+      `sitegen: the issue notification of newsletter ${bruno.id} was refused for good: ` +
+        "550 5.1.1 No such user here; nothing more is sent to that address",
+    ]);
+    expect(await store.issueProgress(`issue:${issue}:`)).toEqual({
+      total: 2,
+      delivered: 1,
+      failing: 0,
+      pending: 0,
+      refused: 1,
+    });
+    expect((await store.findByEmail("bruno@example.com")).newsletter[0].bounce_reason).toBe(
+      "550 5.1.1 No such user here",
+    );
+    await store.close();
+  });
+});
 
 describe("unsubscribing while an issue is being sent", () => {
   const backend = sqliteBackend();
@@ -181,7 +339,7 @@ describe("unsubscribing while an issue is being sent", () => {
     await store.close();
     expect(left).toBe(true);
     expect(smtp.mails.map((m) => m.to[0]).sort()).toEqual(["Bruno@example.com", "ana@example.com"]);
-    expect(summary.progress).toEqual({ total: 2, delivered: 2, failing: 0, pending: 0 });
+    expect(summary.progress).toEqual({ total: 2, delivered: 2, failing: 0, pending: 0, refused: 0 });
   });
 });
 

@@ -22,6 +22,8 @@ describe("the privacy policy and the settings it describes", () => {
       "JSON",
       "Quando você cancela a inscrição, apagamos na hora o seu endereço da lista, junto com qualquer edição que " +
         "ainda estivesse para ser enviada a você, e não guardamos nenhum registro dele.",
+      "Se o seu provedor de e-mail recusar definitivamente as nossas mensagens para esse endereço, registramos " +
+        "também quando isso aconteceu e a resposta dele, e deixamos de enviar para esse endereço.",
     ],
     [
       "en",
@@ -30,10 +32,12 @@ describe("the privacy policy and the settings it describes", () => {
       "JSON",
       "When you unsubscribe, we delete your address from the list at once, together with any issue still waiting " +
         "to be sent to you, and keep no record of it.",
+      "If your email provider permanently refuses our messages to that address, we also record when it happened " +
+        "and its reply, and stop sending to it.",
     ],
   ])(
     "%s: retention, notifications and the rights' address match site.yaml",
-    (locale, days, noNewsletterNotice, format, keptOnLeaving) => {
+    (locale, days, noNewsletterNotice, format, keptOnLeaving, keptOnBounce) => {
       const policy = text(locale);
       const retentionDays = submissionSettings(site, {}).retentionDays;
       expect(retentionDays).toBeGreaterThan(0);
@@ -45,6 +49,8 @@ describe("the privacy policy and the settings it describes", () => {
       expect(policy.get("privacy.section8.body")).toContain(format);
       // What is kept of an address that leaves the newsletter: nothing (store.unsubscribe; unsubscribe.test.ts).
       expect(policy.get("privacy.section4.body")).toContain(keptOnLeaving);
+      // What is kept of an address the mail server refuses for good: its bounce (IssueStore.markRefused).
+      expect(policy.get("privacy.section2.body")).toContain(keptOnBounce);
       // What it no longer claims: the IP address is in the access log, and the period is not "a few minutes".
       expect(policy.get("privacy.section2.body")).not.toMatch(/alguns minutos|few minutes/);
     },

@@ -92,7 +92,12 @@ describe("a build whose endpoints are on another origin", () => {
       apiCode,
     });
     const routes = JSON.parse(target.outputFiles.find((f) => f.file === "_routes.json")!.data);
-    expect(routes.include).toEqual(["/api/contact", "/api/detect-language", "/api/newsletter"]);
+    expect(routes.include).toEqual([
+      "/api/contact",
+      "/api/detect-language",
+      "/api/newsletter",
+      "/api/newsletter/unsubscribe",
+    ]);
   });
 });
 

@@ -40,6 +40,8 @@ const MESSAGES = {
   pt: loadLocaleContent(ROOT, "pt", SITE).dictionary,
   en: loadLocaleContent(ROOT, "en", SITE).dictionary,
 };
+/** A subscription whose address no mail server has refused (IssueStore.markRefused). */
+const BOUNCED_NOT = { bounced_at: null, bounce_reason: null };
 const T0 = Date.UTC(2026, 0, 15, 12, 0, 0);
 const DAY = 86_400_000;
 const at = (ms: number) => new Date(T0 + ms).toISOString();
@@ -113,7 +115,7 @@ for (const [backend, migrations] of BACKENDS) {
       const none = { delivery: "none", delivery_attempts: 0, delivery_error: null };
       // Subscriptions from before double opt-in count as confirmed when they were made.
       expect(await store.list("newsletter")).toEqual(
-        OLDER_ROWS.newsletter.map((r, i) => ({ id: i + 1, ...r, confirmed_at: r.created_at, ...none })),
+        OLDER_ROWS.newsletter.map((r, i) => ({ id: i + 1, ...r, confirmed_at: r.created_at, ...BOUNCED_NOT, ...none })),
       );
       expect(await store.list("contact")).toEqual(OLDER_ROWS.contact.map((r, i) => ({ id: i + 1, ...r, ...none })));
       expect(
@@ -304,7 +306,8 @@ for (const [backend, migrations] of BACKENDS) {
       ]);
 
       expect(await store.deleteByEmail("ANA@example.com")).toEqual({ newsletter: 1, contact: 2, outbox: 2 });
-      expect(await store.findByEmail("ana@example.com")).toEqual({ newsletter: [], contact: [], outbox: [] });
+      expect(await store.findByEmail("ana@example.com")).toMatchObject({ newsletter: [], contact: [], outbox: [] });
+      expect((await store.findByEmail("ana@example.com")).issues ?? []).toEqual([]);
       expect(await store.deleteByEmail("ana@example.com")).toEqual({ newsletter: 0, contact: 0, outbox: 0 });
       const bia = await store.findByEmail("bia@example.com");
       expect([bia.newsletter.length, bia.contact.length, bia.outbox.length]).toEqual([1, 1, 2]);
@@ -424,6 +427,7 @@ for (const [backend, migrations] of BACKENDS) {
             created_at: at(0),
             suspect: 0,
             confirmed_at: at(0),
+            ...BOUNCED_NOT,
             delivery: "delivered",
             delivery_attempts: 1,
             delivery_error: null,

@@ -1,12 +1,13 @@
 /**
  * The site's commands, added to sitegen's CLI through the plug-in point (index.ts exports `commands`):
- * `sitegen submissions` and its subcommands retry, export and delete; `sitegen newsletter` preview and send.
+ * `sitegen submissions` and its subcommands retry, export and delete; `sitegen newsletter` preview, send and
+ * unsubscribe.
  */
 import type { Command } from "commander";
 import type { CommandContext } from "../../generator/plugin.ts";
 import { printSubmissions } from "./list.ts";
 import { previewNewsletter, PREVIEW_FOLDER } from "./newsletter.ts";
-import { sendNewsletter, type SendOptions } from "./newsletter-send.ts";
+import { sendNewsletter, unsubscribeAddress, type SendOptions } from "./newsletter-send.ts";
 import { retryDeliveries } from "./retry.ts";
 import { deleteSubject, exportSubject } from "./subject-rights.ts";
 
@@ -65,5 +66,15 @@ export function commands(program: Command, context: CommandContext): void {
     .option("--rate <per-minute>", "copies sent per minute (default: site.yaml's newsletter.ratePerMinute, or 60)")
     .action(async (opts: SendOptions) => {
       await sendNewsletter(context, opts);
+    });
+  newsletter
+    .command("unsubscribe")
+    .description(
+      "Unsubscribe one address, as its unsubscribe link does (for a request sent by e-mail): its subscription " +
+        "and every copy still queued for it are erased.",
+    )
+    .option("--email <address>", "the subscriber's e-mail address (any case)")
+    .action(async (opts: { email?: string }) => {
+      await unsubscribeAddress(context, opts.email);
     });
 }

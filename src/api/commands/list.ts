@@ -12,11 +12,16 @@ import { withStore } from "./store.ts";
 
 export const SUBMISSION_FORMATS = ["csv", "json"] as const;
 
-/** Each row's notifications (store.ts, Delivery): none, pending, failing or delivered, with tries and last error. */
+/**
+ * Each row's notifications (store.ts, Delivery): none, pending, failing, delivered or refused, with tries and
+ * last error.
+ */
 const DELIVERY = ["delivery", "delivery_attempts", "delivery_error"];
+/** When the mail server refused a subscriber's address for good, and its reply (nothing more is sent to it). */
+const BOUNCE = ["bounced_at", "bounce_reason"];
 /** Columns per table, in output order (the database's own names). */
 const COLUMNS: Record<FormKind, string[]> = {
-  newsletter: ["id", "email", "locale", "created_at", "suspect", "confirmed_at", ...DELIVERY],
+  newsletter: ["id", "email", "locale", "created_at", "suspect", "confirmed_at", ...DELIVERY, ...BOUNCE],
   contact: [
     "id",
     "first_name",
@@ -44,6 +49,7 @@ const COMBINED_COLUMNS = [
   "suspect",
   ...DELIVERY,
   "confirmed_at",
+  ...BOUNCE,
 ];
 
 type Row = Record<string, string | number | null>;

@@ -16,7 +16,7 @@ import { unsubscribeSetup } from "../endpoints.ts";
 import { catalogued } from "../errors.ts";
 import { localeFromField, type ApiLocale, type Messages } from "../http.ts";
 import { historyOf, type IssueContent } from "../newsletter/compose.ts";
-import { createDeliverers, type IssuePayload } from "../notify/deliverers.ts";
+import { createDeliverers, unsubscribeHeaders, type IssuePayload } from "../notify/deliverers.ts";
 import { createMailer } from "../notify/email.ts";
 import type { MailerFactory } from "../notify/mailer.ts";
 import { notifySettings, NotifyConfigError, type NotificationsConfig } from "../notify/settings.ts";
@@ -26,6 +26,8 @@ import { submissionSettings } from "../submission-settings.ts";
 import { unsubscribeLink } from "../unsubscribe.ts";
 import { isValidEmail } from "../validate.ts";
 import { checkSince, nextIssues, renderIn } from "./newsletter.ts";
+import { withStore } from "./store.ts";
+import { checkEmailOption } from "./subject-rights.ts";
 
 /** Where an issue's parts hold each subscriber's unsubscribe link until their copy is queued. */
 export const UNSUBSCRIBE_PLACEHOLDER = "https://unsubscribe.invalid/sitegen";
@@ -59,7 +61,22 @@ export interface SendSummary {
   progress: IssueProgress;
 }
 
-const EMPTY: IssueProgress = { total: 0, delivered: 0, failing: 0, pending: 0 };
+const EMPTY: IssueProgress = { total: 0, delivered: 0, failing: 0, pending: 0, refused: 0 };
+
+/** site.yaml's newsletter.unsubscribeEmail: the address that takes unsubscribe requests by e-mail, if any. */
+export function unsubscribeEmailOf(context: CommandContext): string | undefined {
+  const value = (context.site().newsletter as { unsubscribeEmail?: unknown } | undefined)?.unsubscribeEmail;
+  if (value === undefined || value === null || value === "") return undefined;
+  if (typeof value === "string" && isValidEmail(value.trim())) return value.trim();
+  throw context.error({
+    name: "ConfigInvalid",
+    params: {
+      file: "content/site.yaml",
+      field: "newsletter.unsubscribeEmail",
+      problem: `${JSON.stringify(value)} is not an e-mail address.`,
+    },
+  });
+}
 
 function ratePerMinute(context: CommandContext, value: string | undefined): number {
   const configured = (context.site().newsletter as { ratePerMinute?: unknown } | undefined)?.ratePerMinute;
@@ -99,6 +116,7 @@ export async function sendNewsletter(
       params: { option: "test-to", value: testTo, valid: ["ana@example.com"], meaning: "an e-mail address" },
     });
   const site = context.site();
+  const unsubscribeEmail = unsubscribeEmailOf(context);
 
   let store: (SubmissionStore & IssueStore) | undefined;
   let setup: ReturnType<typeof settingsFor>;
@@ -115,7 +133,8 @@ export async function sendNewsletter(
   try {
     const records = await store.issues();
     const issues = await nextIssues(context, historyOf(records, since));
-    const subscribers = (await store.list("newsletter")).filter((r) => r.confirmed_at !== null);
+    // Confirmed, and not refused for good by their mail server.
+    const subscribers = (await store.list("newsletter")).filter((r) => r.confirmed_at !== null && !r.bounced_at);
     const ofLocale = (locale: string) => subscribers.filter((r) => r.locale === locale);
     const day = new Date(now()).toISOString().slice(0, 10);
 
@@ -130,13 +149,14 @@ export async function sendNewsletter(
         );
       }
       const unfinished = await unfinishedOf(store, records);
-      if (unfinished.total > 0)
-        print(`Issues already recorded: ${unfinished.pending + unfinished.failing} copies still to deliver.`);
+      const left = unfinished.pending + unfinished.failing;
+      if (left > 0) print(`Issues already recorded: ${plural(left, "copy", "copies")} still to deliver.`);
       return { recorded: 0, progress: unfinished };
     }
     const { links, notify } = setup!;
     if (testTo !== undefined) {
-      await sendTests(context, issues, day, testTo, links, notify, deps.createMailer ?? createMailer, print);
+      const factory = deps.createMailer ?? createMailer;
+      await sendTests(context, issues, day, { to: testTo, unsubscribeEmail }, links, notify, factory, print);
       return { recorded: 0, progress: EMPTY };
     }
 
@@ -168,6 +188,7 @@ export async function sendNewsletter(
         const link = await unsubscribeLink(site.siteUrl, links.path, links.tokens, { email: reader.email, locale });
         const payload: IssuePayload = {
           ...{ issue: record.id, to: reader.email, subject: record.subject, unsubscribe: link },
+          ...(unsubscribeEmail ? { unsubscribeEmail } : {}),
           ...{
             html: record.html.replaceAll(UNSUBSCRIBE_PLACEHOLDER, link),
             text: record.text.replaceAll(UNSUBSCRIBE_PLACEHOLDER, link),
@@ -221,7 +242,7 @@ async function sendTests(
   context: CommandContext,
   issues: IssueContent[],
   day: string,
-  to: string,
+  { to, unsubscribeEmail }: { to: string; unsubscribeEmail: string | undefined },
   links: NonNullable<ReturnType<typeof settingsFor>>["links"],
   notify: NonNullable<ReturnType<typeof settingsFor>>["notify"],
   factory: MailerFactory,
@@ -231,13 +252,16 @@ async function sendTests(
     print("No new article: no test copy to send.");
     return;
   }
-  const mailer = factory({ smtpUrl: notify.smtpUrl!, from: notify.from!, timeoutMs: notify.timeoutMs });
+  const mailer = factory({
+    ...{ smtpUrl: notify.smtpUrl!, from: notify.from!, timeoutMs: notify.timeoutMs },
+    ...(notify.dkim ? { dkim: notify.dkim } : {}),
+  });
   try {
     for (const issue of issues) {
       const locale: ApiLocale = localeFromField(issue.locale) ?? "pt";
       const link = await unsubscribeLink(context.site().siteUrl, links.path, links.tokens, { email: to, locale });
       const rendered = await renderIn(context, issue, day, link);
-      const headers = { "List-Unsubscribe": `<${link}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" };
+      const headers = unsubscribeHeaders(link, unsubscribeEmail);
       await mailer.send({ to: [to], subject: rendered.subject, text: rendered.text, html: rendered.html, headers });
       print(`${issue.locale}: a test copy of "${rendered.subject}" sent to ${to}; nothing recorded.`);
     }
@@ -277,12 +301,14 @@ async function deliver(
     createMailer: deps.createMailer ?? createMailer,
   });
   const failures: DeliveryReport["failed"] = [];
+  const refusals: NonNullable<DeliveryReport["refused"]> = [];
   const worker = new DeliveryWorker({
     store,
     deliverers,
     now,
     leaseMs: setup.notify.timeoutMs * 3 + interval,
     onFailure: (failure) => failures.push(failure),
+    onRefusal: (refusal) => refusals.push(refusal),
   });
   const sleep = deps.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
   const pollMs = Math.min(Math.max(interval, 20), 1000);
@@ -312,9 +338,38 @@ async function deliver(
     if (tty) process.stdout.write("\n");
   }
   for (const { row, error } of failures.slice(0, 20)) print(`  failed: ${(row.payload as IssuePayload).to}: ${error}`);
+  for (const { row, error } of refusals.slice(0, 20))
+    print(`  refused: ${(row.payload as IssuePayload).to}: ${error} (nothing more is sent to it)`);
+  const refused = progress.refused > 0 ? `refused ${progress.refused} (address bounced), ` : "";
   print(
-    `Sent ${progress.delivered}, failed ${progress.failing} (tried again later), waiting ${progress.pending}, ` +
-      `of ${plural(progress.total, "copy", "copies")}.`,
+    `Sent ${progress.delivered}, failed ${progress.failing} (tried again later), ${refused}` +
+      `waiting ${progress.pending}, of ${plural(progress.total, "copy", "copies")}.`,
   );
   return progress;
+}
+
+/**
+ * `sitegen newsletter unsubscribe --email <address>`: what the unsubscribe link does, for a request that
+ * came another way (an e-mail to newsletter.unsubscribeEmail, the List-Unsubscribe mailto:). The
+ * subscription is erased with every copy still queued for it; contact messages keep their own period.
+ */
+export async function unsubscribeAddress(
+  context: CommandContext,
+  value: string | undefined,
+  env: Environment = process.env,
+  print: (line: string) => void = (line) => console.log(line),
+): Promise<"removed" | "missing"> {
+  const email = checkEmailOption(context, "newsletter unsubscribe", "erases", value);
+  const result = await withStore(
+    context,
+    env,
+    (store) => store.unsubscribe(email),
+    () => "missing" as const,
+  );
+  print(
+    result === "removed"
+      ? `Unsubscribed ${email}: its subscription and every copy still queued for it are erased.`
+      : `${email} is not subscribed; nothing changed.`,
+  );
+  return result;
 }

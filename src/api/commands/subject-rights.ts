@@ -10,32 +10,36 @@ import type { CommandContext } from "../../generator/plugin.ts";
 import type { Environment } from "../stores.ts";
 import { withStore } from "./store.ts";
 
-export type SubjectCommand = "export" | "delete";
-
 /**
  * A plausible address: one @ with text on both sides and a dot in the domain, no white space or control
  * character. Loose on purpose: the command must reach every address the forms ever stored, and one that
- * matches nothing simply finds nothing.
+ * matches nothing simply finds nothing. `command` names it in the error ("submissions export"), and `action`
+ * says what it does with the person's data ("prints").
  */
-export function checkEmailOption(context: CommandContext, command: SubjectCommand, value: string | undefined): string {
+export function checkEmailOption(
+  context: CommandContext,
+  command: string,
+  action: string,
+  value: string | undefined,
+): string {
   const email = (value ?? "").trim();
   const invalid = (shown: string) =>
-    context.error({
-      name: "EmailOptionInvalid",
-      params: { command: `submissions ${command}`, value: shown, action: command === "export" ? "prints" : "erases" },
-    });
+    context.error({ name: "EmailOptionInvalid", params: { command, value: shown, action } });
   if (email === "") throw invalid("");
   if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/u.test(email) || /\p{Cc}/u.test(email)) throw invalid(email);
   return email;
 }
 
-/** Prints `{ email, newsletter: [...], contact: [...], outbox: [...] }`. */
+/**
+ * Prints `{ email, newsletter: [...], contact: [...], issues: [...], outbox: [...] }`: `issues` are the
+ * newsletter issues queued for the address (issue id, day, locale, articles, subject, when sent or refused).
+ */
 export async function exportSubject(
   context: CommandContext,
   value: string | undefined,
   env: Environment = process.env,
 ): Promise<void> {
-  const email = checkEmailOption(context, "export", value);
+  const email = checkEmailOption(context, "submissions export", "prints", value);
   // Nothing was ever stored: there is nothing to find, and no database is created for it.
   const found = await withStore(
     context,
@@ -43,7 +47,8 @@ export async function exportSubject(
     (store) => store.findByEmail(email),
     () => ({ newsletter: [], contact: [], outbox: [] }),
   );
-  console.log(JSON.stringify({ email, ...found }, null, 2));
+  const { newsletter, contact, issues = [], outbox } = found;
+  console.log(JSON.stringify({ email, newsletter, contact, issues, outbox }, null, 2));
 }
 
 export async function deleteSubject(
@@ -51,7 +56,7 @@ export async function deleteSubject(
   value: string | undefined,
   env: Environment = process.env,
 ): Promise<Record<string, number>> {
-  const email = checkEmailOption(context, "delete", value);
+  const email = checkEmailOption(context, "submissions delete", "erases", value);
   const removed: Record<string, number> = await withStore(
     context,
     env,

@@ -4,9 +4,9 @@
  * and "webhook" (the lead as JSON). Only what is configured exists; a notification of a kind
  * that is not (its setting was removed since it was queued) waits in the outbox with that as its error.
  */
-import type { Deliverer } from "../delivery.ts";
+import { AddressRefused, type Deliverer } from "../delivery.ts";
 import { localeFromField, message, type ApiLocale, type Messages } from "../http.ts";
-import type { Mailer, MailerFactory } from "./mailer.ts";
+import { RecipientRefused, type Mailer, type MailerFactory } from "./mailer.ts";
 import { leadMessage, type LeadPayload } from "./lead-message.ts";
 import type { NotifySettings } from "./settings.ts";
 import { notificationId } from "./notification-id.ts";
@@ -38,7 +38,10 @@ export function createDeliverers(
   const deliverers: Record<string, Deliverer> = {};
   const mailer =
     settings.smtpUrl && settings.from
-      ? createMailer({ smtpUrl: settings.smtpUrl, from: settings.from, timeoutMs: settings.timeoutMs })
+      ? createMailer({
+          ...{ smtpUrl: settings.smtpUrl, from: settings.from, timeoutMs: settings.timeoutMs },
+          ...(settings.dkim ? { dkim: settings.dkim } : {}),
+        })
       : undefined;
   const email = settings.email;
   if (email && mailer) {
@@ -80,20 +83,34 @@ export interface IssuePayload {
   text: string;
   /** The subscriber's own unsubscribe link (unsubscribe.ts). */
   unsubscribe: string;
+  /** The address that takes unsubscribe requests by e-mail (newsletter.unsubscribeEmail), when one is set. */
+  unsubscribeEmail?: string;
 }
 
 /**
- * Sends an issue's copy with the headers mail clients show an unsubscribe button by: List-Unsubscribe
- * (RFC 2369) naming the subscriber's link, and List-Unsubscribe-Post (RFC 8058) for the one-click POST.
+ * The headers mail clients show an unsubscribe button by: List-Unsubscribe (RFC 2369) naming the
+ * subscriber's link, then a mailto: when an address takes requests by e-mail, and List-Unsubscribe-Post
+ * (RFC 8058) for the one-click POST to the link.
+ */
+export function unsubscribeHeaders(link: string, email?: string): Record<string, string> {
+  const mailto = email ? `, <mailto:${encodeURI(email)}?subject=unsubscribe>` : "";
+  return { "List-Unsubscribe": `<${link}>${mailto}`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" };
+}
+
+/**
+ * Sends an issue's copy with its unsubscribe headers. A 5xx refusal of the address (RecipientRefused) is
+ * final: the copy is not tried again and the subscriber is marked (delivery.ts, AddressRefused).
  */
 export function issueDeliverer(mailer: Mailer): Deliverer {
   return async (row, signal) => {
     const copy = row.payload as IssuePayload;
-    const headers = {
-      "List-Unsubscribe": `<${copy.unsubscribe}>`,
-      "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
-    };
-    await mailer.send({ to: [copy.to], subject: copy.subject, text: copy.text, html: copy.html, headers }, signal);
+    const headers = unsubscribeHeaders(copy.unsubscribe, copy.unsubscribeEmail);
+    try {
+      await mailer.send({ to: [copy.to], subject: copy.subject, text: copy.text, html: copy.html, headers }, signal);
+    } catch (error) {
+      if (error instanceof RecipientRefused) throw new AddressRefused(error.reply);
+      throw error;
+    }
   };
 }
 

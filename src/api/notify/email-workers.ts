@@ -3,10 +3,11 @@
  * worker-mailer package speaks SMTP over workerd's own TCP sockets (`cloudflare:sockets` connect()), with
  * STARTTLS or TLS from the start and AUTH PLAIN/LOGIN, and nothing else to bundle. Same settings and same
  * messages as on Node (email.ts): one connection per message, every try bounded by the notifications'
- * timeout.
+ * timeout. It cannot DKIM-sign: the SMTP provider must sign what it relays.
  */
 import { LogLevel, WorkerMailer, type User, type WorkerMailerOptions } from "worker-mailer";
 import { idHeaders, type Mailer, type MailerOptions } from "./mailer.ts";
+import { workerMailerRefusal } from "./smtp-refusal.ts";
 import { addressOf } from "./settings.ts";
 
 /**
@@ -51,6 +52,12 @@ function user(mailbox: string): User {
 
 export function createWorkersMailer(options: MailerOptions): Mailer {
   const connection = workerMailerOptions(options.smtpUrl, options.timeoutMs);
+  // worker-mailer writes the message itself and has no way to sign it: the mail provider must (docs/forms.md).
+  if (options.dkim)
+    console.warn(
+      "sitegen: DKIM_PRIVATE_KEY is set, but e-mail sent from Cloudflare's runtime is not DKIM-signed " +
+        "(worker-mailer cannot sign): have the SMTP provider sign for your domain.",
+    );
   return {
     async send(mail, signal) {
       signal?.throwIfAborted();
@@ -62,6 +69,8 @@ export function createWorkersMailer(options: MailerOptions): Mailer {
         headers: { ...idHeaders(mail.id, options.from), ...mail.headers },
         ...(mail.replyTo ? { reply: { name: displayName(mail.replyTo.name), email: mail.replyTo.address } } : {}),
         ...(mail.html ? { html: mail.html } : {}),
+      }).catch((error: unknown) => {
+        throw workerMailerRefusal(error) ?? error;
       });
     },
     close() {},

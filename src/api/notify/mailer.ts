@@ -3,6 +3,8 @@
  * (email.ts), worker-mailer over workerd's sockets on Cloudflare (email-workers.ts). Each runtime passes its
  * factory to createEndpoints, so no module shared by every runtime imports a transport.
  */
+import type { DkimSettings } from "./settings.ts";
+
 export interface MailToSend {
   to: string[];
   subject: string;
@@ -24,6 +26,23 @@ export function idHeaders(id: string | undefined, from: string): Record<string, 
   return { "Message-ID": `<${id}@${domain}>`, "X-Sitegen-Id": id };
 }
 
+/**
+ * The mail server refused a recipient for good: a 5xx reply to RCPT TO (RFC 5321: "mailbox unavailable",
+ * "no such user"). Only that reply counts: a 5xx to the login or to the message (its size, its content)
+ * says nothing about the address, and stays an ordinary failure that is tried again.
+ */
+export class RecipientRefused extends Error {
+  constructor(
+    /** The server's reply code, 500 to 599. */
+    readonly code: number,
+    /** The server's reply, one line. */
+    readonly reply: string,
+  ) {
+    super(`refused by the mail server: ${reply}`);
+    this.name = "RecipientRefused";
+  }
+}
+
 export interface Mailer {
   send(mail: MailToSend, signal?: AbortSignal): Promise<void>;
   close(): void;
@@ -36,6 +55,8 @@ export interface MailerOptions {
   from: string;
   /** How long one try may take. */
   timeoutMs: number;
+  /** Signs every message with DKIM, when set (settings.ts). */
+  dkim?: DkimSettings;
 }
 
 export type MailerFactory = (options: MailerOptions) => Mailer;

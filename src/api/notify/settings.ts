@@ -6,6 +6,9 @@
  *   SMTP_URL            smtp://user:password@host:587 (STARTTLS when the server offers it), smtps://...:465 for TLS
  *   NOTIFY_EMAIL_TO     one or more addresses, comma separated (else notifications.to)
  *   NOTIFY_WEBHOOK_URL  an http(s) address that receives each lead as JSON (Slack, Teams, a CRM)
+ *   DKIM_PRIVATE_KEY    a PEM private key (line breaks may be written \n): every e-mail is DKIM-signed with it
+ *   DKIM_SELECTOR       the selector of its public key in DNS (<selector>._domainkey.<domain>)
+ *   DKIM_DOMAIN         the signing domain (d=), when it is not the domain of notifications.from
  *
  * A setting that cannot work stops the server at start (NotifyConfigError, which the CLI shows as a
  * catalogued error) rather than losing leads quietly later.
@@ -39,6 +42,18 @@ export interface NotifySettings {
   /** The SMTP server for e-mails to visitors (double opt-in), even when the firm gets no e-mail. */
   smtpUrl?: string;
   from?: string;
+  /** DKIM signing of every e-mail, when DKIM_PRIVATE_KEY and DKIM_SELECTOR are set. */
+  dkim?: DkimSettings;
+}
+
+/** What signs every e-mail with DKIM (RFC 6376), in nodemailer's names. */
+export interface DkimSettings {
+  /** The signing domain (d=). */
+  domainName: string;
+  /** The selector (s=): the public key is the TXT record <selector>._domainkey.<domain>. */
+  keySelector: string;
+  /** PEM. */
+  privateKey: string;
 }
 
 /** A setting that cannot work; `variable` names it (errors.ts maps it to a catalogued error). */
@@ -125,6 +140,9 @@ export function notifySettings(config: NotificationsConfig | undefined, env: Env
     );
   }
 
+  const dkim = dkimSettings(env, settings.from);
+  if (dkim) settings.dkim = dkim;
+
   const webhook = env.NOTIFY_WEBHOOK_URL?.trim();
   if (webhook) {
     let url: URL | undefined;
@@ -143,6 +161,41 @@ export function notifySettings(config: NotificationsConfig | undefined, env: Env
     settings.webhook = { url: webhook };
   }
   return settings;
+}
+
+const DOMAIN = /^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/i;
+const SELECTOR = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/i;
+
+/**
+ * DKIM from the environment: nothing when neither the key nor the selector is set; one without the other,
+ * a key that is no PEM private key, or no domain to sign for, cannot work. The key is never shown.
+ */
+function dkimSettings(env: Environment, from: string | undefined): DkimSettings | undefined {
+  const key = env.DKIM_PRIVATE_KEY?.trim();
+  const keySelector = env.DKIM_SELECTOR?.trim();
+  if (!key && !keySelector) return undefined;
+  if (!key || !keySelector) {
+    const [missing, given] = key ? ["DKIM_SELECTOR", "DKIM_PRIVATE_KEY"] : ["DKIM_PRIVATE_KEY", "DKIM_SELECTOR"];
+    throw new NotifyConfigError(missing, `${given} is set, but ${missing} is not: DKIM signing needs both.`);
+  }
+  // A key pasted into one line of a platform's settings keeps its line breaks as \n.
+  const privateKey = key.replace(/\\n/g, "\n").replace(/\r\n/g, "\n");
+  if (!/^-----BEGIN (?:RSA |EC )?PRIVATE KEY-----\n[\s\S]+\n-----END (?:RSA |EC )?PRIVATE KEY-----$/.test(privateKey))
+    throw new NotifyConfigError(
+      "DKIM_PRIVATE_KEY",
+      "DKIM_PRIVATE_KEY is not a PEM private key (-----BEGIN PRIVATE KEY----- ...); its value is not shown.",
+    );
+  if (!SELECTOR.test(keySelector))
+    throw new NotifyConfigError("DKIM_SELECTOR", `DKIM_SELECTOR is "${keySelector}", which is no DNS label.`);
+  const domainName = env.DKIM_DOMAIN?.trim() || (from ? addressOf(from).split("@").pop() : undefined);
+  if (!domainName || !DOMAIN.test(domainName))
+    throw new NotifyConfigError(
+      "DKIM_DOMAIN",
+      domainName
+        ? `DKIM_DOMAIN is "${domainName}", which is no domain name.`
+        : "DKIM_PRIVATE_KEY is set, but there is no domain to sign for: set DKIM_DOMAIN, or notifications.from.",
+    );
+  return { domainName: domainName.toLowerCase(), keySelector, privateKey };
 }
 
 /** The deliverers queued with each submission of a form: what is configured, newsletter signups only if asked. */
