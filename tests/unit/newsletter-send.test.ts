@@ -8,6 +8,7 @@ import { printSubmissions } from "../../src/api/commands/list.ts";
 import { createEndpoints } from "../../src/api/endpoints.ts";
 import { createMailer } from "../../src/api/notify/email.ts";
 import { openStore } from "../../src/api/stores.ts";
+import { openSqlite } from "../../src/api/sqlite-driver.ts";
 import { submissionSettings } from "../../src/api/submission-settings.ts";
 import type { IssueStore, SubmissionStore } from "../../src/api/store.ts";
 import { commandContext } from "../../src/generator/site-commands.ts";
@@ -343,6 +344,25 @@ describe("unsubscribing while an issue is being sent", () => {
   });
 });
 
+/** How many copies the SQLite store at `file` records as sent. */
+function sentCopies(file: string): number {
+  const db = openSqlite(file, { readonly: true });
+  try {
+    return (db.prepare("SELECT count(*) AS n FROM outbox WHERE delivered_at IS NOT NULL").get() as { n: number }).n;
+  } finally {
+    db.close();
+  }
+}
+
+/** Waits until `done` holds, checking every 50 ms for at most 30 s. */
+async function until(done: () => boolean): Promise<void> {
+  for (let tries = 0; tries < 600; tries++) {
+    if (done()) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error("the condition did not hold within 30 s");
+}
+
 describe("a send killed with kill -9, then run again", () => {
   it("reaches every confirmed subscriber exactly once", async () => {
     const file = join(project, ".data", "kill-test.db");
@@ -370,16 +390,15 @@ describe("a send killed with kill -9, then run again", () => {
     const exit = (child: ChildProcess) =>
       new Promise<number | null>((resolve) => child.on("exit", (code, signal) => resolve(signal ? -1 : code)));
 
-    // The first run dies while the server holds its 21st message, before saying it accepted it.
+    // The first run dies while the server holds every message after the 20th, once the store has recorded those
+    // 20 as sent. (A copy the server accepted and the store had not yet recorded would go out again: delivery is
+    // at least once in that window, as docs/newsletter.md says; copies go out several at a time.)
     const first = run();
-    let held = 0;
-    smtp.hold = () => {
-      if (smtp.mails.length < 20) return false;
-      held++;
-      if (held === 1) first.kill("SIGKILL");
-      return true;
-    };
-    expect(await exit(first)).toBe(-1);
+    const exited = exit(first);
+    smtp.hold = () => smtp.mails.length >= 20;
+    await until(() => sentCopies(file) === 20);
+    first.kill("SIGKILL");
+    expect(await exited).toBe(-1);
     expect(smtp.mails.length).toBe(20);
     smtp.hold = undefined;
 
