@@ -28,6 +28,8 @@ export function logRequests(server: Server, options: { trustProxy: boolean; writ
   server.prependListener("request", (req: IncomingMessage, res: ServerResponse) => {
     const started = process.hrtime.bigint();
     const time = new Date().toISOString();
+    // Read now: once the client has closed the socket, Node no longer knows its address.
+    const remote = clientAddress(req, options.trustProxy);
     const counter = countBodyBytes(res);
     res.once("close", () => {
       const line: RequestLogLine = {
@@ -38,7 +40,7 @@ export function logRequests(server: Server, options: { trustProxy: boolean; writ
         // Node sends no body for these whatever the handler wrote.
         bytes: req.method === "HEAD" || res.statusCode === 204 || res.statusCode === 304 ? 0 : counter.bytes,
         durationMs: Math.round(Number(process.hrtime.bigint() - started) / 1e4) / 100,
-        remote: clientAddress(req, options.trustProxy),
+        remote,
       };
       // The client may close as soon as it has every byte of the length declared, before the stream sending a
       // file has ended the response: that answer was complete all the same.
