@@ -22,6 +22,7 @@ import {
   type RemovedRows,
   type SubjectData,
   type SubmissionStore,
+  outboxOf,
   type SubmissionType,
 } from "./store.ts";
 
@@ -44,10 +45,6 @@ const COLUMNS: Record<SubmissionType, string> = {
   newsletter: "id, email, locale, created_at, suspect, confirmed_at",
   contact: "id, first_name, last_name, email, company, message, locale, created_at, suspect",
 };
-
-/** The outbox rows of the `type` submissions that the condition `where` selects. */
-const outboxOf = (type: SubmissionType, where: string) =>
-  `(submission_type = '${type}' AND submission_id IN (SELECT id FROM ${type} WHERE ${where}))`;
 
 const OUTBOX_OF_EMAIL = `${outboxOf("newsletter", "email_key = ?1")}
   OR ${outboxOf("contact", "email_key = ?1")}`;

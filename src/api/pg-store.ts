@@ -20,6 +20,7 @@ import {
   type SentIssue,
   type SubjectData,
   type SubmissionStore,
+  outboxOf,
   type SubmissionType,
 } from "./store.ts";
 
@@ -30,10 +31,6 @@ const COLUMNS: Record<SubmissionType, string> = {
   newsletter: "id, email, locale, created_at, suspect, confirmed_at, bounced_at, bounce_reason",
   contact: "id, first_name, last_name, email, company, message, locale, created_at, suspect",
 };
-
-/** The outbox rows of the `type` submissions that the condition `where` selects. */
-const outboxOf = (type: SubmissionType, where: string) =>
-  `(submission_type = '${type}' AND submission_id IN (SELECT id FROM ${type} WHERE ${where}))`;
 
 /** The filter of an aggregate that keeps the outbox rows not delivered yet. */
 const UNDELIVERED = "FILTER (WHERE delivered_at IS NULL)";

@@ -21,6 +21,7 @@ import {
   type SentIssue,
   type SubjectData,
   type SubmissionStore,
+  outboxOf,
   type SubmissionType,
 } from "./store.ts";
 
@@ -29,10 +30,6 @@ export const COLUMNS: Record<SubmissionType, string> = {
   newsletter: "id, email, locale, created_at, suspect, confirmed_at, bounced_at, bounce_reason",
   contact: "id, first_name, last_name, email, company, message, locale, created_at, suspect",
 };
-
-/** The outbox rows of the `type` submissions that the condition `where` selects. */
-const outboxOf = (type: SubmissionType, where: string) =>
-  `(submission_type = '${type}' AND submission_id IN (SELECT id FROM ${type} WHERE ${where}))`;
 
 /** The outbox rows of the submissions of one address (bound twice: newsletter, then contact). */
 const OUTBOX_OF_EMAIL = `${outboxOf("newsletter", "email_key = ?")}

@@ -34,6 +34,10 @@ export interface ContactEntry {
 
 export type SubmissionType = "newsletter" | "contact";
 
+/** The outbox rows of the `type` submissions that the condition `where` selects (SQL shared by every store). */
+export const outboxOf = (type: SubmissionType, where: string) =>
+  `(submission_type = '${type}' AND submission_id IN (SELECT id FROM ${type} WHERE ${where}))`;
+
 export interface NewsletterRow {
   id: number;
   email: string;
