@@ -54,6 +54,8 @@ export interface RouteDefinition {
 /** What one field of a collection's front matter must hold. */
 export type FieldRule =
   | { type: "text" | "date" | "boolean"; required?: boolean }
+  /** A YAML number (`price: 12.5`, not `"12.5"`), within `min` and `max` when they are given. */
+  | { type: "number"; min?: number; max?: number; required?: boolean }
   /** The id of something the text describes: `${to}.${value}` (or `${to}.${value}.${key}`) is a text key. */
   | { type: "reference"; to: string; key?: string; required?: boolean }
   /** A list of such ids (tags: each `${to}.${id}` is a text key, its label). */
