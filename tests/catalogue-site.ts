@@ -65,8 +65,19 @@ export function catalogueSite(
       "",
     ].join("\n"),
   );
+  // The document shell with the page's hreflang links, which pair an entry's translations.
+  const pages = join(root, "src", "pages", "pages.tsx");
+  writeFileSync(
+    pages,
+    readFileSync(pages, "utf8").replace(
+      '        <link rel="stylesheet"',
+      "        {head.alternates.map((a) => (\n" +
+        '          <link key={a.hreflang} rel="alternate" hrefLang={a.hreflang} href={a.href} />\n' +
+        '        ))}\n        <link rel="stylesheet"',
+    ),
+  );
   appendFileSync(
-    join(root, "src", "pages", "pages.tsx"),
+    pages,
     [
       "",
       "/** The listing: each piece's title, its price and whether it is in stock, as the page receives them. */",
@@ -93,6 +104,7 @@ export function catalogueSite(
       "    <article>",
       "      <h1>{String(entry!.data.title)}</h1>",
       '      <p className="price">{typeof entry!.data.price} {String(entry!.data.price)}</p>',
+      '      {entry!.images?.photo && <img src={entry!.images.photo.fallback.src} alt="" />}',
       "    </article>",
       "  );",
       "}",

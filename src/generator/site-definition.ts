@@ -52,7 +52,7 @@ export interface RouteDefinition {
 }
 
 /** What one field of a collection's front matter must hold. */
-export type FieldRule =
+export type FieldRule = (
   | { type: "text" | "date" | "boolean"; required?: boolean }
   /** A YAML number (`price: 12.5`, not `"12.5"`), within `min` and `max` when they are given. */
   | { type: "number"; min?: number; max?: number; required?: boolean }
@@ -65,7 +65,15 @@ export type FieldRule =
    * the build's image stage (CollectionEntry.images). The first image field of a schema also gives the
    * entry its Open Graph image.
    */
-  | { type: "image"; required?: boolean };
+  | { type: "image"; required?: boolean }
+) & {
+  /**
+   * The same in every translation of an entry (a price, a photo): written once, in the entry's file of the
+   * default locale, and inherited by its other files (paired as the entry's pages are: same `translationKey`,
+   * else same file name) unless they write it themselves. Those may leave out a required shared field.
+   */
+  shared?: boolean;
+};
 
 /**
  * A collection: content/<locale>/<name>/*.md (Markdown with YAML front matter) or *.yaml. Fields named

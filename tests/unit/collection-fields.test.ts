@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { mkdtempSync, readFileSync } from "node:fs";
+import { copyFileSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildSite } from "../../src/generator/pipeline/build.ts";
 import { formatError } from "../../src/generator/errors.ts";
-import { parseHtml } from "../helpers.ts";
+import { parseHtml, ROOT } from "../helpers.ts";
 import { catalogueSite } from "../catalogue-site.ts";
 
 /**
@@ -67,6 +67,81 @@ describe("number and boolean fields", () => {
         "(write it without quotes).",
       '  content/fr/pieces/rosace.md:5:1, `inStock`: must be true or false, not "oui".',
       "  content/fr/pieces/vide.md:4:1, `price`: must be a number from 0 to 500, not [].",
+    ]);
+  });
+});
+
+/** A piece's price and photo, written once in French and shared by its English translation. */
+const SHARED = `{
+  title: { type: "text", required: true },
+  description: { type: "text", required: true },
+  price: { type: "number", min: 0, max: 500, required: true, shared: true },
+  inStock: { type: "boolean", shared: true },
+  photo: { type: "image", shared: true },
+  translationKey: { type: "text" },
+}`;
+
+describe("shared fields", () => {
+  it("are written once in the default locale and inherited by each translation, unless it sets its own", async () => {
+    const site = catalogueSite(SHARED);
+    copyFileSync(join(ROOT, "tests", "fixtures", "images", "portrait.jpg"), join(site.root, "rosace.jpg"));
+    site.write(
+      "content/fr/pieces/rosace.md",
+      piece({ title: "Rosace", description: "Une rosace.", price: 120, inStock: true, photo: "../../../rosace.jpg" }),
+    );
+    // Paired by translationKey: another file name in English.
+    site.write(
+      "content/en/pieces/rose-window.md",
+      piece({ title: "Rose window", description: "A rose window.", translationKey: "rosace" }),
+    );
+    // Paired by the file name; its own price and stock over the French ones.
+    site.write(
+      "content/fr/pieces/bleu.md",
+      piece({ title: "Bleu", description: "Du bleu.", price: 89, inStock: true }),
+    );
+    site.write(
+      "content/en/pieces/bleu.md",
+      piece({ title: "Blue", description: "Blue glass.", price: 95, inStock: false }),
+    );
+    const dir = out();
+    await buildSite({ root: site.root, outDir: dir });
+    expect(texts(dir, "en/shop.html", ".pieces li").sort()).toEqual([
+      "Blue number 95 boolean false",
+      "Rose window number 120 boolean true",
+    ]);
+    expect(texts(dir, "en/shop/rose-window.html", ".price")).toEqual(["number 120"]);
+    const photo = (file: string) => page(dir, file).querySelector("article img")!.getAttribute("src");
+    expect(photo("en/shop/rose-window.html")).toMatch(/^\/assets\/img\/rosace-\d+\.[0-9a-f]+\.jpg$/);
+    expect(photo("en/shop/rose-window.html")).toBe(photo("boutique/rosace.html"));
+    // The two pages are translations of each other.
+    expect(
+      page(dir, "en/shop/rose-window.html")
+        .querySelectorAll('link[rel="alternate"][hreflang]')
+        .map((l) => l.getAttribute("href")),
+    ).toContain("https://atelier.example.fr/boutique/rosace");
+
+    // A new price in French reaches the English pages on the next (incremental) build.
+    site.write(
+      "content/fr/pieces/rosace.md",
+      piece({ title: "Rosace", description: "Une rosace.", price: 135, inStock: true, photo: "../../../rosace.jpg" }),
+    );
+    await buildSite({ root: site.root, outDir: dir });
+    expect(texts(dir, "en/shop/rose-window.html", ".price")).toEqual(["number 135"]);
+    expect(texts(dir, "en/shop.html", ".pieces li")).toContain("Rose window number 135 boolean true");
+  });
+
+  it("required, and missing from a translation with no file in the default locale, fail the build", async () => {
+    const site = catalogueSite(SHARED);
+    site.write("content/fr/pieces/rosace.md", piece({ title: "Rosace", description: "Une rosace.", price: 120 }));
+    site.write("content/en/pieces/lantern.md", piece({ title: "Lantern", description: "A lantern." }));
+    const error = await buildSite({ root: site.root, outDir: out() }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(formatError(error).split("\n").slice(0, 2)).toEqual([
+      "EntryInvalid: Invalid entry",
+      "  content/en/pieces/lantern.md, `price`: is required and missing, and this entry has no file in the default " +
+        'locale ("fr") to inherit it from: write it here, or add that file (same file name, or same translationKey).',
     ]);
   });
 });

@@ -60,13 +60,15 @@ export function parseEntry(file: string, text: string, definition: CollectionDef
 
 /**
  * The front matter, checked field by field against the schema (unknown fields are an error too: usually a
- * typo). `place` says where a field is written, for the error.
+ * typo). `place` says where a field is written, for the error. `inherits`: a file of another locale than the
+ * default, which may leave out a required shared field (shared-fields.ts gives it the default's).
  */
 export function validate(
   fields: Record<string, unknown>,
   schema: Record<string, FieldRule>,
   place: (field: string) => Place,
   dictionary: Dictionary,
+  inherits = false,
 ): Record<string, unknown> {
   // Every problem of the entry is gathered, so that one build names them all instead of one per run.
   const problems: { field: string; problem: string }[] = [];
@@ -79,7 +81,7 @@ export function validate(
   for (const [field, rule] of Object.entries(schema)) {
     const value = fields[field];
     if (value === undefined || value === null || value === "") {
-      if (rule.required) fail(field, "is required and missing.");
+      if (rule.required && !(inherits && rule.shared)) fail(field, "is required and missing.");
       continue;
     }
     const problem = fieldProblem(value, rule, dictionary);
