@@ -30,7 +30,7 @@ export interface RouteDefinition {
   metaKey?: string;
   /**
    * A listing of a collection: the route's path is its first page, and `${path}/page/<n>` the others,
-   * `pageSize` entries each, newest first (PageData.listing). A later page missing in a locale (fewer
+   * `pageSize` entries each, in the collection's order (PageData.listing). A later page missing in a locale (fewer
    * entries there) has its language switcher lead to the listing's first page in that locale.
    *
    * With `groupBy`, one such listing per value of that front-matter field (text, or a list of texts, as
@@ -83,8 +83,13 @@ export type FieldRule = (
 export interface CollectionDefinition {
   name: string;
   schema: Record<string, FieldRule>;
-  /** The date field entries are ordered by, newest first (default `date`). */
-  sortBy?: string;
+  /**
+   * The entries' order: `{ field: "price", order: "asc" }` (smallest, oldest, A first) or `"desc"`, a number
+   * compared as a number, a date as a date, text as the locale's language sorts it; a field's name alone is that
+   * field, greatest (newest) first. Entries without the field come last; ties go by file name. Default: `date`,
+   * newest first.
+   */
+  sortBy?: string | { field: string; order: "asc" | "desc" };
   /**
    * RSS 2.0 and Atom feeds per locale at `${listing path}/rss.xml` and `/atom.xml`: their title and description keys,
    * and how many entries.
@@ -282,7 +287,7 @@ export interface PageData {
   islands: Record<string, string>;
   /** Each locale's not-found page, by address (/404, /de/404): what a host without per-locale 404s needs. */
   notFoundPaths: Record<string, string>;
-  /** A collection's entries in this page's locale, newest first. */
+  /** A collection's entries in this page's locale, in the collection's order (its `sortBy`). */
   collection(name: string): CollectionEntry[];
   /** The processed image a text key names (one of the site's `imageKeys`), when this locale's text has the key. */
   image(key: string): ProcessedImage | undefined;

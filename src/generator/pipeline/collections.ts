@@ -8,6 +8,7 @@ import type { Dictionary } from "../content.ts";
 import type { CollectionDefinition, CollectionEntry, ImageRef } from "../site-definition.ts";
 import type { SitegenError } from "../errors.ts";
 import { inheritSharedFields } from "../shared-fields.ts";
+import { sortEntries } from "../entry-order.ts";
 import { entryInvalid, entryProblems, fieldPlace, parseEntry, validate } from "./entry-file.ts";
 
 export interface CollectionsInput {
@@ -193,26 +194,11 @@ export function loadCollections(input: CollectionsInput): Collections {
   for (const definition of input.definitions) {
     for (const [locale, entries] of Object.entries(out[definition.name])) {
       const shown = entries.filter((e) => input.drafts || e.data.draft !== true);
-      out[definition.name][locale] = sortEntries(shown, definition);
+      out[definition.name][locale] = sortEntries(shown, definition, locale);
     }
   }
   return out;
 }
-
-/**
- * The entries by their sort field, the greatest first (the newest, for a date), then by slug. A date
- * (YYYY-MM-DD) compares as it is written; text compares by the locale's collation.
- */
-export function sortEntries<E extends Sortable>(entries: E[], definition: CollectionDefinition): E[] {
-  const field = definition.sortBy ?? "date";
-  const dated = definition.schema[field]?.type === "date";
-  const keyed = entries.map((entry) => ({ entry, value: String(entry.data[field]) }));
-  const compare = (a: string, b: string) => (dated ? (a < b ? 1 : a > b ? -1 : 0) : b.localeCompare(a));
-  keyed.sort((a, b) => compare(a.value, b.value) || a.entry.slug.localeCompare(b.entry.slug));
-  return keyed.map((k) => k.entry);
-}
-
-type Sortable = Pick<CollectionEntry, "data" | "slug">;
 
 function readEntry(context: EntryContext, file: string, locale: string): CollectionEntry {
   const { input } = context;
