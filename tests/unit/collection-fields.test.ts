@@ -1,10 +1,12 @@
 import { describe, expect, it } from "vitest";
+import { spawnSync } from "node:child_process";
 import { copyFileSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildSite } from "../../src/generator/pipeline/build.ts";
 import { formatError } from "../../src/generator/errors.ts";
-import { parseHtml, ROOT } from "../helpers.ts";
+import { entryTranslationWarnings } from "../../src/generator/entry-translations.ts";
+import { parseHtml, ROOT, sitePlan } from "../helpers.ts";
 import { catalogueSite } from "../catalogue-site.ts";
 
 /**
@@ -143,5 +145,65 @@ describe("shared fields", () => {
       "  content/en/pieces/lantern.md, `price`: is required and missing, and this entry has no file in the default " +
         'locale ("fr") to inherit it from: write it here, or add that file (same file name, or same translationKey).',
     ]);
+  });
+});
+
+describe("entries missing in a locale", () => {
+  const sitegen = (root: string, ...args: string[]) =>
+    spawnSync(process.execPath, [join(ROOT, "bin", "sitegen.js"), "build", "--out", out(), ...args], {
+      cwd: root,
+      encoding: "utf8",
+      env: { ...process.env, NO_COLOR: "1" },
+    });
+
+  it("are a warning naming the collection, the entry, the locale and the file that has it; --strict fails", () => {
+    const site = catalogueSite(SHARED);
+    site.write("content/fr/pieces/rosace.md", piece({ title: "Rosace", description: "Une rosace.", price: 120 }));
+    site.write("content/fr/pieces/bleu.md", piece({ title: "Bleu", description: "Du bleu.", price: 89 }));
+    site.write("content/en/pieces/bleu.md", piece({ title: "Blue", description: "Blue glass." }));
+    site.write(
+      "content/en/pieces/lantern.md",
+      piece({ title: "Lantern", description: "A lantern.", price: 30, translationKey: "lanterne" }),
+    );
+    const message =
+      "EntryTranslationMissing: Entry missing in a locale\n" +
+      '  fr lacks the entry "lanterne" of the collection "pieces" (content/en/pieces/lantern.md has it).\n' +
+      '  en lacks the entry "rosace" of the collection "pieces" (content/fr/pieces/rosace.md has it).\n' +
+      "  hint: Add each entry's file in the locale named (content/fr/pieces/ for the first), with the same file " +
+      "name or the same translationKey as the file that has it: until then its page exists only in the other " +
+      "locales. A warning, unless --strict makes it fail the build.";
+    const built = sitegen(site.root);
+    expect(built.status, built.stderr).toBe(0);
+    expect(built.stdout).toContain(`\nwarning: ${message}\n`);
+    const strict = sitegen(site.root, "--strict");
+    expect(strict.status).toBe(1);
+    expect(strict.stderr).toContain(message);
+    expect(strict.stdout).not.toMatch(/^Built /m);
+  });
+
+  it("and a collection empty in a locale where another has entries, are reported as such; --strict fails", () => {
+    const site = catalogueSite(SHARED);
+    site.write("content/fr/pieces/rosace.md", piece({ title: "Rosace", description: "Une rosace.", price: 120 }));
+    site.write("content/fr/pieces/bleu.md", piece({ title: "Bleu", description: "Du bleu.", price: 89 }));
+    const message =
+      "CollectionEmptyInLocale: Collection empty in a locale\n" +
+      '  en has no entry of the collection "pieces" (content/en/pieces/ holds none; fr has 2): its listings in en ' +
+      "are empty.\n" +
+      "  hint: Add the translated entries to content/en/pieces/, each with the same file name or the same " +
+      "translationKey as the original. A warning, unless --strict makes it fail the build.";
+    const built = sitegen(site.root);
+    expect(built.status, built.stderr).toBe(0);
+    expect(built.stdout).toContain(`\nwarning: ${message}\n`);
+    // Its entries are not listed one by one as well.
+    expect(built.stdout).not.toContain("EntryTranslationMissing");
+    const strict = sitegen(site.root, "--strict");
+    expect(strict.status).toBe(1);
+    expect(strict.stderr).toContain(message);
+  });
+
+  it("are none on the consultancy site, whose --strict build they must not fail", async () => {
+    const { collections, locales } = await sitePlan();
+    expect(Object.values(collections.insights).map((entries) => entries.length)).toEqual([7, 7]);
+    expect(entryTranslationWarnings(collections, locales, true)).toEqual([]);
   });
 });
