@@ -50,6 +50,8 @@ const CASES: Partial<Record<ErrorName, Case[]>> = {
     { when: "`--email` is missing", params: { value: "" } },
     { when: "`--email` is not an address", params: {} },
   ],
+  EntryTranslationMissing: [{ params: { others: [] } }],
+  CollectionEmptyInLocale: [{ params: { others: [] } }],
 };
 
 /**
@@ -140,9 +142,10 @@ export function errorsDoc(): string {
         "  hint: Fix the YAML at that line and column: ...",
     ),
     "",
-    "Below, a word in braces such as {file} stands for what the error names when it happens. Two of them are",
+    "Below, a word in braces such as {file} stands for what the error names when it happens. Four of them are",
     "warnings unless `sitegen build --strict` is given: " +
-      "[NoPages](#nopages) and [MissingTranslations](#missingtranslations).",
+      "[NoPages](#nopages), [MissingTranslations](#missingtranslations),",
+    "[EntryTranslationMissing](#entrytranslationmissing) and [CollectionEmptyInLocale](#collectionemptyinlocale).",
     "",
     "| Name | Title |",
     "|---|---|",

@@ -5,6 +5,8 @@
  * does with its errors-data.ts; tests/unit/errors.test.ts triggers each one.
  */
 
+import type { EmptyCollection, MissingEntry } from "./entry-translations.ts";
+
 /** How an error names its place in a file. */
 export interface Place {
   file: string;
@@ -346,6 +348,31 @@ export const ERRORS = {
       `node -e "console.log(require('crypto').randomBytes(32).toString('base64url'))"), the same on every ` +
       "instance, and keep it out of the repository; " +
       (p.setting ? `or set ${p.setting} to false in content/site.yaml.` : "or unset it, and no link is signed."),
+  ),
+  EntryTranslationMissing: entry<MissingEntry & { others: MissingEntry[] }>(
+    "Entry missing in a locale",
+    (p) =>
+      [p, ...p.others]
+        .map((m) => `${m.locale} lacks the entry "${m.key}" of the collection "${m.collection}" (${m.file} has it).`)
+        .join("\n"),
+    (p) =>
+      `Add each entry's file in the locale named (content/${p.locale}/${p.collection}/ for the first), with the ` +
+      "same file name or the same translationKey as the file that has it: until then its page exists only in the " +
+      "other locales. A warning, unless --strict makes it fail the build.",
+  ),
+  CollectionEmptyInLocale: entry<EmptyCollection & { others: EmptyCollection[] }>(
+    "Collection empty in a locale",
+    (p) =>
+      [p, ...p.others]
+        .map(
+          (e) =>
+            `${e.locale} has no entry of the collection "${e.collection}" (${e.dir}/ holds none; ${e.other} has ` +
+            `${e.count}): its listings in ${e.locale} are empty.`,
+        )
+        .join("\n"),
+    (p) =>
+      `Add the translated entries to ${p.dir}/, each with the same file name or the same translationKey as the ` +
+      "original. A warning, unless --strict makes it fail the build.",
   ),
 } as const;
 

@@ -30,7 +30,7 @@ export interface RouteDefinition {
   metaKey?: string;
   /**
    * A listing of a collection: the route's path is its first page, and `${path}/page/<n>` the others,
-   * `pageSize` entries each, newest first (PageData.listing). A later page missing in a locale (fewer
+   * `pageSize` entries each, in the collection's order (PageData.listing). A later page missing in a locale (fewer
    * entries there) has its language switcher lead to the listing's first page in that locale.
    *
    * With `groupBy`, one such listing per value of that front-matter field (text, or a list of texts, as
@@ -52,8 +52,10 @@ export interface RouteDefinition {
 }
 
 /** What one field of a collection's front matter must hold. */
-export type FieldRule =
+export type FieldRule = (
   | { type: "text" | "date" | "boolean"; required?: boolean }
+  /** A YAML number (`price: 12.5`, not `"12.5"`), within `min` and `max` when they are given. */
+  | { type: "number"; min?: number; max?: number; required?: boolean }
   /** The id of something the text describes: `${to}.${value}` (or `${to}.${value}.${key}`) is a text key. */
   | { type: "reference"; to: string; key?: string; required?: boolean }
   /** A list of such ids (tags: each `${to}.${id}` is a text key, its label). */
@@ -63,7 +65,15 @@ export type FieldRule =
    * the build's image stage (CollectionEntry.images). The first image field of a schema also gives the
    * entry its Open Graph image.
    */
-  | { type: "image"; required?: boolean };
+  | { type: "image"; required?: boolean }
+) & {
+  /**
+   * The same in every translation of an entry (a price, a photo): written once, in the entry's file of the
+   * default locale, and inherited by its other files (paired as the entry's pages are: same `translationKey`,
+   * else same file name) unless they write it themselves. Those may leave out a required shared field.
+   */
+  shared?: boolean;
+};
 
 /**
  * A collection: content/<locale>/<name>/*.md (Markdown with YAML front matter) or *.yaml. Fields named
@@ -73,8 +83,13 @@ export type FieldRule =
 export interface CollectionDefinition {
   name: string;
   schema: Record<string, FieldRule>;
-  /** The date field entries are ordered by, newest first (default `date`). */
-  sortBy?: string;
+  /**
+   * The entries' order: `{ field: "price", order: "asc" }` (smallest, oldest, A first) or `"desc"`, a number
+   * compared as a number, a date as a date, text as the locale's language sorts it; a field's name alone is that
+   * field, greatest (newest) first. Entries without the field come last; ties go by file name. Default: `date`,
+   * newest first.
+   */
+  sortBy?: string | { field: string; order: "asc" | "desc" };
   /**
    * RSS 2.0 and Atom feeds per locale at `${listing path}/rss.xml` and `/atom.xml`: their title and description keys,
    * and how many entries.
@@ -272,7 +287,7 @@ export interface PageData {
   islands: Record<string, string>;
   /** Each locale's not-found page, by address (/404, /de/404): what a host without per-locale 404s needs. */
   notFoundPaths: Record<string, string>;
-  /** A collection's entries in this page's locale, newest first. */
+  /** A collection's entries in this page's locale, in the collection's order (its `sortBy`). */
   collection(name: string): CollectionEntry[];
   /** The processed image a text key names (one of the site's `imageKeys`), when this locale's text has the key. */
   image(key: string): ProcessedImage | undefined;

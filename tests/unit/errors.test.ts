@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { spawnSync } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -462,6 +462,45 @@ describe("site code", () => {
         /^Add a route to `routes` in src\/pages\/routes\.ts, or publish an entry /.source +
           /\(sitegen serve builds drafts, sitegen build never does\)/.source,
       ),
+    );
+  });
+
+  it("EntryTranslationMissing and CollectionEmptyInLocale name the collection, the entry and the locale", async () => {
+    const project = fixtureCopy();
+    edit(project, "content/site.yaml", (t) =>
+      t.replace(
+        '    prefix: ""\n',
+        '    prefix: ""\n  - code: en\n    lang: en\n    ogLocale: en_GB\n    prefix: /en\n',
+      ),
+    );
+    cpSync(join(project, "content", "fr"), join(project, "content", "en"), { recursive: true });
+    edit(project, "src/pages/routes.ts", (t) =>
+      t.replace(
+        "  ],\n",
+        '  ],\n  collections: [{ name: "notes", schema: { title: { type: "text", required: true } } }],\n',
+      ),
+    );
+    for (const [locale, slug] of [
+      ["fr", "plomb"],
+      ["fr", "verre"],
+      ["en", "verre"],
+    ]) {
+      mkdirSync(join(project, "content", locale, "notes"), { recursive: true });
+      writeFileSync(join(project, "content", locale, "notes", `${slug}.yaml`), `title: ${slug}\n`);
+    }
+    await expectError(
+      "EntryTranslationMissing",
+      () => buildSite({ root: project, outDir: out(), strict: true }),
+      'en lacks the entry "plomb" of the collection "notes" (content/fr/notes/plomb.yaml has it).',
+      /^Add each entry's file in the locale named \(content\/en\/notes\/ for the first\)/,
+    );
+    rmSync(join(project, "content", "en", "notes"), { recursive: true });
+    await expectError(
+      "CollectionEmptyInLocale",
+      () => buildSite({ root: project, outDir: out(), strict: true }),
+      'en has no entry of the collection "notes" (content/en/notes/ holds none; fr has 2): its listings in en are ' +
+        "empty.",
+      /^Add the translated entries to content\/en\/notes\/, each with the same file name/,
     );
   });
 

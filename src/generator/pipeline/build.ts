@@ -7,6 +7,7 @@ import type { TargetName } from "../targets/targets.ts";
 import { writeTargetFiles } from "../targets/targets.ts";
 import { bundleCode } from "./bundle.ts";
 import { entriesByFile, entryRecord, allEntries, loadCollections } from "./collections.ts";
+import { entryTranslationWarnings } from "../entry-translations.ts";
 import { processImages } from "./images.ts";
 import { loadContent } from "./load-content.ts";
 import { outputFiles } from "./output-files.ts";
@@ -112,7 +113,8 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
 
   // 4. Every page of every locale; the pages the previous output can keep as they are.
   const plan = planPages({ definition, site: content.site, collections });
-  const warnings = planWarnings(plan.routes, strict);
+  const locales = content.site.locales.map((l) => l.code);
+  const warnings = [...planWarnings(plan.routes, strict), ...entryTranslationWarnings(collections, locales, strict)];
   const precompress: Precompress = options.precompress === true ? "best" : (options.precompress ?? false);
   const key = stateKey(root, {
     ...{ pages: bundles.pages.hash, islands: bundles.islands.files.map((f) => f.file) },

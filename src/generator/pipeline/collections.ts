@@ -7,11 +7,14 @@ import { countWords, createMarkdown, IMAGE_PLACEHOLDER, readingMinutes, type Mar
 import type { Dictionary } from "../content.ts";
 import type { CollectionDefinition, CollectionEntry, ImageRef } from "../site-definition.ts";
 import type { SitegenError } from "../errors.ts";
+import { inheritSharedFields } from "../shared-fields.ts";
+import { sortEntries } from "../entry-order.ts";
 import { entryInvalid, entryProblems, fieldPlace, parseEntry, validate } from "./entry-file.ts";
 
 export interface CollectionsInput {
   root: string;
   siteUrl: string;
+  /** The default locale first (shared fields are written in its files). */
   locales: string[];
   dictionaries: Record<string, Dictionary>;
   definitions: CollectionDefinition[];
@@ -74,7 +77,8 @@ class Entry implements CollectionEntry {
   readonly collection: string;
   readonly slug: string;
   readonly key: string;
-  readonly data: Record<string, unknown>;
+  /** Not read-only: shared-fields.ts adds the shared fields a translation inherits. */
+  data: Record<string, unknown>;
   readonly readingMinutes: number;
   readonly bodyImages: ImageRef[] | undefined;
   readonly #record: EntryRecord;
@@ -171,7 +175,7 @@ export function loadCollections(input: CollectionsInput): Collections {
   const total = lists.reduce((sum, list) => sum + list.files.length, 0);
   let done = 0;
   for (const { context, locale, files } of lists) {
-    const entries: CollectionEntry[] = [];
+    const entries: CollectionEntry[] = (out[context.definition.name][locale] = []);
     for (const file of files) {
       try {
         entries.push(readEntry(context, file, locale));
@@ -181,29 +185,20 @@ export function loadCollections(input: CollectionsInput): Collections {
       }
       input.progress?.(++done, total);
     }
-    const shown = entries.filter((e) => input.drafts || e.data.draft !== true);
-    out[context.definition.name][locale] = sortEntries(shown, context.definition);
   }
+  const unshared = input.definitions.flatMap((d) => inheritSharedFields(out[d.name], d, input.locales[0]));
   // A single failing file keeps its own error (a YAML syntax error shows the lines in question).
-  if (failed.length === 1) throw failed[0];
-  if (failed.length) throw entryInvalid(failed.flatMap((error) => entryProblems(error)!));
+  if (failed.length === 1 && !unshared.length) throw failed[0];
+  if (failed.length || unshared.length)
+    throw entryInvalid([...failed.flatMap((error) => entryProblems(error)!), ...unshared]);
+  for (const definition of input.definitions) {
+    for (const [locale, entries] of Object.entries(out[definition.name])) {
+      const shown = entries.filter((e) => input.drafts || e.data.draft !== true);
+      out[definition.name][locale] = sortEntries(shown, definition, locale);
+    }
+  }
   return out;
 }
-
-/**
- * The entries by their sort field, the greatest first (the newest, for a date), then by slug. A date
- * (YYYY-MM-DD) compares as it is written; text compares by the locale's collation.
- */
-export function sortEntries<E extends Sortable>(entries: E[], definition: CollectionDefinition): E[] {
-  const field = definition.sortBy ?? "date";
-  const dated = definition.schema[field]?.type === "date";
-  const keyed = entries.map((entry) => ({ entry, value: String(entry.data[field]) }));
-  const compare = (a: string, b: string) => (dated ? (a < b ? 1 : a > b ? -1 : 0) : b.localeCompare(a));
-  keyed.sort((a, b) => compare(a.value, b.value) || a.entry.slug.localeCompare(b.entry.slug));
-  return keyed.map((k) => k.entry);
-}
-
-type Sortable = Pick<CollectionEntry, "data" | "slug">;
 
 function readEntry(context: EntryContext, file: string, locale: string): CollectionEntry {
   const { input } = context;
@@ -237,12 +232,9 @@ function readRecord(context: EntryContext, file: string, locale: string, text: s
   const { input, definition, render } = context;
   const parsed = parseEntry(file, text, definition);
   const dictionary = input.dictionaries[locale] ?? new Map();
-  const { body: bodyField, ...checked } = validate(
-    parsed.front,
-    definition.schema,
-    (f) => fieldPlace(file, text, f),
-    dictionary,
-  );
+  const place = (field: string) => fieldPlace(file, text, field);
+  const inherits = locale !== input.locales[0];
+  const { body: bodyField, ...checked } = validate(parsed.front, definition.schema, place, dictionary, inherits);
   // Through JSON: the parser's strings are slices of the file's text, which they would keep in memory.
   const json = JSON.stringify(checked);
   const data = JSON.parse(json) as Record<string, unknown>;

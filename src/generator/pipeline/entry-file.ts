@@ -60,13 +60,15 @@ export function parseEntry(file: string, text: string, definition: CollectionDef
 
 /**
  * The front matter, checked field by field against the schema (unknown fields are an error too: usually a
- * typo). `place` says where a field is written, for the error.
+ * typo). `place` says where a field is written, for the error. `inherits`: a file of another locale than the
+ * default, which may leave out a required shared field (shared-fields.ts gives it the default's).
  */
 export function validate(
   fields: Record<string, unknown>,
   schema: Record<string, FieldRule>,
   place: (field: string) => Place,
   dictionary: Dictionary,
+  inherits = false,
 ): Record<string, unknown> {
   // Every problem of the entry is gathered, so that one build names them all instead of one per run.
   const problems: { field: string; problem: string }[] = [];
@@ -79,7 +81,7 @@ export function validate(
   for (const [field, rule] of Object.entries(schema)) {
     const value = fields[field];
     if (value === undefined || value === null || value === "") {
-      if (rule.required) fail(field, "is required and missing.");
+      if (rule.required && !(inherits && rule.shared)) fail(field, "is required and missing.");
       continue;
     }
     const problem = fieldProblem(value, rule, dictionary);
@@ -98,6 +100,8 @@ function fieldProblem(value: unknown, rule: FieldRule, dictionary: Dictionary): 
       return typeof value === "string" ? undefined : `must be text, not ${JSON.stringify(value)}.`;
     case "boolean":
       return typeof value === "boolean" ? undefined : `must be true or false, not ${JSON.stringify(value)}.`;
+    case "number":
+      return numberProblem(value, rule);
     case "date":
       return typeof value === "string" && isDate(value)
         ? undefined
@@ -153,6 +157,23 @@ export function fieldPlace(file: string, text: string, field: string): Place {
   const key = new RegExp(`^["']?${field.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}["']?[ \t]*:`);
   const line = lines.slice(0, end < 0 ? lines.length : end).findIndex((l) => key.test(l));
   return line < 0 ? { file } : { file, line: line + 1, column: 1 };
+}
+
+/** What is wrong with a number field's value: "must be a number from 0 to 500, not "12" (write it without quotes)." */
+function numberProblem(value: unknown, { min, max }: { min?: number; max?: number }): string | undefined {
+  const fits = (n: number) => Number.isFinite(n) && !(n < (min ?? -Infinity)) && !(n > (max ?? Infinity));
+  if (typeof value === "number" && fits(value)) return undefined;
+  const range =
+    min !== undefined && max !== undefined
+      ? ` from ${min} to ${max}`
+      : min !== undefined
+        ? ` of at least ${min}`
+        : max !== undefined
+          ? ` of at most ${max}`
+          : "";
+  const quoted = typeof value === "string" && /\d/.test(value) && fits(Number(value));
+  const shown = typeof value === "number" ? String(value) : JSON.stringify(value);
+  return `must be a number${range}, not ${shown}${quoted ? " (write it without quotes)" : ""}.`;
 }
 
 function isDate(value: string): boolean {

@@ -2,6 +2,7 @@ import type { CollectionEntry, Route } from "../site-definition.ts";
 import { entryRecord, type Collections } from "./collections.ts";
 import type { PlannedPage } from "./plan-pages.ts";
 import { hash, type BuildState } from "./state.ts";
+import { inheritedFields } from "../shared-fields.ts";
 
 /**
  * The digests of what pages read, for one build: a page's plan (its address, route, entry, listing), and
@@ -55,7 +56,7 @@ export class PageInputs {
 /** An entry as pages see it, without its body (whose reads are noted on their own): its fields by their hash. */
 function entryFields(e: CollectionEntry) {
   const data = entryRecord(e)?.dataHash ?? e.data;
-  return [e.file, e.slug, e.key, data, e.readingMinutes, e.image, e.path];
+  return [e.file, e.slug, e.key, data, inheritedFields(e), e.readingMinutes, e.image, e.path];
 }
 
 export interface SelectInput {
