@@ -259,7 +259,7 @@ export interface PageData {
   /** Absent on special and unlisted pages. */
   route?: Route;
   site: SiteConfig;
-  /** Every route of the site (the not-found page labels the segments of their paths). */
+  /** Every route of the site (the not-found page labels the addresses of its trail with them). */
   routes: Route[];
   /** The path of a route in this page's locale (or another). */
   href(routeId: string, locale?: string): string;
