@@ -51,7 +51,7 @@ describe("a second site, built by the same CLI from its own folder", () => {
     expect(home.querySelectorAll("script[src]")).toHaveLength(0);
   });
 
-  it("gives a one-language site canonical links and breadcrumbs, and no hreflang alternates", () => {
+  it("gives a one-language site canonical links, breadcrumbs, its business type, and no hreflang alternates", () => {
     const workshop = page("atelier.html");
     expect(workshop.querySelector('link[rel="canonical"]')!.getAttribute("href")).toBe(
       "https://atelier.example.fr/atelier",
@@ -59,8 +59,15 @@ describe("a second site, built by the same CLI from its own folder", () => {
     expect(workshop.querySelectorAll('link[rel="alternate"]')).toHaveLength(0);
     expect(workshop.querySelectorAll(".trail li").map((li) => li.textContent)).toEqual(["Accueil", "L'atelier"]);
     const graph = jsonLdGraph(workshop);
-    expect(graph.map((n) => n["@type"])).toEqual(["Organization", "WebSite", "AboutPage", "BreadcrumbList"]);
-    expect(graph[0].address).toBeUndefined();
+    // Its site.yaml's organizationType and address, in place of the default Organization with none.
+    expect(graph.map((n) => n["@type"])).toEqual(["LocalBusiness", "WebSite", "AboutPage", "BreadcrumbList"]);
+    expect(graph[0].address).toEqual({
+      "@type": "PostalAddress",
+      streetAddress: "12 rue de l'Exemple",
+      postalCode: "69001",
+      addressLocality: "Lyon",
+      addressCountry: "FR",
+    });
     expect(page("404.html").querySelector("h1")!.textContent).toBe("Cette page n'existe pas");
   });
 
