@@ -59,7 +59,7 @@ export type FieldRule =
   /** A list of such ids (tags: each `${to}.${id}` is a text key, its label). */
   | { type: "references"; to: string; required?: boolean }
   /**
-   * An image file, its path relative to the entry's file (`../../images/insights/cover.webp`): processed by
+   * An image file, its path relative to the entry's file (`../../images/cover.webp`): processed by
    * the build's image stage (CollectionEntry.images). The first image field of a schema also gives the
    * entry its Open Graph image.
    */
@@ -113,7 +113,7 @@ export interface CollectionEntry {
   bodyImages?: ImageRef[];
   /** The `<picture>` of each of them, in order, once the image stage made them (the html shows them). */
   bodyPictures?: string[];
-  /** The entry's page, prefix included ("/de/insights/ki-governance"), when a route shows entries. */
+  /** The entry's page, prefix included ("/de/blog/ki-governance"), when a route shows entries. */
   path?: string;
 }
 
@@ -181,7 +181,7 @@ export interface SiteDefinition {
   collections?: CollectionDefinition[];
   /**
    * Text keys whose value is an image file, its path relative to the YAML file that holds the key; `*`
-   * stands for one segment of the key ("leadership.*.photo"). Pages get the processed image with
+   * stands for one segment of the key ("team.*.photo"). Pages get the processed image with
    * PageData.image(key).
    */
   imageKeys?: string[];
