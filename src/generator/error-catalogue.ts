@@ -236,8 +236,10 @@ export const ERRORS = {
   DistNotSitegenBuild: entry<{ dir: string; problem: string }>(
     "Not a sitegen build",
     (p) => `${p.dir} is not an output this sitegen can serve: ${p.problem}`,
-    "Build it again with this version of sitegen (npx --no sitegen build): the build writes _sitegen/ with the " +
-      "locales, the endpoints' settings and text, and the compiled endpoints that sitegen start needs.",
+    "Build it again with this version of sitegen (npx --no sitegen build): the build of a site with endpoints " +
+      "writes _sitegen/ with the locales, the endpoints' settings and text, and the compiled endpoints that " +
+      "sitegen start needs; for a site without endpoints, run sitegen start in the project folder (it reads " +
+      "content/site.yaml), or serve the folder with any static server.",
   ),
   ApiModuleInvalid: entry<{ file: string; problem: string }>(
     "Invalid endpoints module",
