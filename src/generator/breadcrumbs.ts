@@ -6,15 +6,42 @@ export interface Crumb {
   href?: string;
 }
 
+/** The labels of a trail: its first crumb's, and the content label of the page at a full path ("/de/about"). */
+export interface CrumbLabels {
+  home: string;
+  of(path: string): string | undefined;
+}
+
 /**
- * The trail of a page: the locale's home first, then one crumb per path segment, labelled from the text
- * key `breadcrumbs.<segment>` (`breadcrumbs.home` for the first), or the segment capitalised when there is
- * none; the last crumb is the page itself and no link. The home page has none. Browser code uses it too
- * (the not-found page builds the trail of the address asked for).
+ * The labels of one locale's trails: `breadcrumbs.home`, and `breadcrumbs.<route id>` for the route at a path.
+ * Keyed by route, not by path segment, so that translated paths (`/sobre`, `/about`) share one key.
+ * `routeIds` maps every route's full path, in every locale, to its id.
+ */
+export function crumbLabels(
+  translator: { t(key: string): string; has(key: string): boolean },
+  routeIds: ReadonlyMap<string, string>,
+): CrumbLabels {
+  return {
+    // Read only by a trail: a page without one does not ask for the key.
+    get home() {
+      return translator.t("breadcrumbs.home");
+    },
+    of(path) {
+      const key = `breadcrumbs.${routeIds.get(path)}`;
+      return routeIds.has(path) && translator.has(key) ? translator.t(key) : undefined;
+    },
+  };
+}
+
+/**
+ * The trail of a page: the locale's home first, then one crumb per path segment, labelled with the label of
+ * the route at that path (crumbLabels), or the segment capitalised when there is none; the last crumb is the
+ * page itself and no link. The home page has none. Browser code uses it too (the not-found page builds the
+ * trail of the address asked for).
  */
 export function breadcrumbsFor(
   path: string,
-  translator: { t(key: string): string; has(key: string): boolean },
+  labels: CrumbLabels,
   locales: readonly LocalePrefix[],
   lastLabel?: string,
 ): Crumb[] {
@@ -23,13 +50,12 @@ export function breadcrumbsFor(
   const rest = unprefixedPath(p, locales);
   if (rest === "/") return [];
   const segments = rest.split("/").filter(Boolean);
-  const crumbs: Crumb[] = [{ label: translator.t("breadcrumbs.home"), href: localizedPath("/", locale) }];
+  const crumbs: Crumb[] = [{ label: labels.home, href: localizedPath("/", locale) }];
   segments.forEach((segment, i) => {
-    const key = `breadcrumbs.${segment}`;
+    const href = localizedPath(`/${segments.slice(0, i + 1).join("/")}`, locale);
     const last = i === segments.length - 1;
-    const label =
-      last && lastLabel ? lastLabel : translator.has(key) ? translator.t(key) : capitalise(safeDecode(segment));
-    crumbs.push(last ? { label } : { label, href: localizedPath(`/${segments.slice(0, i + 1).join("/")}`, locale) });
+    const label = (last && lastLabel) || labels.of(href) || capitalise(safeDecode(segment));
+    crumbs.push(last ? { label } : { label, href });
   });
   return crumbs;
 }

@@ -6,7 +6,7 @@ import { buildSite, type BuildResult } from "./pipeline/build.ts";
 import { NO_PROGRESS, terminalProgress } from "./pipeline/progress.ts";
 import { buildSummary } from "./pipeline/report.ts";
 import { formatError } from "./errors.ts";
-import { findProjectRoot } from "./project.ts";
+import { findProjectRoot, serveFolder } from "./project.ts";
 import { addSiteCommands, wantsSiteCommands } from "./site-commands.ts";
 import { TARGET_NAMES, type TargetName } from "./targets/targets.ts";
 import { addInitCommand } from "../../starter/init.ts";
@@ -121,12 +121,15 @@ export function createProgram(root: string): Command {
     .description("Build, then serve the site with its endpoints; rebuild and reload open pages on changes.")
     .option("-p, --port <n>", "port to listen on (0 picks a free one)", port, 4321)
     .option("--host <addr>", "address to listen on", "localhost")
-    .option("-o, --out <dir>", "output folder to build into and serve", "dist")
+    .option(
+      "-o, --out <dir>",
+      "output folder to build into and serve (default: node_modules/.cache/sitegen/serve; dist/ is sitegen build's)",
+    )
     .option("--site-url <url>", "base address for canonical URLs (default: SITE_URL or content/site.yaml)")
     .option("--no-watch", "serve without watching src/ and content/")
-    .action(async (opts: { port: number; host: string; out: string; siteUrl?: string; watch: boolean }) => {
+    .action(async (opts: { port: number; host: string; out?: string; siteUrl?: string; watch: boolean }) => {
       const { startServe } = await import("../server/serve.ts");
-      await startServe({ ...opts, root, outDir: resolve(opts.out) });
+      await startServe({ ...opts, root, outDir: opts.out ? resolve(opts.out) : serveFolder(root) });
     });
 
   program

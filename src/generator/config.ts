@@ -37,6 +37,9 @@ export function loadSiteConfig(root: string, overrides: ConfigOverrides = {}, en
   if (!data || typeof data !== "object" || Array.isArray(data))
     throw invalid(file, "(file)", "the file is empty or not a mapping of names to values.");
   const raw = data as Record<string, unknown>;
+  // The organization's schema.org type in the JSON-LD: one word, as schema.org names it.
+  if (raw.organizationType !== undefined && !/^[A-Z][A-Za-z]*$/.test(String(raw.organizationType)))
+    throw invalid(file, "organizationType", "must be a schema.org type, such as Organization, Bakery or Store.");
   const siteUrl =
     overrides.siteUrl !== undefined
       ? normaliseSiteUrl(overrides.siteUrl, "--site-url")

@@ -38,7 +38,7 @@ export const ERRORS = {
     "No site configuration",
     (p) => `${p.file} does not exist: sitegen reads the site's address, locales and endpoints from it.`,
     "Run sitegen in the project folder (the one holding content/site.yaml), or create content/site.yaml: see " +
-      "content/README.md.",
+      "sitegen's guide (docs/guide.md, content/site.yaml).",
   ),
   ConfigInvalid: entry<{ file: string; field: string; problem: string }>(
     "Invalid site configuration",
@@ -47,12 +47,12 @@ export const ERRORS = {
       p.field.startsWith("locales")
         ? 'Each item of `locales` has `code`, `lang`, `ogLocale` and `prefix`; exactly one has prefix "" (the ' +
           'default locale), every other prefix is "/" and a word ("/de"), and codes and prefixes are unique.'
-        : `Fix \`${p.field}\` in content/site.yaml (see content/README.md for the fields).`,
+        : `Fix \`${p.field}\` in content/site.yaml (sitegen's guide, docs/guide.md, describes its settings).`,
   ),
   SiteUrlInvalid: entry<{ value: string; option: string }>(
     "Invalid site address",
     (p) => `"${p.value}" (from ${p.option}) is not an absolute http or https URL.`,
-    (p) => `Set ${p.option} to an address of the form https://www.example.com.br`,
+    (p) => `Set ${p.option} to an address of the form https://www.example.com`,
   ),
   YamlSyntaxError: entry<Place & { reason: string; excerpt: string }>(
     "YAML syntax error",
@@ -124,8 +124,9 @@ export const ERRORS = {
   ImageMissing: entry<{ place: string; image: string; resolved: string }>(
     "Image not found",
     (p) => `${p.place}: the image "${p.image}" (${p.resolved}) does not exist.`,
-    "Write the image's path relative to the file that uses it (./chart.png beside an article; " +
-      "../../images/insights/cover.webp for an image both languages share), or add the file there.",
+    "Write the image's path relative to the file that uses it (./photo.jpg for a file beside it; " +
+      "../../images/photo.webp from a collection's entry to content/images/, where the images every locale shares " +
+      "live), or add the file there.",
   ),
   ImageNotLocal: entry<{ place: string; image: string; problem: string }>(
     "Image is not a file of the project",
@@ -237,8 +238,10 @@ export const ERRORS = {
   DistNotSitegenBuild: entry<{ dir: string; problem: string }>(
     "Not a sitegen build",
     (p) => `${p.dir} is not an output this sitegen can serve: ${p.problem}`,
-    "Build it again with this version of sitegen (npx --no sitegen build): the build writes _sitegen/ with the " +
-      "locales, the endpoints' settings and text, and the compiled endpoints that sitegen start needs.",
+    "Build it again with this version of sitegen (npx --no sitegen build): the build of a site with endpoints " +
+      "writes _sitegen/ with the locales, the endpoints' settings and text, and the compiled endpoints that " +
+      "sitegen start needs; for a site without endpoints, run sitegen start in the project folder (it reads " +
+      "content/site.yaml), or serve the folder with any static server.",
   ),
   ApiModuleInvalid: entry<{ file: string; problem: string }>(
     "Invalid endpoints module",
@@ -337,7 +340,7 @@ export const ERRORS = {
       p.variable.includes(".")
         ? `Fix \`${p.variable}\` in content/site.yaml.`
         : `Set ${p.variable} in the environment as the notifications need it ` +
-          "(SMTP_URL=smtp://user:password@host:587, NOTIFY_EMAIL_TO=a@firm.com,b@firm.com, " +
+          "(SMTP_URL=smtp://user:password@host:587, NOTIFY_EMAIL_TO=a@example.com,b@example.com, " +
           "NOTIFY_WEBHOOK_URL=https://...), or unset it to send no such notification.",
   ),
   DoubleOptInSecretMissing: entry<{ variable: string; setting?: string; problem: string }>(

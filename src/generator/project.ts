@@ -49,3 +49,8 @@ export function findProjectRoot(start = process.cwd()): string {
 export function cacheFolder(root: string): string {
   return join(root, "node_modules", ".cache", "sitegen");
 }
+
+/** Where `sitegen serve` builds (drafts and compressed copies included), so that dist/ holds only sitegen build's. */
+export function serveFolder(root: string): string {
+  return join(cacheFolder(root), "serve");
+}

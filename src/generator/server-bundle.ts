@@ -1,10 +1,13 @@
 /**
- * What `sitegen start` needs besides the pages, written by every build into the output's `_sitegen/`
- * folder, so that a production install can serve a `dist/` on its own, without content/ or src/:
+ * What `sitegen start` needs besides the pages, written by every build of a site with endpoints into the
+ * output's `_sitegen/` folder, so that a production install can serve a `dist/` on its own, without content/
+ * or src/:
  * - `_sitegen/site.json`: the site's configuration as the build used it (address, locales, endpoints, and
  *   every other section as site.yaml has it: the endpoints apply the environment of `start`'s run
  *   themselves) and each locale's text, which the endpoints answer with;
- * - `_sitegen/api.cjs`: the site's endpoints module, compiled (endpoints.ts), when the site has one.
+ * - `_sitegen/api.cjs`: the site's endpoints module, compiled (endpoints.ts).
+ * A site without an endpoints module gets no such folder: its output is static files only, which `sitegen
+ * start` serves with the project's content/site.yaml (readServerBundle's `withoutEndpoints`).
  * The folder is never served: src/server/request-path.ts hides every path with a segment starting with "_".
  * This module owns the format: it makes the files and reads them back.
  */
@@ -35,8 +38,9 @@ export interface ServerBundleInput {
   apiCode: string | undefined;
 }
 
-/** The files to write into the output, path relative to it → content. */
+/** The files to write into the output, path relative to it → content: none for a site without endpoints. */
 export function serverBundleFiles(input: ServerBundleInput): { file: string; data: string }[] {
+  if (input.apiCode === undefined) return [];
   const content: SiteFile = {
     format: FORMAT,
     site: input.site,
@@ -56,10 +60,16 @@ export interface ServerBundle {
   apiFile: string | undefined;
 }
 
-/** Reads what the build recorded in `outDir`; a missing or foreign folder is a catalogued error naming it. */
-export function readServerBundle(outDir: string): ServerBundle {
+/**
+ * Reads what the build recorded in `outDir`; a missing or foreign folder is a catalogued error naming it. An
+ * output without `_sitegen/` (a site without endpoints) is served with the configuration `withoutEndpoints`
+ * gives (the project's content/site.yaml), when it gives one.
+ */
+export function readServerBundle(outDir: string, withoutEndpoints?: () => SiteConfig | undefined): ServerBundle {
   if (!statSync(outDir, { throwIfNoEntry: false })?.isDirectory()) throw sitegenError("DistMissing", { dir: outDir });
   const notBuilt = (problem: string) => sitegenError("DistNotSitegenBuild", { dir: outDir, problem });
+  const staticSite = existsSync(join(outDir, SERVER_DIR)) ? undefined : withoutEndpoints?.();
+  if (staticSite) return { site: staticSite, messages: {}, apiFile: undefined };
   const siteFile = join(outDir, SITE_FILE);
   if (!existsSync(siteFile)) throw notBuilt(`it has no ${SITE_FILE}.`);
   let content: Partial<SiteFile>;

@@ -61,7 +61,7 @@ export type FieldRule = (
   /** A list of such ids (tags: each `${to}.${id}` is a text key, its label). */
   | { type: "references"; to: string; required?: boolean }
   /**
-   * An image file, its path relative to the entry's file (`../../images/insights/cover.webp`): processed by
+   * An image file, its path relative to the entry's file (`../../images/cover.webp`): processed by
    * the build's image stage (CollectionEntry.images). The first image field of a schema also gives the
    * entry its Open Graph image.
    */
@@ -128,7 +128,7 @@ export interface CollectionEntry {
   bodyImages?: ImageRef[];
   /** The `<picture>` of each of them, in order, once the image stage made them (the html shows them). */
   bodyPictures?: string[];
-  /** The entry's page, prefix included ("/de/insights/ki-governance"), when a route shows entries. */
+  /** The entry's page, prefix included ("/de/blog/ki-governance"), when a route shows entries. */
   path?: string;
 }
 
@@ -196,7 +196,7 @@ export interface SiteDefinition {
   collections?: CollectionDefinition[];
   /**
    * Text keys whose value is an image file, its path relative to the YAML file that holds the key; `*`
-   * stands for one segment of the key ("leadership.*.photo"). Pages get the processed image with
+   * stands for one segment of the key ("team.*.photo"). Pages get the processed image with
    * PageData.image(key).
    */
   imageKeys?: string[];
@@ -274,7 +274,7 @@ export interface PageData {
   /** Absent on special and unlisted pages. */
   route?: Route;
   site: SiteConfig;
-  /** Every route of the site (the not-found page labels the segments of their paths). */
+  /** Every route of the site (the not-found page labels the addresses of its trail with them). */
   routes: Route[];
   /** The path of a route in this page's locale (or another). */
   href(routeId: string, locale?: string): string;

@@ -10,7 +10,7 @@ import { localeOfPath, type LocalePrefix } from "../generator/locales.ts";
 
 interface Props {
   home: { label: string };
-  /** Content labels of the known segments (breadcrumbs.<segment>). */
+  /** Content labels of the site's addresses in this locale (breadcrumbs.<route id>), by address. */
   labels: Record<string, string>;
   /** The language of this not-found page, the site's locales, and the address of each one's not-found page. */
   locale: string;
@@ -18,7 +18,6 @@ interface Props {
   notFoundPages: Record<string, string>;
 }
 
-const PREFIX = "breadcrumbs.";
 /** Handled by the runtime (main.ts); not imported from it, which would cost every page one more chunk. */
 export const REPLACE_PAGE_EVENT = "sitegen:replace-page";
 
@@ -30,11 +29,9 @@ export const mount: Mount = (element, props) => {
   const wanted = localeOfPath(location.pathname, locales).code;
   if (wanted !== locale)
     return void dispatchEvent(new CustomEvent(REPLACE_PAGE_EVENT, { detail: notFoundPages[wanted] }));
-  // The content the page was built with, as breadcrumbsFor asks for it. Own keys only: an address
-  // segment such as "constructor" must not find Object's.
-  const has = (key: string) => key.startsWith(PREFIX) && Object.hasOwn(labels, key.slice(PREFIX.length));
-  const t = (key: string) => (key === `${PREFIX}home` ? home.label : has(key) ? labels[key.slice(PREFIX.length)] : key);
-  const crumbs = breadcrumbsFor(location.pathname, { t, has }, locales);
+  // The labels the page was built with. Own keys only: an address such as "/constructor" must not find Object's.
+  const of = (path: string) => (Object.hasOwn(labels, path) ? labels[path] : undefined);
+  const crumbs = breadcrumbsFor(location.pathname, { home: home.label, of }, locales);
   const list = element.querySelector("ol");
   if (!list || !crumbs.length) return;
   list.replaceChildren(

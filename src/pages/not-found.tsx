@@ -1,6 +1,5 @@
 import { usePage } from "../components/page-context.tsx";
 import { CardLink, QuietPage, Section } from "../components/blocks.tsx";
-import { unprefixedPath } from "../generator/locales.ts";
 
 /**
  * The trail of the address actually asked for, built in the browser (src/islands/path-breadcrumbs.ts):
@@ -9,16 +8,11 @@ import { unprefixedPath } from "../generator/locales.ts";
  */
 function PathBreadcrumbs() {
   const { t, has, islands, locale, routes, site, notFoundPaths } = usePage();
-  // Every segment of the site's own paths: the ones that can have a content label.
-  const segments = [
-    ...new Set(
-      routes.flatMap((r) =>
-        Object.values(r.paths).flatMap((p) => unprefixedPath(p, site.locales).split("/").filter(Boolean)),
-      ),
-    ),
-  ];
+  // The content label of every route of this locale (breadcrumbs.<route id>), by its address.
   const labels = Object.fromEntries(
-    segments.filter((s) => has(`breadcrumbs.${s}`)).map((s) => [s, t(`breadcrumbs.${s}`)]),
+    routes.flatMap((r) =>
+      r.paths[locale] && has(`breadcrumbs.${r.id}`) ? [[r.paths[locale], t(`breadcrumbs.${r.id}`)]] : [],
+    ),
   );
   const locales = site.locales.map((l) => ({ code: l.code, prefix: l.prefix }));
   const props = { home: { label: t("breadcrumbs.home") }, labels, locale, locales, notFoundPages: notFoundPaths };

@@ -2,9 +2,13 @@
  * `sitegen start`: the production server. It serves a `dist/` that `sitegen build` already made, with the
  * site's endpoints, for a virtual machine or a container: it builds nothing, watches nothing, reloads
  * nothing, and needs nothing of the project but that folder and the production dependencies (what it
- * reads is in dist/_sitegen/, see server-bundle.ts).
+ * reads is in dist/_sitegen/, see server-bundle.ts). An output without endpoints has no _sitegen/: it is
+ * served with the project's content/site.yaml, when start runs in the project folder.
  */
-import type { SiteConfig } from "../generator/config.ts";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { loadSiteConfig, type SiteConfig } from "../generator/config.ts";
+import { PROJECT_FILES } from "../generator/project.ts";
 import { createEndpoints, NO_ENDPOINTS, requireBuiltModule, type Endpoints } from "../generator/endpoints.ts";
 import { formatError, sitegenError } from "../generator/errors.ts";
 import { drainServer } from "./drain.ts";
@@ -54,7 +58,9 @@ function logEvent(event: string, fields: Record<string, unknown> = {}): void {
 }
 
 export async function startServer(options: StartOptions): Promise<void> {
-  const bundle = readServerBundle(options.outDir);
+  const projectSite = () =>
+    existsSync(join(options.root, PROJECT_FILES.config)) ? loadSiteConfig(options.root) : undefined;
+  const bundle = readServerBundle(options.outDir, projectSite);
   const site: SiteConfig = bundle.site;
   const plugin = bundle.apiFile ? requireBuiltModule(bundle.apiFile, options.root) : undefined;
   const api: Endpoints = plugin

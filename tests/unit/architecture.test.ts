@@ -77,6 +77,26 @@ describe("src/generator and src/server", () => {
     );
     expect(found).toEqual([]);
   });
+
+  it("names none of the site's collections or the text groups they refer to, in messages, hints or comments", () => {
+    // Its route table's collections and references ("insights", "leadership"), but for words the generator uses
+    // in their ordinary sense (a page's tags, a site's services).
+    const routes = readFileSync(join(ROOT, "src", "pages", "routes.ts"), "utf8");
+    const names = [...new Set([...routes.matchAll(/\b(?:name|to): "([a-z-]+)"/g)].map((m) => m[1]))].filter(
+      (name) => !["tags", "services"].includes(name),
+    );
+    expect(names).toEqual(expect.arrayContaining(["insights", "cases", "leadership"]));
+    const found = sources.flatMap(({ file, text }) =>
+      text
+        .split("\n")
+        .flatMap((line, i) =>
+          names
+            .filter((name) => new RegExp(`\\b${name}\\b`, "i").test(line))
+            .map((name) => `${file}:${i + 1}: ${name}`),
+        ),
+    );
+    expect(found).toEqual([]);
+  });
 });
 
 /** The code a newcomer reads: every tracked source file of the project. */

@@ -1,29 +1,45 @@
 import { describe, expect, it } from "vitest";
-import { breadcrumbsFor } from "../../src/generator/breadcrumbs.ts";
+import { breadcrumbsFor, crumbLabels } from "../../src/generator/breadcrumbs.ts";
 import { createTranslator } from "../../src/generator/i18n.ts";
 
-const pt = createTranslator(
-  "pt",
-  new Map([
-    ["breadcrumbs.home", "Início"],
-    ["breadcrumbs.services", "Serviços"],
-    ["breadcrumbs.advisory", "Consultoria em IA"],
-    ["breadcrumbs.industries", "Setores"],
-    ["breadcrumbs.financial-services", "Serviços financeiros"],
-  ]),
+// Every route's full path, in every locale, → its id; labels are keyed by route id.
+const ROUTE_IDS = new Map([
+  ["/services", "services"],
+  ["/en/services", "services"],
+  ["/es/services", "services"],
+  ["/services/advisory", "services.advisory"],
+  ["/en/services/advisory", "services.advisory"],
+  ["/industries", "industries"],
+  ["/industries/financial-services", "industries.financial-services"],
+]);
+const pt = crumbLabels(
+  createTranslator(
+    "pt",
+    new Map([
+      ["breadcrumbs.home", "Início"],
+      ["breadcrumbs.services", "Serviços"],
+      ["breadcrumbs.services.advisory", "Consultoria em IA"],
+      ["breadcrumbs.industries", "Setores"],
+      ["breadcrumbs.industries.financial-services", "Serviços financeiros"],
+    ]),
+  ),
+  ROUTE_IDS,
 );
 const LOCALES = [
   { code: "pt", prefix: "" },
   { code: "en", prefix: "/en" },
 ];
 const THREE = [...LOCALES, { code: "es", prefix: "/es" }];
-const en = createTranslator(
-  "en",
-  new Map([
-    ["breadcrumbs.home", "Home"],
-    ["breadcrumbs.services", "Services"],
-    ["breadcrumbs.advisory", "AI Advisory"],
-  ]),
+const en = crumbLabels(
+  createTranslator(
+    "en",
+    new Map([
+      ["breadcrumbs.home", "Home"],
+      ["breadcrumbs.services", "Services"],
+      ["breadcrumbs.services.advisory", "AI Advisory"],
+    ]),
+  ),
+  ROUTE_IDS,
 );
 
 describe("breadcrumbs (spec §2)", () => {
@@ -58,12 +74,15 @@ describe("breadcrumbs (spec §2)", () => {
   });
 
   it("follow every locale's prefix, and name the last crumb by the page's own title when given", () => {
-    const es = createTranslator(
-      "es",
-      new Map([
-        ["breadcrumbs.home", "Inicio"],
-        ["breadcrumbs.services", "Servicios"],
-      ]),
+    const es = crumbLabels(
+      createTranslator(
+        "es",
+        new Map([
+          ["breadcrumbs.home", "Inicio"],
+          ["breadcrumbs.services", "Servicios"],
+        ]),
+      ),
+      ROUTE_IDS,
     );
     expect(breadcrumbsFor("/es/services/advisory", es, THREE)).toEqual([
       { label: "Inicio", href: "/es" },
@@ -80,5 +99,38 @@ describe("breadcrumbs (spec §2)", () => {
 
   it("decode percent-encoded unknown segments for display", () => {
     expect(breadcrumbsFor("/s%C3%A3o-paulo", pt, LOCALES).at(-1)).toEqual({ label: "São-paulo" });
+  });
+
+  it("label translated paths by their route's id, and a segment no route answers by the segment", () => {
+    const ids = new Map([
+      ["/sobre", "about"],
+      ["/en/about", "about"],
+      ["/sobre/equipe", "about.team"],
+      ["/en/about/team", "about.team"],
+    ]);
+    const text = (locale: string, about: string, team: string) =>
+      crumbLabels(
+        createTranslator(
+          locale,
+          new Map([
+            ["breadcrumbs.home", locale === "pt" ? "Início" : "Home"],
+            ["breadcrumbs.about", about],
+            ["breadcrumbs.about.team", team],
+          ]),
+        ),
+        ids,
+      );
+    expect(breadcrumbsFor("/sobre/equipe", text("pt", "Sobre nós", "Equipe"), LOCALES)).toEqual([
+      { label: "Início", href: "/" },
+      { label: "Sobre nós", href: "/sobre" },
+      { label: "Equipe" },
+    ]);
+    expect(breadcrumbsFor("/en/about/team", text("en", "About us", "Team"), LOCALES)).toEqual([
+      { label: "Home", href: "/en" },
+      { label: "About us", href: "/en/about" },
+      { label: "Team" },
+    ]);
+    // "/en/sobre" is no route's address in English: its segment is not looked up as a key.
+    expect(breadcrumbsFor("/en/sobre", text("en", "About us", "Team"), LOCALES).at(-1)).toEqual({ label: "Sobre" });
   });
 });

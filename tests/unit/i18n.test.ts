@@ -117,7 +117,7 @@ describe("content of this site", () => {
       expect(c.dictionary.get("breadcrumbs.contact")).toBe(c.dictionary.get("nav.contact"));
       expect(c.dictionary.get("contact.heading")).toBe(c.dictionary.get("nav.contact"));
       for (const [slug, key] of Object.entries(ROUTED_SECTORS))
-        expect(c.dictionary.get(`breadcrumbs.${slug}`)).toBe(c.dictionary.get(`industries.${key}.name`));
+        expect(c.dictionary.get(`breadcrumbs.industries.${slug}`)).toBe(c.dictionary.get(`industries.${key}.name`));
     }
     // A figure never breaks from its currency or its unit at the end of a line.
     expect(pt.dictionary.get("advisors.advisor2.bio")).toContain("US$\u00a036\u00a0milhões");

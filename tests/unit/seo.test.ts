@@ -10,6 +10,9 @@ import {
 import { loadSiteConfig, normaliseSiteUrl } from "../../src/generator/config.ts";
 import { planPages } from "../../src/generator/pipeline/plan-pages.ts";
 import { ROOT, sitePlan } from "../helpers.ts";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 
 const config = { ...loadSiteConfig(ROOT), siteUrl: "https://example.com.br" };
 const { site, collections } = await sitePlan();
@@ -70,8 +73,32 @@ describe("the Organization in JSON-LD", () => {
       description: "",
       crumbs: [],
     })["@graph"] as Record<string, unknown>[];
-    return graph.find((n) => n["@type"] === "Organization")!;
+    return graph.find((n) => String(n["@id"]).endsWith("#organization"))!;
   };
+
+  it("is of the type site.yaml's organizationType names, Organization without it, its address escaped", () => {
+    expect(organization({ organizationType: undefined })["@type"]).toBe("Organization");
+    const bakery = organization({ organizationType: "Bakery", streetAddress: "Rua </script><b>, 5" });
+    expect(bakery["@type"]).toBe("Bakery");
+    const json = serializeJsonLd(bakery);
+    expect(json).toContain('"streetAddress":"Rua \\u003c/script\\u003e\\u003cb\\u003e, 5"');
+    expect(JSON.parse(json).address.streetAddress).toBe("Rua </script><b>, 5");
+  });
+
+  it("takes a schema.org type name as organizationType, and names the field of anything else", () => {
+    const dir = mkdtempSync(join(tmpdir(), "sitegen-org-"));
+    mkdirSync(join(dir, "content"));
+    const locales = "locales:\n  - { code: en, lang: en, ogLocale: en_GB }\n";
+    const write = (type: string) =>
+      writeFileSync(
+        join(dir, "content", "site.yaml"),
+        `siteUrl: https://example.org\norganizationType: ${type}\n${locales}`,
+      );
+    write("Restaurant");
+    expect(loadSiteConfig(dir, {}, {}).organizationType).toBe("Restaurant");
+    write('"Bakery\\" onload"');
+    expect(() => loadSiteConfig(dir, {}, {})).toThrow(/organizationType/);
+  });
 
   it("carries the street address, postal code, tax id and profiles site.yaml gives", () => {
     const org = organization({

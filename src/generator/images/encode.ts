@@ -54,7 +54,7 @@ export interface EncodeRequest {
   path: string;
   /** The source relative to the project folder (ProcessedImage.source). */
   source: string;
-  /** Where the image is used, for errors: "content/pt/insights/x.md:12". */
+  /** Where the image is used, for errors: "content/de/blog/x.md:12". */
   place: string;
   /** As written where it is used. */
   written: string;

@@ -4,7 +4,7 @@ import type { CollectionDefinition, HeadData, PageData, Route } from "../site-de
 import type { ProcessedImages } from "./images.ts";
 import type { Collections } from "./collections.ts";
 import { createTranslator, type Translator } from "../i18n.ts";
-import { breadcrumbsFor } from "../breadcrumbs.ts";
+import { breadcrumbsFor, crumbLabels } from "../breadcrumbs.ts";
 import { localizedPath } from "../locales.ts";
 import { absoluteUrl } from "../seo/urls.ts";
 import { alternatesFor } from "../seo/hreflang.ts";
@@ -117,6 +117,8 @@ interface BuildContext {
   log: ReadLog;
   routes: Route[];
   byId: Map<string, Route>;
+  /** Every route's full path, in every locale, → its id: what labels the breadcrumbs. */
+  routeIds: Map<string, string>;
   notFoundPaths: Record<string, string>;
   /**
    * Each locale's long date format, made when a page of it first shows a date (a format takes ICU's data for its
@@ -142,8 +144,9 @@ function buildContext({ plan, site, assets, log, collections, images, bundle }: 
     return format;
   };
   const byId = new Map(plan.routes.map((r) => [r.id, r]));
+  const routeIds = new Map(plan.routes.flatMap((r) => Object.values(r.paths).map((path) => [path, r.id] as const)));
   const shared = { site, assets, log, collections, images, definitions: bundle.site.collections ?? [] };
-  return { ...shared, routes: plan.routes, byId, notFoundPaths, dateFormat, formattedDates: new Map() };
+  return { ...shared, routes: plan.routes, byId, routeIds, notFoundPaths, dateFormat, formattedDates: new Map() };
 }
 
 const DATE_STYLE: Intl.DateTimeFormatOptions = { dateStyle: "long", timeZone: "UTC" };
@@ -190,7 +193,7 @@ function pageData(page: PlannedPage, translator: Translator, context: BuildConte
       href: route?.paths[l.code] ?? route?.fallback?.[l.code] ?? localizedPath("/", l),
       current: l.code === locale,
     })),
-    crumbs: route ? crumbsOf(page, translator, site, groupLabel) : [],
+    crumbs: route ? crumbsOf(page, translator, context, groupLabel) : [],
     islands: context.assets.islands,
     notFoundPaths: context.notFoundPaths,
     collection: (name) => {
@@ -214,11 +217,12 @@ function pageData(page: PlannedPage, translator: Translator, context: BuildConte
  * listing's its group's label, and a listing's later pages end with the listing, then "page n" (the text
  * key `pagination.page`).
  */
-function crumbsOf(page: PlannedPage, translator: Translator, site: SiteConfig, groupLabel: string | undefined) {
-  if (page.entry)
-    return breadcrumbsFor(page.path, translator, site.locales, String(page.entry.data.title ?? page.entry.slug));
+function crumbsOf(page: PlannedPage, translator: Translator, context: BuildContext, groupLabel: string | undefined) {
+  const labels = crumbLabels(translator, context.routeIds);
+  const locales = context.site.locales;
+  if (page.entry) return breadcrumbsFor(page.path, labels, locales, String(page.entry.data.title ?? page.entry.slug));
   if (page.listing && page.listing.page > 1) {
-    const crumbs = breadcrumbsFor(page.listing.basePath, translator, site.locales, groupLabel);
+    const crumbs = breadcrumbsFor(page.listing.basePath, labels, locales, groupLabel);
     const last = crumbs.pop()!;
     return [
       ...crumbs,
@@ -226,7 +230,7 @@ function crumbsOf(page: PlannedPage, translator: Translator, site: SiteConfig, g
       { label: translator.t("pagination.page", { page: page.listing.page }) },
     ];
   }
-  return breadcrumbsFor(page.path, translator, site.locales, groupLabel);
+  return breadcrumbsFor(page.path, labels, locales, groupLabel);
 }
 
 function headData(page: PlannedPage, data: PageData, context: BuildContext): HeadData {

@@ -2,7 +2,6 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { brotliCompressSync } from "node:zlib";
 import type { LocaleContent } from "../content.ts";
-import { compareLocales } from "../content.ts";
 import { formatError, sitegenError, type SitegenError } from "../errors.ts";
 import { PROJECT_FILES } from "../project.ts";
 import { hasListedPages } from "../seo/sitemap.ts";
@@ -12,15 +11,15 @@ import { isTextFile } from "./write-output.ts";
 export interface MissingKey {
   locale: string;
   key: string;
-  /** Pages that show the raw key because of it (empty: the key is only absent from the locale's files). */
+  /** Pages that show the raw key because of it. */
   pages: string[];
   /** The file of another locale that defines it. */
   definedIn?: string;
 }
 
 /**
- * Every text key some locale lacks: those another locale's files define, and those a page asked for that
- * no locale defines, each with the pages that show it raw.
+ * Every text key a page asked for and its locale lacks, with the pages that show it raw and the file of
+ * another locale that defines it. A key no page shows is not reported, whatever the other locales hold.
  */
 export function missingTranslations(contents: LocaleContent[], pages: ReportInput["pages"]): MissingKey[] {
   const report = new Map<string, MissingKey>();
@@ -30,7 +29,6 @@ export function missingTranslations(contents: LocaleContent[], pages: ReportInpu
     if (!report.has(id)) report.set(id, { locale, key, pages: [], definedIn: definedIn(key) });
     return report.get(id)!;
   };
-  for (const [locale, keys] of Object.entries(compareLocales(contents))) for (const key of keys) entry(locale, key);
   for (const page of pages) for (const key of page.missing) entry(page.locale, key).pages.push(page.label);
   return [...report.values()].sort((a, b) => a.locale.localeCompare(b.locale) || a.key.localeCompare(b.key));
 }

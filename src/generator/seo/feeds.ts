@@ -10,7 +10,7 @@ export interface FeedInput {
   lang: string;
   title: string;
   description: string;
-  /** The listing's address in this locale ("/de/insights"): the feeds live beside it. */
+  /** The listing's address in this locale ("/de/blog"): the feeds live beside it. */
   listPath: string;
   /** Newest first; the feed takes the first `limit`. */
   entries: CollectionEntry[];
@@ -69,7 +69,7 @@ function absoluteImages(html: string, siteUrl: string): string {
 
 /**
  * Every feed file of the build: for each collection with a feed, in each locale where its listing exists,
- * rss.xml and atom.xml beside the listing ("insights/rss.xml", "de/insights/atom.xml").
+ * rss.xml and atom.xml beside the listing ("blog/rss.xml", "de/blog/atom.xml").
  */
 export function feedFiles(input: {
   site: SiteConfig;

@@ -38,9 +38,9 @@ const texts = (value: unknown) => {
 };
 
 /**
- * The JSON-LD @graph of a page: the Organization and the WebSite (from site.yaml's brand, legalName,
- * taxId, email, phone, streetAddress, postalCode, city, region, countryCode, foundingYear and sameAs, each
- * optional, an empty one left out), the page's own node, a
+ * The JSON-LD @graph of a page: the organization and the WebSite (from site.yaml's organizationType, brand,
+ * legalName, taxId, email, phone, streetAddress, postalCode, city, region, countryCode, foundingYear and
+ * sameAs, each optional, an empty one left out; the type Organization by default), the page's own node, a
  * Service node for routes of that type, and the BreadcrumbList.
  */
 export function structuredData(input: StructuredDataInput): Record<string, unknown> {
@@ -69,7 +69,7 @@ function siteNodes(site: SiteConfig): { nodes: Record<string, unknown>[]; json: 
   const country = text(site.countryCode);
   const nodes: Record<string, unknown>[] = [
     {
-      "@type": "Organization",
+      "@type": text(site.organizationType) ?? "Organization",
       "@id": orgId,
       name: text(site.brand),
       legalName: text(site.legalName),
