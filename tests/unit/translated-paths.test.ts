@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { spawnSync } from "node:child_process";
-import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ROOT, fixtureCopy, parseHtml } from "../helpers.ts";
@@ -54,9 +54,13 @@ notFound:
 
 beforeAll(() => {
   project = fixtureCopy();
-  appendFileSync(
-    join(project, "content", "site.yaml"),
-    "  - code: en\n    lang: en\n    ogLocale: en_GB\n    prefix: /en\n",
+  const site = join(project, "content", "site.yaml");
+  writeFileSync(
+    site,
+    readFileSync(site, "utf8").replace(
+      '    prefix: ""\n',
+      '    prefix: ""\n  - code: en\n    lang: en\n    ogLocale: en_GB\n    prefix: /en\n',
+    ),
   );
   const routes = join(project, "src", "pages", "routes.ts");
   writeFileSync(
