@@ -46,6 +46,8 @@ export interface SendOptions {
   dryRun?: boolean;
   testTo?: string;
   rate?: string;
+  /** The deployed site whose store the send goes through (newsletter-remote.ts). */
+  site?: string;
 }
 
 export interface SendDependencies {
@@ -98,7 +100,41 @@ function ratePerMinute(context: CommandContext, value: string | undefined): numb
   });
 }
 
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+export const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+/** The options every send checks first, wherever the store is. */
+export function checkSendOptions(context: CommandContext, opts: SendOptions) {
+  const since = checkSince(context, opts.since);
+  const rate = ratePerMinute(context, opts.rate);
+  const testTo = opts.testTo?.trim();
+  if (testTo !== undefined && !isValidEmail(testTo))
+    throw context.error({
+      name: "OptionValueInvalid",
+      params: { option: "test-to", value: testTo, valid: ["ana@example.com"], meaning: "an e-mail address" },
+    });
+  return { since, rate, testTo, unsubscribeEmail: unsubscribeEmailOf(context) };
+}
+
+/** What --dry-run prints: each locale's new articles and confirmed subscribers, and copies still waiting. */
+export function printDryRun(
+  context: CommandContext,
+  issues: IssueContent[],
+  readers: (locale: string) => number,
+  unfinished: IssueProgress,
+  print: (line: string) => void,
+): void {
+  for (const { code } of context.site().locales) {
+    const issue = issues.find((i) => i.locale === code);
+    const count = plural(readers(code), "confirmed subscriber");
+    print(
+      issue
+        ? `${code}: ${plural(issue.articles.length, "new article")}, ${count}: nothing sent (--dry-run).`
+        : `${code}: no new article, ${count}: nothing to send.`,
+    );
+  }
+  const left = unfinished.pending + unfinished.failing;
+  if (left > 0) print(`Issues already recorded: ${plural(left, "copy", "copies")} still to deliver.`);
+}
 
 export async function sendNewsletter(
   context: CommandContext,
@@ -108,16 +144,8 @@ export async function sendNewsletter(
   const env = deps.env ?? process.env;
   const now = deps.now ?? Date.now;
   const print = deps.print ?? ((line: string) => console.log(line));
-  const since = checkSince(context, opts.since);
-  const rate = ratePerMinute(context, opts.rate);
-  const testTo = opts.testTo?.trim();
-  if (testTo !== undefined && !isValidEmail(testTo))
-    throw context.error({
-      name: "OptionValueInvalid",
-      params: { option: "test-to", value: testTo, valid: ["ana@example.com"], meaning: "an e-mail address" },
-    });
+  const { since, rate, testTo, unsubscribeEmail } = checkSendOptions(context, opts);
   const site = context.site();
-  const unsubscribeEmail = unsubscribeEmailOf(context);
 
   let store: (SubmissionStore & IssueStore) | undefined;
   let setup: ReturnType<typeof settingsFor>;
@@ -139,18 +167,8 @@ export async function sendNewsletter(
     const day = new Date(now()).toISOString().slice(0, 10);
 
     if (opts.dryRun) {
-      for (const { code } of site.locales) {
-        const issue = issues.find((i) => i.locale === code);
-        const readers = plural(ofLocale(code).length, "confirmed subscriber");
-        print(
-          issue
-            ? `${code}: ${plural(issue.articles.length, "new article")}, ${readers}: nothing sent (--dry-run).`
-            : `${code}: no new article, ${readers}: nothing to send.`,
-        );
-      }
       const unfinished = await unfinishedOf(store, records);
-      const left = unfinished.pending + unfinished.failing;
-      if (left > 0) print(`Issues already recorded: ${plural(left, "copy", "copies")} still to deliver.`);
+      printDryRun(context, issues, (code) => ofLocale(code).length, unfinished, print);
       return { recorded: 0, progress: unfinished };
     }
     const { links, notify } = setup!;
@@ -200,7 +218,7 @@ export async function sendNewsletter(
 }
 
 /** SMTP, the sender and the unsubscribe links' signer, each required unless nothing is sent. */
-function settingsFor(context: CommandContext, env: Environment, dryRun: boolean) {
+export function settingsFor(context: CommandContext, env: Environment, dryRun: boolean) {
   const site = context.site();
   const notify = notifySettings(site.notifications as NotificationsConfig | undefined, env);
   if (dryRun) return undefined;
@@ -223,7 +241,7 @@ function settingsFor(context: CommandContext, env: Environment, dryRun: boolean)
   return { notify, links };
 }
 
-async function sendTests(
+export async function sendTests(
   context: CommandContext,
   issues: IssueContent[],
   day: string,
