@@ -33,6 +33,8 @@ import {
  */
 const SECRET = "a-test-secret-of-more-than-thirty-two-characters";
 const PATH = "/api/newsletter/issues";
+/** The day the issues are dated (the site's clock checks the signatures: the real one). */
+const NOW = Date.UTC(2026, 10, 29, 12, 0, 0);
 
 let project: string;
 let entries: PublishedEntry[];
@@ -69,7 +71,7 @@ for (const backend of [sqliteBackend(), postgresBackend(), d1Backend(), blobsBac
     let SITE_URL: string;
     const site = (input: string, init?: RequestInit) => fetch(input, init);
     const send = (opts: SendOptions) =>
-      sendThroughSite(context, { ...opts, site: SITE_URL }, { env, print: (line) => lines.push(line) });
+      sendThroughSite(context, { ...opts, site: SITE_URL }, { env, now: () => NOW, print: (line) => lines.push(line) });
     const issueCount = async () => (await (store as never as { issues(): Promise<unknown[]> }).issues()).length;
 
     beforeAll(async () => {
@@ -109,6 +111,22 @@ for (const backend of [sqliteBackend(), postgresBackend(), d1Backend(), blobsBac
         "en: 1 new article, 2 confirmed subscribers: nothing sent (--dry-run).",
       ]);
       expect(await issueCount()).toBe(0);
+    });
+
+    it("--test-to sends one copy of each language's issue from here, and records nothing", async () => {
+      lines.length = 0;
+      smtp.mails.length = 0;
+      await sendThroughSite(
+        context,
+        { site: SITE_URL, since: "2026-11-01", testTo: "editor@firma.example.com" },
+        { env: { ...env, SMTP_URL: smtp.url }, now: () => NOW, print: (line) => lines.push(line) },
+      );
+      expect(smtp.mails.map((m) => [m.to, m.subject])).toEqual([
+        [["editor@firma.example.com"], "Insights da Vetor AI · 29 de novembro de 2026"],
+        [["editor@firma.example.com"], "Vetor AI Insights · November 29, 2026"],
+      ]);
+      expect(await issueCount()).toBe(0);
+      smtp.mails.length = 0;
     });
 
     it("refuses an unsigned, altered or stale request, and changes nothing", async () => {
