@@ -16,10 +16,12 @@ import { openStore, type Environment } from "../src/api/stores.ts";
 import type { SubmissionStore } from "../src/api/store.ts";
 import { queryOnce, startPgCluster, type PgCluster } from "./pg-cluster.ts";
 import { Miniflare } from "miniflare";
-import { D1SubmissionStore, type D1Database, type D1PreparedStatement } from "../src/api/d1-store.ts";
+import type { D1Database, D1PreparedStatement } from "../src/api/d1-store.ts";
+import { D1IssueStore } from "../src/api/d1-issues.ts";
 import { getStore } from "@netlify/blobs";
 import { BlobsServer } from "@netlify/blobs/server";
-import { BlobsSubmissionStore, BLOBS_STORE_NAME } from "../src/api/blobs-store.ts";
+import { BLOBS_STORE_NAME } from "../src/api/blobs-store.ts";
+import { BlobsIssueStore } from "../src/api/blobs-issues.ts";
 import { onLoopback } from "./netlify-dev.ts";
 
 /** One database to test: how to select it, open its store, and look inside. */
@@ -278,7 +280,7 @@ export function d1Backend(): Backend {
       if (used >= D1_PLACES) throw new Error(`more than ${D1_PLACES} fresh D1 databases asked for: raise D1_PLACES`);
       const db = (await miniflare.getD1Database(`DB${used++}`)) as unknown as D1Database;
       const gated = throughGate(db, 16);
-      const open = () => new D1SubmissionStore(gated);
+      const open = () => new D1IssueStore(gated);
       return {
         env: {},
         root: project(".data/unused.db"),
@@ -356,7 +358,7 @@ export function blobsBackend(): Backend {
       env: {},
       root: project(".data/unused.db"),
       settings: settingsFor(".data/unused.db"),
-      open: () => new BlobsSubmissionStore(store()),
+      open: () => new BlobsIssueStore(store()),
       async count(table) {
         return (await store().list({ prefix: `${table}/` })).blobs.length;
       },

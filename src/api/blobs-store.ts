@@ -56,15 +56,17 @@ interface Stored {
   key: string;
   email_key: string;
 }
-type NewsletterBlob = NewsletterRow & Stored;
+export type NewsletterBlob = NewsletterRow & Stored;
 type ContactBlob = ContactRow & Stored;
-interface OutboxBlob extends OutboxRow {
+export interface OutboxBlob extends OutboxRow {
   submission_key: string;
   email_key: string;
+  /** A newsletter issue's copy: its unique key (issue and subscriber), blobs-issues.ts. */
+  dedupe_key?: string;
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
-const outboxKey = (id: number) => `outbox/${String(id).padStart(16, "0")}`;
+export const outboxKey = (id: number) => `outbox/${String(id).padStart(16, "0")}`;
 
 function checkMessages(messages: readonly OutboxMessage[]): { kind: string; payload: unknown }[] {
   return messages.map((m) => {
@@ -86,7 +88,7 @@ function newsletterBlob(blob: NewsletterBlob): NewsletterBlob {
 }
 
 function outboxRow(blob: OutboxBlob): OutboxRow {
-  const { submission_key: _s, email_key: _e, ...row } = blob;
+  const { submission_key: _s, email_key: _e, dedupe_key: _d, ...row } = blob;
   return row;
 }
 
@@ -97,20 +99,20 @@ export class BlobsSubmissionStore implements SubmissionStore {
   /** `store` for tests and scripts; by default the site's `submissions` store, from the function's environment. */
   constructor(private readonly given?: Store) {}
 
-  private blobs(): Store {
+  protected blobs(): Store {
     // getStore reads the environment Netlify gives a function; outside one it throws, naming what is missing.
     this.store ??= this.given ?? getStore({ name: BLOBS_STORE_NAME, consistency: "strong" });
     return this.store;
   }
 
-  private nextId(): number {
+  protected nextId(): number {
     const drawn = Date.now() * 1000 + Math.floor(Math.random() * 1000);
     this.lastId = Math.max(drawn, this.lastId + 1);
     return this.lastId;
   }
 
   /** Creates a blob under a fresh id; `make` builds its content for that id. */
-  private async create<T>(prefix: string, make: (id: number, key: string) => T): Promise<T> {
+  protected async create<T>(prefix: string, make: (id: number, key: string) => T): Promise<T> {
     for (let attempt = 0; attempt < MAX_TRIES; attempt++) {
       const id = this.nextId();
       const key = `${prefix}/${String(id).padStart(16, "0")}`;
@@ -121,7 +123,7 @@ export class BlobsSubmissionStore implements SubmissionStore {
   }
 
   /** A blob with the ETag of that very content, for a compare-and-swap; undefined when it does not exist. */
-  private async readForUpdate<T>(key: string): Promise<{ data: T; etag: string } | undefined> {
+  protected async readForUpdate<T>(key: string): Promise<{ data: T; etag: string } | undefined> {
     const found = await this.blobs().getWithMetadata(key, { type: "json" });
     if (!found) return undefined;
     if (found.etag) return { data: found.data as T, etag: found.etag };
@@ -137,7 +139,7 @@ export class BlobsSubmissionStore implements SubmissionStore {
    * Reads, changes and writes back one blob unless another write came in between; undefined when it is gone or
    * unchanged.
    */
-  private async update<T>(key: string, change: (value: T) => T | undefined): Promise<T | undefined> {
+  protected async update<T>(key: string, change: (value: T) => T | undefined): Promise<T | undefined> {
     for (let attempt = 0; attempt < MAX_TRIES; attempt++) {
       const found = await this.readForUpdate<T>(key);
       if (!found) return undefined;
@@ -149,7 +151,7 @@ export class BlobsSubmissionStore implements SubmissionStore {
   }
 
   /** Every blob under `prefix`, by id; one removed between the listing and the read is left out. */
-  private async readAll<T extends { id: number }>(prefix: string): Promise<T[]> {
+  protected async readAll<T extends { id: number }>(prefix: string): Promise<T[]> {
     const { blobs } = await this.blobs().list({ prefix: `${prefix}/` });
     const values: (T | null)[] = await Promise.all(blobs.map((b) => this.blobs().get(b.key, { type: "json" })));
     return values.filter((v) => v !== null).sort((a, b) => a.id - b.id);
@@ -289,6 +291,7 @@ export class BlobsSubmissionStore implements SubmissionStore {
           attempts: Math.max(0, ...mine.map((o) => o.attempts)),
           pendingAttempts: Math.max(0, ...undelivered.map((o) => o.attempts)),
           lastError: errors.at(-1) ?? null,
+          refused: mine.filter((o) => o.refused_at).length,
         }),
       } as unknown as ListedRow<T>;
     });
@@ -296,7 +299,8 @@ export class BlobsSubmissionStore implements SubmissionStore {
 
   async claimOutbox({ now, limit = 10, leaseMs = 300_000, skipKinds = [] }: ClaimOptions): Promise<OutboxRow[]> {
     const due = (await this.readAll<OutboxBlob>("outbox"))
-      .filter((o) => o.delivered_at === null && o.next_attempt_at <= iso(now) && !skipKinds.includes(o.kind))
+      .filter((o) => o.delivered_at === null && !o.refused_at && o.next_attempt_at <= iso(now))
+      .filter((o) => !skipKinds.includes(o.kind))
       .sort((a, b) => a.next_attempt_at.localeCompare(b.next_attempt_at) || a.id - b.id);
     const claimed: OutboxRow[] = [];
     for (const candidate of due) {
@@ -304,7 +308,8 @@ export class BlobsSubmissionStore implements SubmissionStore {
       // The lease is a compare-and-swap: of two workers claiming one notification, one write wins.
       const key = outboxKey(candidate.id);
       const found = await this.readForUpdate<OutboxBlob>(key);
-      if (!found || found.data.delivered_at !== null || found.data.next_attempt_at > iso(now)) continue;
+      if (!found || found.data.delivered_at !== null || found.data.refused_at || found.data.next_attempt_at > iso(now))
+        continue;
       const leased = { ...found.data, next_attempt_at: iso(now + leaseMs) };
       if ((await this.blobs().setJSON(key, leased, { onlyIfMatch: found.etag })).modified)
         claimed.push(outboxRow(leased));

@@ -9,7 +9,8 @@
  * compatibility.
  */
 import type { SiteConfig } from "../generator/config.ts";
-import { D1SubmissionStore, type D1Database } from "./d1-store.ts";
+import { D1IssueStore } from "./d1-issues.ts";
+import type { D1Database } from "./d1-store.ts";
 import { createEdgeApi } from "./edge.ts";
 import { D1 } from "./hosting.ts";
 import { createWorkersMailer } from "./notify/email-workers.ts";
@@ -79,9 +80,9 @@ export function createPagesWorker(options: PagesWorkerOptions): {
 } {
   const api = createEdgeApi({ site: options.site, messages: options.messages, createMailer: createWorkersMailer });
   // One store per binding, so it migrates once per isolate (the rate limit counts in D1, shared by all).
-  let store: { db: D1Database; store: D1SubmissionStore } | undefined;
+  let store: { db: D1Database; store: D1IssueStore } | undefined;
   const storeFor = (db: D1Database) => {
-    if (store?.db !== db) store = { db, store: new D1SubmissionStore(db) };
+    if (store?.db !== db) store = { db, store: new D1IssueStore(db) };
     return store.store;
   };
 

@@ -42,7 +42,7 @@ export interface D1Database {
 }
 
 const COLUMNS: Record<SubmissionType, string> = {
-  newsletter: "id, email, locale, created_at, suspect, confirmed_at",
+  newsletter: "id, email, locale, created_at, suspect, confirmed_at, bounced_at, bounce_reason",
   contact: "id, first_name, last_name, email, company, message, locale, created_at, suspect",
 };
 
@@ -128,7 +128,7 @@ export async function migrateD1(
 export class D1SubmissionStore implements SubmissionStore {
   private migrated: Promise<unknown> | undefined;
 
-  constructor(private readonly db: D1Database) {}
+  constructor(protected readonly db: D1Database) {}
 
   /** Migrates once per store; a failed attempt is forgotten, so the next call tries again. */
   async ready(): Promise<void> {
@@ -139,7 +139,7 @@ export class D1SubmissionStore implements SubmissionStore {
     await this.migrated;
   }
 
-  private async all<T>(sql: string, ...values: unknown[]): Promise<T[]> {
+  protected async all<T>(sql: string, ...values: unknown[]): Promise<T[]> {
     await this.ready();
     return (
       await this.db
@@ -257,14 +257,16 @@ export class D1SubmissionStore implements SubmissionStore {
         attempts: number;
         pending_attempts: number;
         last_error: string | null;
+        refused: number;
       }
     >(
       "SELECT s.*, coalesce(o.total, 0) AS total, coalesce(o.undelivered, 0) AS undelivered, " +
-        `coalesce(o.attempts, 0) AS attempts,
+        `coalesce(o.attempts, 0) AS attempts, coalesce(o.refused, 0) AS refused,
            coalesce(o.pending_attempts, 0) AS pending_attempts, o.last_error AS last_error
          FROM (SELECT ${COLUMNS[type]} FROM ${type}) s
          LEFT JOIN (
            SELECT submission_id, count(*) AS total, count(*) FILTER (WHERE delivered_at IS NULL) AS undelivered,
+             count(*) FILTER (WHERE refused_at IS NOT NULL) AS refused,
              max(attempts) AS attempts, max(attempts) FILTER (WHERE delivered_at IS NULL) AS pending_attempts,
              max(last_error) FILTER (WHERE delivered_at IS NULL) AS last_error
            FROM outbox WHERE submission_type = ? GROUP BY submission_id
@@ -272,9 +274,16 @@ export class D1SubmissionStore implements SubmissionStore {
          ORDER BY s.id`,
       type,
     );
-    return rows.map(({ total, undelivered, attempts, pending_attempts, last_error, ...row }) => ({
+    return rows.map(({ total, undelivered, attempts, refused, pending_attempts, last_error, ...row }) => ({
       ...row,
-      ...deliveryOf({ total, undelivered, attempts, pendingAttempts: pending_attempts, lastError: last_error }),
+      ...deliveryOf({
+        total,
+        undelivered,
+        attempts,
+        refused,
+        pendingAttempts: pending_attempts,
+        lastError: last_error,
+      }),
     })) as ListedRow<T>[];
   }
 
@@ -282,7 +291,7 @@ export class D1SubmissionStore implements SubmissionStore {
     const skip = skipKinds.length ? `AND kind NOT IN (${skipKinds.map(() => "?").join(", ")})` : "";
     const rows = await this.all<RawOutbox>(
       `UPDATE outbox SET next_attempt_at = ? WHERE id IN (
-         SELECT id FROM outbox WHERE delivered_at IS NULL AND next_attempt_at <= ? ${skip}
+         SELECT id FROM outbox WHERE delivered_at IS NULL AND refused_at IS NULL AND next_attempt_at <= ? ${skip}
          ORDER BY next_attempt_at, id LIMIT ?
        ) RETURNING *`,
       iso(now + leaseMs),

@@ -22,7 +22,9 @@ import {
   type NotificationsConfig,
 } from "./notify/settings.ts";
 import { createConfirmHandler, OptInTokens } from "./opt-in.ts";
-import type { SubmissionSink, SubmissionStore } from "./store.ts";
+import { createIssuesHandler, MAX_ISSUES_BODY } from "./newsletter-issues.ts";
+import { isValidEmail } from "./validate.ts";
+import { isIssueStore, type SubmissionSink, type SubmissionStore } from "./store.ts";
 import type { SubmissionSettings } from "./submission-settings.ts";
 import { createUnsubscribeHandler, UnsubscribeTokens } from "./unsubscribe.ts";
 
@@ -144,6 +146,52 @@ export function createEndpoints(options: EndpointsOptions): Endpoints {
         `sitegen: the ${row.kind} notification of ${row.submission_type} ${row.submission_id} ` +
           `failed (try ${row.attempts}): ${error}; next try at ${new Date(nextAttemptAt).toISOString()}`,
       ));
+  const worker = () =>
+    full
+      ? new DeliveryWorker({
+          store: full,
+          deliverers,
+          now,
+          backoff: options.backoff,
+          leaseMs: Math.max(300_000, notify.timeoutMs * 3),
+          onFailure,
+          onRefusal: ({ row, error }) =>
+            console.error(
+              `sitegen: the ${row.kind} notification of ${row.submission_type} ${row.submission_id} was refused ` +
+                `for good: ${error}; nothing more is sent to that address`,
+            ),
+        })
+      : undefined;
+  const issuesPath = site.endpoints.newsletterIssues;
+  if (leaving && full && isIssueStore(full) && isLocalPath(issuesPath)) {
+    const unsubscribeEmail = (site.newsletter as { unsubscribeEmail?: unknown } | undefined)?.unsubscribeEmail;
+    handlers[issuesPath] = Object.assign(
+      createIssuesHandler({
+        site,
+        secret: env.SUBMISSIONS_SECRET!,
+        store: full,
+        copies: {
+          siteUrl: site.siteUrl,
+          links: leaving,
+          ...(typeof unsubscribeEmail === "string" && isValidEmail(unsubscribeEmail.trim())
+            ? { unsubscribeEmail: unsubscribeEmail.trim() }
+            : {}),
+        },
+        now,
+        // A pass of its own, so its report holds what this pass failed or refused.
+        deliver: async () => {
+          const pass = worker()!;
+          try {
+            return await pass.runDue();
+          } finally {
+            await pass.stop(1000);
+          }
+        },
+      }),
+      // The Node server lets it read an issue's parts (its default cap is for forms).
+      { maxBodyBytes: MAX_ISSUES_BODY },
+    );
+  }
   return {
     handlers,
     store: full,
@@ -161,22 +209,7 @@ export function createEndpoints(options: EndpointsOptions): Endpoints {
         );
       }
     },
-    deliveryWorker: () =>
-      full
-        ? new DeliveryWorker({
-            store: full,
-            deliverers,
-            now,
-            backoff: options.backoff,
-            leaseMs: Math.max(300_000, notify.timeoutMs * 3),
-            onFailure,
-            onRefusal: ({ row, error }) =>
-              console.error(
-                `sitegen: the ${row.kind} notification of ${row.submission_type} ${row.submission_id} was refused ` +
-                  `for good: ${error}; nothing more is sent to that address`,
-              ),
-          })
-        : undefined,
+    deliveryWorker: worker,
     close,
   };
 }

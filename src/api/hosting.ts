@@ -13,14 +13,15 @@ export const D1 = { binding: "SUBMISSIONS", database: "submissions" } as const;
 /**
  * Every address the endpoints answer, in site.yaml's order: the forms' and the language detection's, the
  * double opt-in's confirmation link only when submissions.doubleOptIn is on (endpoints.ts mounts it then),
- * and the newsletter's unsubscribe link when endpoints.newsletterUnsubscribe is set. The endpoints answer
- * that link once SUBMISSIONS_SECRET is set; until then the host serves its 404 page there.
+ * and the newsletter's unsubscribe link and issues endpoint when endpoints.newsletterUnsubscribe and
+ * newsletterIssues are set. The endpoints answer those once SUBMISSIONS_SECRET is set; until then the host
+ * serves its 404 page there.
  */
 export function routes(site: SiteConfig): string[] {
   const answered = Object.entries(site.endpoints)
-    .filter(([name]) => name !== "newsletterConfirm" && name !== "newsletterUnsubscribe")
+    .filter(([name]) => !["newsletterConfirm", "newsletterUnsubscribe", "newsletterIssues"].includes(name))
     .map(([, address]) => address);
-  const later = [confirmRoute(site), site.endpoints.newsletterUnsubscribe];
+  const later = [confirmRoute(site), site.endpoints.newsletterUnsubscribe, site.endpoints.newsletterIssues];
   return [...answered, ...later.filter((address) => typeof address === "string")];
 }
 

@@ -7,7 +7,7 @@
  * It imports no SQLite, so the bundle holds no native module.
  */
 import type { SiteConfig } from "../generator/config.ts";
-import { BlobsSubmissionStore } from "./blobs-store.ts";
+import { BlobsIssueStore } from "./blobs-issues.ts";
 import { createEdgeApi } from "./edge.ts";
 import { createMailer } from "./notify/email.ts";
 import { checkDatabaseUrl } from "./pg-url.ts";
@@ -39,7 +39,7 @@ export type NetlifyFunction = (request: Request, context: NetlifyContext) => Pro
 /** The store on Netlify: PostgreSQL when DATABASE_URL is set (a shared rate limit too), else Netlify Blobs. */
 export function openNetlifyStore(env: Environment): SubmissionSink {
   const url = env.DATABASE_URL?.trim();
-  return url ? new PgSubmissionStore(checkDatabaseUrl(url)) : new BlobsSubmissionStore();
+  return url ? new PgSubmissionStore(checkDatabaseUrl(url)) : new BlobsIssueStore();
 }
 
 /**

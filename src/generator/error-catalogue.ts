@@ -377,6 +377,13 @@ export const ERRORS = {
       `Add the translated entries to ${p.dir}/, each with the same file name or the same translationKey as the ` +
       "original. A warning, unless --strict makes it fail the build.",
   ),
+  SiteRequestFailed: entry<{ url: string; method: string; problem: string }>(
+    "The site's endpoint refused the request",
+    (p) => `${p.method} ${p.url}: ${p.problem}.`,
+    "Check the --site address and that the site runs the current build. A 401 means the request's signing " +
+      "secret is not the site's, or this machine's clock is more than 5 minutes off; a 404, that the site " +
+      "does not answer that address (its secret is not set, or its build is older).",
+  ),
 } as const;
 
 export type ErrorName = keyof typeof ERRORS;

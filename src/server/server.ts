@@ -137,7 +137,9 @@ export function createSiteServer(options: ServerOptions): SiteServer {
 
     if (options.health && pathname === options.health.path) return sendHealth(req, res, options.health.ok());
     const api = options.api?.[pathname];
-    if (api) return runApi(api, req, res, options.maxBodyBytes ?? 64 * 1024);
+    // A handler may read larger bodies than the server's cap, when it says so (its own limit still holds).
+    const own = (api as { maxBodyBytes?: unknown } | undefined)?.maxBodyBytes;
+    if (api) return runApi(api, req, res, typeof own === "number" ? own : (options.maxBodyBytes ?? 64 * 1024));
 
     const reading = method === "GET" || method === "HEAD";
     if (options.liveReload && reading && pathname === RELOAD_PATH) return openReloadStream(req, res);

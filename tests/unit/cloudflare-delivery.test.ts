@@ -5,6 +5,9 @@ import { join } from "node:path";
 import { loadSiteConfig } from "../../src/generator/config.ts";
 import { loadLocaleContent } from "../../src/generator/content.ts";
 import { unsubscribeLink, UnsubscribeTokens } from "../../src/api/unsubscribe.ts";
+import { sendThroughSite } from "../../src/api/commands/newsletter-remote.ts";
+import { signRequest } from "../../src/api/signed-requests.ts";
+import { commandContext } from "../../src/generator/site-commands.ts";
 import { projectCopy, ROOT } from "../helpers.ts";
 import { startSmtpSink, startWebhook, until, type SmtpSink, type WebhookReceiver } from "../notify-sinks.ts";
 import { d1Query, startPagesDev, type PagesDev } from "../wrangler.ts";
@@ -15,8 +18,8 @@ import { d1Query, startPagesDev, type PagesDev } from "../wrangler.ts";
  * SUBMISSIONS_SECRET as the project's variables (.dev.vars). The worker's delivery pass after each answer
  * (ctx.waitUntil) sends a contact message to an in-process SMTP sink, through workerd's sockets, and to a
  * webhook receiver; a receiver that is down leaves the notification in D1's outbox with its error until a
- * later request finds it due and it is up; the confirmation e-mail's link confirms the signup, and an
- * issue's unsubscribe link unsubscribes.
+ * later request finds it due and it is up; the confirmation e-mail's link confirms the signup, an issue's
+ * unsubscribe link unsubscribes, and `sitegen newsletter send --site` sends an issue through the worker.
  */
 const project = projectCopy();
 const SECRET = "a-test-signing-key-of-more-than-32-characters";
@@ -80,6 +83,7 @@ describe("notifications on Cloudflare Pages", () => {
       "/api/detect-language",
       "/api/newsletter",
       "/api/newsletter/confirm",
+      "/api/newsletter/issues",
       "/api/newsletter/unsubscribe",
     ]);
   });
@@ -244,6 +248,84 @@ describe("notifications on Cloudflare Pages", () => {
     expect((await fetch(at, { redirect: "manual" })).headers.get("location")).toBe(
       "/forms/newsletter-unsubscribe-failed",
     );
+  });
+});
+
+describe("sending an issue through the Pages worker (sitegen newsletter send --site)", () => {
+  const PATH = SITE.endpoints.newsletterIssues!;
+  const lines: string[] = [];
+  const send = async () => {
+    const base = commandContext(project);
+    const site = { ...base.site(), newsletter: { ...(base.site().newsletter as object), ratePerMinute: 600 } };
+    lines.length = 0;
+    return sendThroughSite(
+      { ...base, site: () => site },
+      { site: pages!.url, since: "2026-11-01" },
+      { env: { SUBMISSIONS_SECRET: SECRET }, print: (line) => lines.push(line) },
+    );
+  };
+  const issues = () =>
+    d1Query(project, "SELECT locale, articles, queued_at IS NOT NULL AS queued FROM newsletter_issues");
+
+  it("refuses an unsigned or altered request, and changes nothing", async () => {
+    const body = JSON.stringify({ action: "deliver" });
+    const signed = await signRequest(SECRET, "POST", PATH, body, Date.now());
+    const at = `${pages!.url}${PATH}`;
+    expect((await fetch(at)).status).toBe(401);
+    expect((await fetch(at, { method: "POST", body, headers: json("203.0.113.30") })).status).toBe(401);
+    const altered = JSON.stringify({ action: "queue", issues: [], ratePerMinute: 60 });
+    expect((await fetch(at, { method: "POST", body: altered, headers: signed })).status).toBe(401);
+    expect(await issues()).toEqual([]);
+  });
+
+  it("sends each confirmed subscriber of a language one copy, with both List-Unsubscribe headers", async () => {
+    for (const [email, locale, confirmed] of [
+      ["ana@exemplo.com.br", "pt", "'2026-11-01T10:00:00.000Z'"],
+      ["bruno@exemplo.com.br", "pt", "'2026-11-01T10:00:00.000Z'"],
+      ["carla@exemplo.com.br", "pt", "NULL"],
+      ["dan@example.com", "en", "'2026-11-01T10:00:00.000Z'"],
+      ["erin@example.com", "en", "'2026-11-01T10:00:00.000Z'"],
+    ])
+      await d1Query(
+        project,
+        "INSERT INTO newsletter (email, email_key, locale, created_at, suspect, confirmed_at) " +
+          `VALUES ('${email}', '${email}', '${locale}', '2026-11-01T10:00:00.000Z', 0, ${confirmed})`,
+      );
+    const before = smtp.mails.length;
+    const summary = await send();
+    expect(summary).toEqual({ recorded: 2, progress: { total: 4, delivered: 4, failing: 0, pending: 0, refused: 0 } });
+    expect(lines.at(-1)).toBe("Sent 4, failed 0 (tried again later), waiting 0, of 4 copies.");
+    const mails = smtp.mails.slice(before);
+    expect(mails.map((m) => m.to.join(",")).sort()).toEqual([
+      "ana@exemplo.com.br",
+      "bruno@exemplo.com.br",
+      "dan@example.com",
+      "erin@example.com",
+    ]);
+    for (const mail of mails) {
+      const pt = mail.to[0].endsWith(".br");
+      expect(mail.subject).toMatch(pt ? /^Insights da Vetor AI · / : /^Vetor AI Insights · /);
+      const [web, mailto] = mail.headers["list-unsubscribe"].split(", ");
+      expect(web).toMatch(/^<https:\/\/www\.vetorai\.com\.br\/api\/newsletter\/unsubscribe\?token=[\w.-]+>$/);
+      expect(mailto).toBe("<mailto:privacidade@vetorai.com.br?subject=unsubscribe>");
+      expect(mail.headers["list-unsubscribe-post"]).toBe("List-Unsubscribe=One-Click");
+      expect(mail.text).toContain(web.slice(1, -1));
+    }
+    expect((await issues()).map((i) => [i.locale, i.queued])).toEqual([
+      ["pt", 1],
+      ["en", 1],
+    ]);
+  });
+
+  it("run again, sends nothing", async () => {
+    const before = smtp.mails.length;
+    await send();
+    expect(lines).toEqual(["No new article since 2026-11-01: nothing to send."]);
+    // Nothing a later request's delivery pass could send either.
+    expect((await fetch(`${pages!.url}/api/detect-language`)).status).toBe(200);
+    expect(await d1Query(project, "SELECT count(*) AS n FROM outbox WHERE delivered_at IS NULL")).toEqual([{ n: 0 }]);
+    expect(smtp.mails.length).toBe(before);
+    expect(await issues()).toHaveLength(2);
   });
 });
 

@@ -66,7 +66,13 @@ describe("sitegen build --target cloudflare", () => {
     expect(existsSync(join(dist, "en", "404.html"))).toBe(true);
     expect(JSON.parse(readFileSync(join(dist, "_routes.json"), "utf8"))).toEqual({
       version: 1,
-      include: ["/api/contact", "/api/detect-language", "/api/newsletter", "/api/newsletter/unsubscribe"],
+      include: [
+        "/api/contact",
+        "/api/detect-language",
+        "/api/newsletter",
+        "/api/newsletter/issues",
+        "/api/newsletter/unsubscribe",
+      ],
       exclude: [],
     });
     const worker = readFileSync(join(dist, "_worker.js"), "utf8");

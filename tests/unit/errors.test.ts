@@ -19,6 +19,7 @@ import { commandContext } from "../../src/generator/site-commands.ts";
 import { printSubmissions } from "../../src/api/commands/list.ts";
 import { deleteSubject, exportSubject } from "../../src/api/commands/subject-rights.ts";
 import { nextIssues, previewNewsletter } from "../../src/api/commands/newsletter.ts";
+import { sendThroughSite } from "../../src/api/commands/newsletter-remote.ts";
 import { initSite, starterLocales } from "../../starter/init.ts";
 import { ROOT, fixtureCopy, projectCopy } from "../helpers.ts";
 
@@ -975,6 +976,21 @@ describe("notifications and data-subject commands", () => {
     expect(cli.stderr).toContain(
       `EmailOptionInvalid: ${ERRORS.EmailOptionInvalid.title}\n  ` +
         "sitegen submissions delete needs the address of the person whose data it erases",
+    );
+  });
+});
+
+describe("the deployed site's issues endpoint", () => {
+  it("SiteRequestFailed names the request and what the site answered", async () => {
+    const context = commandContext(ROOT);
+    const env = { SUBMISSIONS_SECRET: "a-test-secret-of-more-than-thirty-two-characters" };
+    const refusing = async () => new Response('{"ok":false,"error":"not signed"}', { status: 401 });
+    await expectError(
+      "SiteRequestFailed",
+      () => sendThroughSite(context, { site: "https://deployed.example.com" }, { env, fetch: refusing }),
+      "GET https://deployed.example.com/api/newsletter/issues: it answered 401: not signed " +
+        "(is SUBMISSIONS_SECRET here the site's?).",
+      /signing secret is not the site's/,
     );
   });
 });

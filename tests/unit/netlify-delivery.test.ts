@@ -6,7 +6,8 @@
  * (context.waitUntil) sends a contact message to an in-process SMTP sink (nodemailer) and to a webhook
  * receiver; a receiver that is down leaves the notification in the Blobs store's outbox with its error
  * until a later request, or the scheduled function, finds it due and it is up; the confirmation e-mail's
- * link confirms the signup, and an issue's unsubscribe link unsubscribes.
+ * link confirms the signup, an issue's unsubscribe link unsubscribes, and `sitegen newsletter send --site`
+ * sends an issue through the function.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { readFileSync, writeFileSync } from "node:fs";
@@ -14,6 +15,9 @@ import { join } from "node:path";
 import { getStore } from "@netlify/blobs";
 import { BlobsSubmissionStore } from "../../src/api/blobs-store.ts";
 import { unsubscribeLink, UnsubscribeTokens } from "../../src/api/unsubscribe.ts";
+import { sendThroughSite } from "../../src/api/commands/newsletter-remote.ts";
+import { signRequest } from "../../src/api/signed-requests.ts";
+import { commandContext } from "../../src/generator/site-commands.ts";
 import { main } from "../../src/generator/cli.ts";
 import { loadSiteConfig } from "../../src/generator/config.ts";
 import { loadLocaleContent } from "../../src/generator/content.ts";
@@ -93,7 +97,8 @@ describe("notifications on Netlify", () => {
     const fn = readFileSync(join(project, FUNCTIONS_DIR, FUNCTION_NAME, `${FUNCTION_NAME}.mjs`), "utf8");
     expect(fn).toContain(
       'export const config = { path: ["/api/newsletter","/api/contact",' +
-        '"/api/detect-language","/api/newsletter/confirm","/api/newsletter/unsubscribe"] };',
+        '"/api/detect-language","/api/newsletter/confirm","/api/newsletter/unsubscribe",' +
+        '"/api/newsletter/issues"] };',
     );
   });
 
@@ -277,3 +282,76 @@ describe("notifications on Netlify", () => {
 
 /** A mail client's one-click unsubscribe (RFC 8058). */
 const ONE_CLICK = { "content-type": "application/x-www-form-urlencoded" };
+
+describe("sending an issue through the Netlify Function (sitegen newsletter send --site)", () => {
+  const PATH = SITE.endpoints.newsletterIssues!;
+  const lines: string[] = [];
+  const send = async () => {
+    const base = commandContext(project);
+    const site = { ...base.site(), newsletter: { ...(base.site().newsletter as object), ratePerMinute: 600 } };
+    lines.length = 0;
+    return sendThroughSite(
+      { ...base, site: () => site },
+      { site: netlify!.url, since: "2026-11-01" },
+      { env: { SUBMISSIONS_SECRET: SECRET }, print: (line) => lines.push(line) },
+    );
+  };
+  const issues = async () =>
+    (await getStore({ name: "submissions", consistency: "strong" }).list({ prefix: "issues/" })).blobs.length;
+
+  it("refuses an unsigned or altered request, and changes nothing", async () => {
+    const body = JSON.stringify({ action: "deliver" });
+    const signed = await signRequest(SECRET, "POST", PATH, body, Date.now());
+    const at = `${netlify!.url}${PATH}`;
+    expect((await fetch(at)).status).toBe(401);
+    expect((await fetch(at, { method: "POST", body })).status).toBe(401);
+    const altered = JSON.stringify({ action: "queue", issues: [], ratePerMinute: 60 });
+    expect((await fetch(at, { method: "POST", body: altered, headers: signed })).status).toBe(401);
+    expect(await issues()).toBe(0);
+  });
+
+  it("sends each confirmed subscriber of a language one copy, with both List-Unsubscribe headers", async () => {
+    const store = new BlobsSubmissionStore();
+    const createdAt = "2026-11-01T10:00:00.000Z";
+    for (const [email, locale, confirmed] of [
+      ["ana@exemplo.com.br", "pt", true],
+      ["bruno@exemplo.com.br", "pt", true],
+      ["carla@exemplo.com.br", "pt", false],
+      ["dan@example.com", "en", true],
+      ["erin@example.com", "en", true],
+    ] as const)
+      await store.addNewsletter({ email, locale, createdAt, confirmed });
+    const before = smtp.mails.length;
+    const summary = await send();
+    expect(summary).toEqual({ recorded: 2, progress: { total: 4, delivered: 4, failing: 0, pending: 0, refused: 0 } });
+    expect(lines.at(-1)).toBe("Sent 4, failed 0 (tried again later), waiting 0, of 4 copies.");
+    const mails = smtp.mails.slice(before);
+    expect(mails.map((m) => m.to.join(",")).sort()).toEqual([
+      "ana@exemplo.com.br",
+      "bruno@exemplo.com.br",
+      "dan@example.com",
+      "erin@example.com",
+    ]);
+    for (const mail of mails) {
+      const pt = mail.to[0].endsWith(".br");
+      expect(mail.subject).toMatch(pt ? /^Insights da Vetor AI · / : /^Vetor AI Insights · /);
+      const [web, mailto] = mail.headers["list-unsubscribe"].split(", ");
+      expect(web).toMatch(/^<https:\/\/www\.vetorai\.com\.br\/api\/newsletter\/unsubscribe\?token=[\w.-]+>$/);
+      expect(mailto).toBe("<mailto:privacidade@vetorai.com.br?subject=unsubscribe>");
+      expect(mail.headers["list-unsubscribe-post"]).toBe("List-Unsubscribe=One-Click");
+      expect(mail.text).toContain(web.slice(1, -1));
+    }
+    expect(await issues()).toBe(2);
+  });
+
+  it("run again, sends nothing", async () => {
+    const before = smtp.mails.length;
+    await send();
+    expect(lines).toEqual(["No new article since 2026-11-01: nothing to send."]);
+    expect(await new BlobsSubmissionStore().findByEmail("ana@exemplo.com.br")).toMatchObject({
+      outbox: [{ kind: "issue", attempts: 1, last_error: null }],
+    });
+    expect(smtp.mails.length).toBe(before);
+    expect(await issues()).toBe(2);
+  });
+});

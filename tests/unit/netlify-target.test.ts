@@ -89,7 +89,7 @@ describe("sitegen build --target netlify", () => {
     expect(fn).toContain("export default (request, context) =>");
     expect(fn).toContain(
       'export const config = { path: ["/api/newsletter","/api/contact","/api/detect-language",' +
-        '"/api/newsletter/unsubscribe"] };',
+        '"/api/newsletter/unsubscribe","/api/newsletter/issues"] };',
     );
     // The function carries its packages: no SQLite, whose native module Netlify could not load.
     const bundle = readFileSync(join(project, FUNCTIONS_DIR, FUNCTION_NAME, "endpoints.cjs"), "utf8");
@@ -99,7 +99,7 @@ describe("sitegen build --target netlify", () => {
     expect(existsSync(join(project, "dist", "_headers"))).toBe(true);
     expect(printed.join("\n")).toContain(
       `Netlify: ${FUNCTIONS_DIR}/${FUNCTION_NAME} answers /api/newsletter, /api/contact, /api/detect-language, ` +
-        "/api/newsletter/unsubscribe, " +
+        "/api/newsletter/unsubscribe, /api/newsletter/issues, " +
         `${FUNCTIONS_DIR}/sitegen-deliver sends due notifications on the schedule "*/5 * * * *"; ` +
         "netlify.toml publishes dist.",
     );

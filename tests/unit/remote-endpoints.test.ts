@@ -96,6 +96,7 @@ describe("a build whose endpoints are on another origin", () => {
       "/api/contact",
       "/api/detect-language",
       "/api/newsletter",
+      "/api/newsletter/issues",
       "/api/newsletter/unsubscribe",
     ]);
   });

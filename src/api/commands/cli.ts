@@ -7,6 +7,7 @@ import type { Command } from "commander";
 import type { CommandContext } from "../../generator/plugin.ts";
 import { printSubmissions } from "./list.ts";
 import { previewNewsletter, PREVIEW_FOLDER } from "./newsletter.ts";
+import { sendThroughSite } from "./newsletter-remote.ts";
 import { sendNewsletter, unsubscribeAddress, type SendOptions } from "./newsletter-send.ts";
 import { retryDeliveries } from "./retry.ts";
 import { deleteSubject, exportSubject } from "./subject-rights.ts";
@@ -64,8 +65,10 @@ export function commands(program: Command, context: CommandContext): void {
     .option("--dry-run", "print how many articles and subscribers each language has, and send nothing")
     .option("--test-to <address>", "send one copy of each language's issue to this address only, and record nothing")
     .option("--rate <per-minute>", "copies sent per minute (default: site.yaml's newsletter.ratePerMinute, or 60)")
+    .option("--site <url>", "send through the deployed site's store (Cloudflare D1, Netlify Blobs), not a local one")
     .action(async (opts: SendOptions) => {
-      await sendNewsletter(context, opts);
+      if (opts.site !== undefined) await sendThroughSite(context, { ...opts, site: opts.site });
+      else await sendNewsletter(context, opts);
     });
   newsletter
     .command("unsubscribe")

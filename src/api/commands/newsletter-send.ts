@@ -25,24 +25,29 @@ import { openStore, type Environment } from "../stores.ts";
 import { submissionSettings } from "../submission-settings.ts";
 import { unsubscribeLink } from "../unsubscribe.ts";
 import { isValidEmail } from "../validate.ts";
+import {
+  EMPTY_PROGRESS,
+  ISSUE_KIND,
+  progressOf,
+  queueIssue,
+  readersOf,
+  UNSUBSCRIBE_PLACEHOLDER,
+} from "../newsletter/queue.ts";
 import { checkSince, nextIssues, renderIn } from "./newsletter.ts";
 import { withStore } from "./store.ts";
 import { checkEmailOption } from "./subject-rights.ts";
 
-/** Where an issue's parts hold each subscriber's unsubscribe link until their copy is queued. */
-export const UNSUBSCRIBE_PLACEHOLDER = "https://unsubscribe.invalid/sitegen";
 /** Copies sent per minute when neither --rate nor site.yaml's newsletter.ratePerMinute says. */
 export const DEFAULT_RATE_PER_MINUTE = 60;
 const MAX_RATE_PER_MINUTE = 60_000;
-/** The outbox kind of a copy (notify/deliverers.ts), and the prefix of its key. */
-const KIND = "issue";
-const keyPrefix = (issue: number) => `${KIND}:${issue}:`;
 
 export interface SendOptions {
   since?: string;
   dryRun?: boolean;
   testTo?: string;
   rate?: string;
+  /** The deployed site whose store the send goes through (newsletter-remote.ts). */
+  site?: string;
 }
 
 export interface SendDependencies {
@@ -60,8 +65,6 @@ export interface SendSummary {
   recorded: number;
   progress: IssueProgress;
 }
-
-const EMPTY: IssueProgress = { total: 0, delivered: 0, failing: 0, pending: 0, refused: 0 };
 
 /** site.yaml's newsletter.unsubscribeEmail: the address that takes unsubscribe requests by e-mail, if any. */
 export function unsubscribeEmailOf(context: CommandContext): string | undefined {
@@ -97,7 +100,41 @@ function ratePerMinute(context: CommandContext, value: string | undefined): numb
   });
 }
 
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+export const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+/** The options every send checks first, wherever the store is. */
+export function checkSendOptions(context: CommandContext, opts: SendOptions) {
+  const since = checkSince(context, opts.since);
+  const rate = ratePerMinute(context, opts.rate);
+  const testTo = opts.testTo?.trim();
+  if (testTo !== undefined && !isValidEmail(testTo))
+    throw context.error({
+      name: "OptionValueInvalid",
+      params: { option: "test-to", value: testTo, valid: ["ana@example.com"], meaning: "an e-mail address" },
+    });
+  return { since, rate, testTo, unsubscribeEmail: unsubscribeEmailOf(context) };
+}
+
+/** What --dry-run prints: each locale's new articles and confirmed subscribers, and copies still waiting. */
+export function printDryRun(
+  context: CommandContext,
+  issues: IssueContent[],
+  readers: (locale: string) => number,
+  unfinished: IssueProgress,
+  print: (line: string) => void,
+): void {
+  for (const { code } of context.site().locales) {
+    const issue = issues.find((i) => i.locale === code);
+    const count = plural(readers(code), "confirmed subscriber");
+    print(
+      issue
+        ? `${code}: ${plural(issue.articles.length, "new article")}, ${count}: nothing sent (--dry-run).`
+        : `${code}: no new article, ${count}: nothing to send.`,
+    );
+  }
+  const left = unfinished.pending + unfinished.failing;
+  if (left > 0) print(`Issues already recorded: ${plural(left, "copy", "copies")} still to deliver.`);
+}
 
 export async function sendNewsletter(
   context: CommandContext,
@@ -107,16 +144,8 @@ export async function sendNewsletter(
   const env = deps.env ?? process.env;
   const now = deps.now ?? Date.now;
   const print = deps.print ?? ((line: string) => console.log(line));
-  const since = checkSince(context, opts.since);
-  const rate = ratePerMinute(context, opts.rate);
-  const testTo = opts.testTo?.trim();
-  if (testTo !== undefined && !isValidEmail(testTo))
-    throw context.error({
-      name: "OptionValueInvalid",
-      params: { option: "test-to", value: testTo, valid: ["ana@example.com"], meaning: "an e-mail address" },
-    });
+  const { since, rate, testTo, unsubscribeEmail } = checkSendOptions(context, opts);
   const site = context.site();
-  const unsubscribeEmail = unsubscribeEmailOf(context);
 
   let store: (SubmissionStore & IssueStore) | undefined;
   let setup: ReturnType<typeof settingsFor>;
@@ -133,31 +162,20 @@ export async function sendNewsletter(
   try {
     const records = await store.issues();
     const issues = await nextIssues(context, historyOf(records, since));
-    // Confirmed, and not refused for good by their mail server.
-    const subscribers = (await store.list("newsletter")).filter((r) => r.confirmed_at !== null && !r.bounced_at);
-    const ofLocale = (locale: string) => subscribers.filter((r) => r.locale === locale);
+    const subscribers = await store.list("newsletter");
+    const ofLocale = (locale: string) => readersOf(subscribers, locale);
     const day = new Date(now()).toISOString().slice(0, 10);
 
     if (opts.dryRun) {
-      for (const { code } of site.locales) {
-        const issue = issues.find((i) => i.locale === code);
-        const readers = plural(ofLocale(code).length, "confirmed subscriber");
-        print(
-          issue
-            ? `${code}: ${plural(issue.articles.length, "new article")}, ${readers}: nothing sent (--dry-run).`
-            : `${code}: no new article, ${readers}: nothing to send.`,
-        );
-      }
       const unfinished = await unfinishedOf(store, records);
-      const left = unfinished.pending + unfinished.failing;
-      if (left > 0) print(`Issues already recorded: ${plural(left, "copy", "copies")} still to deliver.`);
+      printDryRun(context, issues, (code) => ofLocale(code).length, unfinished, print);
       return { recorded: 0, progress: unfinished };
     }
     const { links, notify } = setup!;
     if (testTo !== undefined) {
       const factory = deps.createMailer ?? createMailer;
       await sendTests(context, issues, day, { to: testTo, unsubscribeEmail }, links, notify, factory, print);
-      return { recorded: 0, progress: EMPTY };
+      return { recorded: 0, progress: EMPTY_PROGRESS };
     }
 
     // Record this run's issues, then queue whatever issue is not fully queued (this run's, or a cut one's).
@@ -180,24 +198,9 @@ export async function sendNewsletter(
       recorded++;
     }
     const all = await store.issues();
+    const copies = { siteUrl: site.siteUrl, links, ...(unsubscribeEmail ? { unsubscribeEmail } : {}) };
     for (const record of all.filter((r) => r.queued_at === null)) {
-      const readers = ofLocale(record.locale);
-      let queued = 0;
-      for (const reader of readers) {
-        const locale: ApiLocale = localeFromField(reader.locale) ?? "pt";
-        const link = await unsubscribeLink(site.siteUrl, links.path, links.tokens, { email: reader.email, locale });
-        const payload: IssuePayload = {
-          ...{ issue: record.id, to: reader.email, subject: record.subject, unsubscribe: link },
-          ...(unsubscribeEmail ? { unsubscribeEmail } : {}),
-          ...{
-            html: record.html.replaceAll(UNSUBSCRIBE_PLACEHOLDER, link),
-            text: record.text.replaceAll(UNSUBSCRIBE_PLACEHOLDER, link),
-          },
-        };
-        const key = `${keyPrefix(record.id)}${reader.id}`;
-        if (await store.queueOnce(key, reader.id, { kind: KIND, payload }, now())) queued++;
-      }
-      await store.markIssueQueued(record.id, now());
+      const queued = await queueIssue(store, record, ofLocale(record.locale), copies, now);
       print(`${record.locale}: issue ${record.id} "${record.subject}", ${plural(queued, "copy", "copies")} queued.`);
     }
     if (recorded === 0 && all.every((r) => r.queued_at !== null) && issues.length === 0) {
@@ -215,7 +218,7 @@ export async function sendNewsletter(
 }
 
 /** SMTP, the sender and the unsubscribe links' signer, each required unless nothing is sent. */
-function settingsFor(context: CommandContext, env: Environment, dryRun: boolean) {
+export function settingsFor(context: CommandContext, env: Environment, dryRun: boolean) {
   const site = context.site();
   const notify = notifySettings(site.notifications as NotificationsConfig | undefined, env);
   if (dryRun) return undefined;
@@ -238,7 +241,7 @@ function settingsFor(context: CommandContext, env: Environment, dryRun: boolean)
   return { notify, links };
 }
 
-async function sendTests(
+export async function sendTests(
   context: CommandContext,
   issues: IssueContent[],
   day: string,
@@ -270,14 +273,7 @@ async function sendTests(
   }
 }
 
-async function unfinishedOf(store: IssueStore, records: IssueRecord[]): Promise<IssueProgress> {
-  const sum = { ...EMPTY };
-  for (const record of records) {
-    const p = await store.issueProgress(keyPrefix(record.id));
-    for (const k of Object.keys(sum) as (keyof IssueProgress)[]) sum[k] += p[k];
-  }
-  return sum;
-}
+const unfinishedOf = progressOf;
 
 /**
  * Delivers the copies, spaced at the rate: the copies never tried are given due times `interval` apart
@@ -296,7 +292,7 @@ async function deliver(
   print: (line: string) => void,
 ): Promise<IssueProgress> {
   const interval = 60_000 / rate;
-  await store.respace(`${KIND}:`, now(), interval);
+  await store.respace(`${ISSUE_KIND}:`, now(), interval);
   const { deliverers, close } = createDeliverers(setup.notify, context.messages() as Messages, "pt", {
     createMailer: deps.createMailer ?? createMailer,
   });
@@ -310,42 +306,76 @@ async function deliver(
     onFailure: (failure) => failures.push(failure),
     onRefusal: (refusal) => refusals.push(refusal),
   });
-  const sleep = deps.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
-  const pollMs = Math.min(Math.max(interval, 20), 1000);
-  let progress = await unfinishedOf(store, records);
-  const rounds = Math.ceil((progress.total * interval + setup.notify.timeoutMs * 6 + 60_000) / pollMs) + 10;
-  const tty = process.stdout.isTTY === true && deps.print === undefined;
-  let shown = -1;
+  const report: Outcomes = { failed: [], refused: [] };
   try {
-    for (let round = 0; round < rounds; round++) {
+    const total = (await unfinishedOf(store, records)).total;
+    const pass = async () => {
       await worker.runDue();
-      progress = await unfinishedOf(store, records);
-      const { delivered, total, failing, pending } = progress;
-      const line = `Sending: ${delivered} of ${total} sent, ${failing} failed, ${pending} waiting`;
-      if (tty) process.stdout.write(`\r${line}`);
-      else if (
-        progress.delivered !== shown &&
-        (progress.pending === 0 || progress.delivered % Math.max(1, Math.ceil(progress.total / 10)) === 0)
-      )
-        print(line);
-      shown = progress.delivered;
-      if (progress.pending === 0) break;
-      await sleep(pollMs);
-    }
+      return unfinishedOf(store, records);
+    };
+    const progress = await passesUntilDone(pass, total, interval, setup.notify.timeoutMs, deps, print);
+    report.failed = failures.map(({ row, error }) => ({ to: (row.payload as IssuePayload).to, error }));
+    report.refused = refusals.map(({ row, error }) => ({ to: (row.payload as IssuePayload).to, error }));
+    printOutcome(progress, report, print);
+    return progress;
   } finally {
     await worker.stop(1000);
     close();
+  }
+}
+
+/** The addresses whose copy failed this run, and those refused for good. */
+export interface Outcomes {
+  failed: { to: string; error: string }[];
+  refused: { to: string; error: string }[];
+}
+
+/**
+ * Runs `pass` (one delivery pass, then the copies' progress) every poll until no copy waits, or for a
+ * bounded time (the copies at the rate, plus room for timeouts), showing a progress line as it goes.
+ */
+export async function passesUntilDone(
+  pass: () => Promise<IssueProgress>,
+  total: number,
+  interval: number,
+  timeoutMs: number,
+  deps: SendDependencies,
+  print: (line: string) => void,
+): Promise<IssueProgress> {
+  const sleep = deps.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  const pollMs = Math.min(Math.max(interval, 20), 1000);
+  const rounds = Math.ceil((total * interval + timeoutMs * 6 + 60_000) / pollMs) + 10;
+  const tty = process.stdout.isTTY === true && deps.print === undefined;
+  let shown = -1;
+  let progress = EMPTY_PROGRESS;
+  try {
+    for (let round = 0; round < rounds; round++) {
+      progress = await pass();
+      const { delivered, failing, pending } = progress;
+      const line = `Sending: ${delivered} of ${progress.total} sent, ${failing} failed, ${pending} waiting`;
+      if (tty) process.stdout.write(`\r${line}`);
+      else if (delivered !== shown && (pending === 0 || delivered % Math.max(1, Math.ceil(progress.total / 10)) === 0))
+        print(line);
+      shown = delivered;
+      if (pending === 0) break;
+      await sleep(pollMs);
+    }
+  } finally {
     if (tty) process.stdout.write("\n");
   }
-  for (const { row, error } of failures.slice(0, 20)) print(`  failed: ${(row.payload as IssuePayload).to}: ${error}`);
-  for (const { row, error } of refusals.slice(0, 20))
-    print(`  refused: ${(row.payload as IssuePayload).to}: ${error} (nothing more is sent to it)`);
+  return progress;
+}
+
+/** The addresses that failed or were refused this run, then the summary. */
+export function printOutcome(progress: IssueProgress, outcomes: Outcomes, print: (line: string) => void): void {
+  for (const { to, error } of outcomes.failed.slice(0, 20)) print(`  failed: ${to}: ${error}`);
+  for (const { to, error } of outcomes.refused.slice(0, 20))
+    print(`  refused: ${to}: ${error} (nothing more is sent to it)`);
   const refused = progress.refused > 0 ? `refused ${progress.refused} (address bounced), ` : "";
   print(
     `Sent ${progress.delivered}, failed ${progress.failing} (tried again later), ${refused}` +
       `waiting ${progress.pending}, of ${plural(progress.total, "copy", "copies")}.`,
   );
-  return progress;
 }
 
 /**
