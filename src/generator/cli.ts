@@ -1,30 +1,19 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { readFileSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join, resolve } from "node:path";
 import { buildSite, type BuildResult } from "./pipeline/build.ts";
 import { NO_PROGRESS, terminalProgress } from "./pipeline/progress.ts";
 import { buildSummary } from "./pipeline/report.ts";
 import { formatError } from "./errors.ts";
-import { findProjectRoot, serveFolder } from "./project.ts";
+import { findProjectRoot, serveFolder, sitegenFolder } from "./project.ts";
 import { addSiteCommands, wantsSiteCommands } from "./site-commands.ts";
 import { TARGET_NAMES, type TargetName } from "./targets/targets.ts";
 import { addInitCommand } from "../../starter/init.ts";
 
-/**
- * sitegen's own version: the nearest package.json named "sitegen" above this module (its sources, or its compiled
- * copy).
- */
+/** sitegen's own version, from its package.json. */
 function version(): string {
-  for (let dir = dirname(fileURLToPath(import.meta.url)); dir !== dirname(dir); dir = dirname(dir)) {
-    try {
-      const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { name?: string; version: string };
-      if (pkg.name === "sitegen") return pkg.version;
-    } catch {
-      // no package.json here: look further up
-    }
-  }
-  return "unknown";
+  const file = join(sitegenFolder(), "package.json");
+  return (JSON.parse(readFileSync(file, "utf8")) as { version: string }).version;
 }
 
 function port(value: string): number {

@@ -1,5 +1,6 @@
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 
 /**
  * Where sitegen finds a site's parts in its project folder. Nothing else is configured: a project that
@@ -53,4 +54,20 @@ export function cacheFolder(root: string): string {
 /** Where `sitegen serve` builds (drafts and compressed copies included), so that dist/ holds only sitegen build's. */
 export function serveFolder(root: string): string {
   return join(cacheFolder(root), "serve");
+}
+
+/**
+ * sitegen's own folder: the nearest one above this module with a package.json named "sitegen" (the checkout, or
+ * node_modules/sitegen), whether the module runs from its sources or from the CLI compiled under that folder.
+ */
+export function sitegenFolder(): string {
+  for (let dir = dirname(fileURLToPath(import.meta.url)); dir !== dirname(dir); dir = dirname(dir)) {
+    try {
+      if ((JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { name?: string }).name === "sitegen")
+        return dir;
+    } catch {
+      // no package.json here: look further up
+    }
+  }
+  throw new Error(`sitegen's package.json was not found above ${fileURLToPath(import.meta.url)}`);
 }

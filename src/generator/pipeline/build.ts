@@ -141,7 +141,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     ...{ assets, collections, images, log },
   });
   const files = await outputFiles({ root, outDir, target, content, bundles, images, plan, collections });
-  const staged = writeOutput({
+  const staged = await writeOutput({
     ...{ outDir, previous: kept?.output, kept: selected.keep, precompress },
     pages: counted(clock.timed("render", rendered), progress, "Rendering pages", selected.render.length),
     files: files.output,
@@ -162,7 +162,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   try {
     missing = reportBuild({ contents: content.contents, pages: Object.values(records), strict });
   } catch (error) {
-    staged.staging.discard();
+    await staged.staging.discard();
     throw error;
   }
 

@@ -1,6 +1,14 @@
-import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from "node:fs";
 import { basename, dirname, join, relative, resolve } from "node:path";
+import { Worker } from "node:worker_threads";
 import { sitegenError } from "../errors.ts";
+import { sitegenFolder } from "../project.ts";
+
+/** What the writing thread answers for each file: its path, and why it could not be written if it could not. */
+interface Written {
+  path: string;
+  failed?: { code: string; message: string };
+}
 
 /**
  * A build is written into a fresh sibling of the output folder (".dist.building-<pid>") and moved into place
@@ -11,7 +19,12 @@ import { sitegenError } from "../errors.ts";
 export class StagingFolder {
   readonly dir: string;
   readonly target: string;
-  private readonly folders = new Set<string>();
+  /** The thread that writes the files (write-files.worker.mjs), started with the first one. */
+  private worker?: Worker;
+  /** Files sent to the thread and not yet written. */
+  private pending = 0;
+  private failed?: Written;
+  private wake?: () => void;
 
   constructor(outDir: string) {
     this.target = resolve(outDir);
@@ -25,17 +38,46 @@ export class StagingFolder {
     });
   }
 
-  /** Writes one file under the staging folder (creating its folders). */
+  /**
+   * Sends one file to be written under the staging folder (with its folders) by a thread of its own, while this
+   * one goes on rendering; settle() waits for it.
+   */
   write(file: string, data: string | Uint8Array): void {
-    const path = join(this.dir, file);
-    guard(join(this.target, file), () => {
-      const folder = dirname(path);
-      if (!this.folders.has(folder)) {
-        mkdirSync(folder, { recursive: true });
-        this.folders.add(folder);
-      }
-      writeFileSync(path, data);
+    this.worker ??= this.startWriter();
+    this.pending++;
+    this.worker.postMessage({ path: join(this.dir, file), data });
+  }
+
+  /**
+   * Waits until at most `limit` files are still being written (none, by default); a file that could not be
+   * written is thrown here as OutputWriteFailed, naming its place in the output folder.
+   */
+  async settle(limit = 0): Promise<void> {
+    while (this.pending > limit && !this.failed) await new Promise<void>((wake) => (this.wake = wake));
+    const failed = this.failed;
+    if (failed)
+      guard(join(this.target, relative(this.dir, failed.path)), () => {
+        throw Object.assign(new Error(failed.failed!.message), { code: failed.failed!.code });
+      });
+  }
+
+  private startWriter(): Worker {
+    const worker = new Worker(join(sitegenFolder(), "src/generator/pipeline/write-files.worker.mjs"));
+    worker.on("message", (written: Written) => {
+      this.pending--;
+      if (written.failed) this.failed ??= written;
+      this.wake?.();
     });
+    worker.on("error", (error) => {
+      this.failed ??= { path: this.dir, failed: { code: "", message: error.message } };
+      this.wake?.();
+    });
+    return worker;
+  }
+
+  /** Stops the writing thread, once every file sent to it is written. */
+  async close(): Promise<void> {
+    await this.settle().finally(() => this.worker?.terminate());
   }
 
   /** Replaces the output folder with the staged one (a cold build). */
@@ -74,7 +116,9 @@ export class StagingFolder {
     rmSync(this.dir, { recursive: true, force: true });
   }
 
-  discard(): void {
+  /** Removes the staging folder, once the writing thread has stopped. */
+  async discard(): Promise<void> {
+    await this.close().catch(() => {});
     rmSync(this.dir, { recursive: true, force: true });
   }
 }

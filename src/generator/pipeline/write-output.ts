@@ -52,6 +52,9 @@ export interface StagedOutput {
   cold: boolean;
 }
 
+/** How many files may wait for the writing thread (a page's HTML is tens of KB). */
+const MAX_PENDING = 256;
+
 /** The compressed twins written beside each text file when precompressing. */
 export const TWINS = [".br", ".gz"];
 
@@ -69,7 +72,7 @@ const LEVELS = { best: { brotli: 11, gzip: 9 }, fast: { brotli: 5, gzip: 6 } };
  * A cold build stages every file; an incremental build stages only the files whose bytes changed, and its
  * kept pages stay where they are.
  */
-export function writeOutput(input: WriteInput): StagedOutput {
+export async function writeOutput(input: WriteInput): Promise<StagedOutput> {
   const staging = new StagingFolder(input.outDir);
   const output: Record<string, number> = {};
   const previous = input.previous;
@@ -99,12 +102,15 @@ export function writeOutput(input: WriteInput): StagedOutput {
     for (const { page, html, missing, reads } of input.pages) {
       write(page.file, html);
       pages.push({ page, missing, reads, bytes: output[page.file] });
+      // Pages wait in memory only while the writing thread is this far behind.
+      await staging.settle(MAX_PENDING);
     }
     for (const { file, data } of input.files) write(file, data);
     for (const { file, data } of input.serverFiles) put(file, data);
+    await staging.close();
     return { staging, pages, output, cold: previous === undefined };
   } catch (error) {
-    staging.discard();
+    await staging.discard();
     throw error;
   }
 }
