@@ -178,6 +178,9 @@ describe("a case added to the cases collection", () => {
       "menos tempo de análise por proposta",
       "Medido nos três meses após a entrada em produção, contra os seis anteriores.",
     ]);
+    // The case's own text, under a heading: not a paragraph left alone after the band of results.
+    expect(visibleText(doc.querySelector("#story h2")!)).toBe("O projeto em detalhe");
+    expect(visibleText(doc.querySelector("#story .case-story")!)).toBe("Texto do case.");
     expect(doc.querySelector('link[rel="alternate"][hreflang="en"]')!.getAttribute("href")).toMatch(
       /\/en\/results\/credit-mid-sized-bank$/,
     );
