@@ -94,7 +94,8 @@ export function Footer() {
               {" "}
               <span className="footer-company">
                 {site.legalName}
-                {site.taxId && ` · ${t("contact.taxIdLabel")} ${site.taxId}`}
+                {/* A no-break space: "CNPJ" never ends a line without its number. */}
+                {site.taxId && ` · ${t("contact.taxIdLabel")}\u00a0${site.taxId}`}
               </span>
             </>
           )}

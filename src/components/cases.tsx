@@ -23,7 +23,10 @@ export function useCases(filter: { sector?: string; service?: string } = {}): Co
   );
 }
 
-/** Cards of cases: sector, title (the link), the client as described, and the first result. */
+/**
+ * Cards of cases: sector, title (the link), the client as described, what changed, and the first result. A lone
+ * card lays its result beside its text (results.css), so one case never stretches into an empty band.
+ */
 export function CaseCards({ entries, level = 3 }: { entries: CollectionEntry[]; level?: 3 | 4 }) {
   const { t } = usePage();
   const Heading = level === 3 ? "h3" : "h4";
@@ -37,7 +40,8 @@ export function CaseCards({ entries, level = 3 }: { entries: CollectionEntry[]; 
             <Heading>
               <CardLink href={entry.path!}>{String(entry.data.title)}</CardLink>
             </Heading>
-            <p>{String(entry.data.client)}</p>
+            <p className="case-client">{String(entry.data.client)}</p>
+            <p>{String(entry.data.description)}</p>
             {first && (
               <p className="case-figure">
                 <span className="case-value">{first.value}</span> {first.label}

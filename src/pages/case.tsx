@@ -11,7 +11,7 @@ const sectorSlug: Record<string, string> = Object.fromEntries(
 /**
  * A case (content/<locale>/cases/*.md): the client as the firm may describe it, the sector and service line
  * (each linked to its page), the team and duration, the challenge, what was done, and the results measured,
- * each with what was measured; then the body, if the file has one.
+ * each with what was measured; then the body, if the file has one, under a heading of its own.
  */
 export default function CasePage() {
   const { t, entry, href } = usePage();
@@ -80,9 +80,9 @@ export default function CasePage() {
         </ul>
       </Section>
       {entry!.html && (
-        <div className="container section">
-          <div className="prose article-prose" dangerouslySetInnerHTML={{ __html: entry!.html }} />
-        </div>
+        <Section id="story" split title={t("results.case.story")}>
+          <div className="prose article-prose case-story" dangerouslySetInnerHTML={{ __html: entry!.html }} />
+        </Section>
       )}
       <CtaBand heading={t("cta.case.heading")} body={t("cta.case.body")} />
     </>

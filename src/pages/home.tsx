@@ -22,7 +22,7 @@ const sectorSlug: Record<string, string> = Object.fromEntries(
 );
 
 export default function HomePage() {
-  const { t, href, collection } = usePage();
+  const { t, href, collection, site } = usePage();
   const articles = collection("insights");
   const latest = articles.slice(0, 3);
   // The newest article that offers a sentence to quote: the firm's own words between its figures and its sectors.
@@ -32,7 +32,8 @@ export default function HomePage() {
       <div className="hero">
         <div className="container hero-inner">
           <div className="hero-text">
-            <p className="eyebrow">{t("hero.eyebrow")}</p>
+            {/* The city never splits across lines ("São / Paulo" on a phone). */}
+            <p className="eyebrow">{t("hero.eyebrow").replace(site.city, site.city.replace(/ /g, "\u00a0"))}</p>
             <h1>
               {t("hero.title")} <span className="highlight">{t("hero.titleHighlight")}</span> {t("hero.titleEnd")}
             </h1>

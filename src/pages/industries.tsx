@@ -13,12 +13,13 @@ const HEADLINE_STATS = { manufacturing: [1, 3, 5], healthcare: [1, 3] } as const
 type Unrouted = (typeof UNROUTED_SECTORS)[number];
 
 /** The parts of an unrouted sector's section, in order: their anchors, for the page's index. */
-function partsOf(sector: Unrouted, t: (key: string) => string) {
+function partsOf(sector: Unrouted, t: (key: string) => string, hasCases: boolean) {
   return [
     ["results", t("industries.resultsHeading")],
     ["challenges", t("industries.challengesHeading")],
     ["solutions", t("industries.solutionsHeading")],
     ["use-cases", t("industries.useCasesHeading")],
+    ...(hasCases ? [["cases", t("results.related.heading")]] : []),
     ...(sector === "manufacturing" ? [["also", t("industries.alsoHeading")]] : []),
     ["reading", t("industries.readingHeading")],
   ].map(([part, label]) => ({ href: `#${sector}-${part}`, label }));
@@ -50,7 +51,7 @@ function UnroutedSector({ sector }: { sector: Unrouted }) {
       <UseCases prefix={base} level={4} />
       {cases.length > 0 && (
         <>
-          <h3>{t("results.related.heading")}</h3>
+          <h3 id={part("cases")}>{t("results.related.heading")}</h3>
           <CaseCards entries={cases} level={4} />
         </>
       )}
@@ -79,13 +80,18 @@ function UnroutedSector({ sector }: { sector: Unrouted }) {
  * beside an index of the page that stays in view on wide screens (the page is long on a phone).
  */
 export default function IndustriesPage() {
-  const { t, href } = usePage();
+  const { t, href, collection } = usePage();
+  const cases = collection("cases");
   const index = [
     { href: "#sectors", label: t("labels.sectors") },
     ...UNROUTED_SECTORS.map((sector) => ({
       href: `#${sector}`,
       label: t(`industries.${sector}.name`),
-      children: partsOf(sector, t),
+      children: partsOf(
+        sector,
+        t,
+        cases.some((c) => c.data.sector === sector),
+      ),
     })),
   ];
   return (

@@ -484,4 +484,32 @@ test.describe("details a reviewer measured (issue 19)", () => {
       expect(next, path).toBeLessThanOrEqual(1);
     }
   });
+
+  const eyebrowCityWhole =
+    "on a phone the home page's eyebrow keeps the city on one line, and no line starts with its dot (pt, en)";
+  test(eyebrowCityWhole, async ({ page }) => {
+    await page.setViewportSize({ width: 375, height: 800 });
+    for (const path of ["/", "/en"]) {
+      await page.goto(path);
+      // The text of each rendered line of the eyebrow, from the rectangles of its characters.
+      const lines = await page.locator(".hero .eyebrow").evaluate((p) => {
+        const text = p.firstChild!;
+        const rows = new Map<number, string>();
+        for (let i = 0; i < text.textContent!.length; i++) {
+          const r = document.createRange();
+          r.setStart(text, i);
+          r.setEnd(text, i + 1);
+          const top = Math.round(r.getBoundingClientRect().top);
+          rows.set(top, (rows.get(top) ?? "") + text.textContent![i]);
+        }
+        return [...rows.values()].map((line) => line.replace(/\s+/g, " ").trim());
+      });
+      expect(lines.length, path).toBeGreaterThan(0);
+      expect(
+        lines.some((line) => line.includes("São Paulo")),
+        `${path}: ${lines.join(" | ")}`,
+      ).toBe(true);
+      for (const line of lines) expect(line.startsWith("·"), `${path}: ${lines.join(" | ")}`).toBe(false);
+    }
+  });
 });

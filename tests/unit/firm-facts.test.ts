@@ -121,6 +121,8 @@ describe("the firm's facts, once site.yaml and the leaders' text give them", () 
       const footer = visibleText(doc.querySelector(".site-footer")!);
       expect(footer).toContain(FACTS.streetAddress);
       expect(footer).toContain(`CNPJ${file.startsWith("en") ? " (tax ID)" : ""} ${FACTS.taxId}`);
+      // Joined by a no-break space: a narrow footer never leaves "CNPJ" at a line's end without its number.
+      expect(doc.querySelector(".footer-company")!.textContent).toContain(`\u00a0${FACTS.taxId}`);
       expect(doc.querySelector(`.site-footer a[href="${FACTS.bookingUrl}"]`)).not.toBeNull();
       expect(doc.querySelector(`.site-footer a[href="${FACTS.sameAs[0]}"]`)!.textContent).toBe("linkedin.com");
       const org = jsonLdGraph(doc).find((n) => n["@type"] === "Organization")!;
@@ -147,7 +149,10 @@ describe("a case added to the cases collection", () => {
   it("is listed on the results page, linked to its own page in each language", () => {
     const pt = page(withFacts, "results.html");
     expect(pt.querySelector("#cases .case-card a")!.getAttribute("href")).toBe("/results/credito-banco-medio");
-    expect(visibleText(pt.querySelector("#cases .case-card")!)).toContain("38% menos tempo de análise por proposta");
+    const card = visibleText(pt.querySelector("#cases .case-card")!);
+    expect(card).toContain("Banco de médio porte, com atuação nacional");
+    expect(card).toContain("Um modelo de risco explicável levou a análise de propostas de dias para horas.");
+    expect(card).toContain("38% menos tempo de análise por proposta");
     expect(page(withFacts, "en/results.html").querySelector("#cases .case-card a")!.getAttribute("href")).toBe(
       "/en/results/credit-mid-sized-bank",
     );
@@ -173,6 +178,9 @@ describe("a case added to the cases collection", () => {
       "menos tempo de análise por proposta",
       "Medido nos três meses após a entrada em produção, contra os seis anteriores.",
     ]);
+    // The case's own text, under a heading: not a paragraph left alone after the band of results.
+    expect(visibleText(doc.querySelector("#story h2")!)).toBe("O projeto em detalhe");
+    expect(visibleText(doc.querySelector("#story .case-story")!)).toBe("Texto do case.");
     expect(doc.querySelector('link[rel="alternate"][hreflang="en"]')!.getAttribute("href")).toMatch(
       /\/en\/results\/credit-mid-sized-bank$/,
     );
