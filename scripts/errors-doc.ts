@@ -140,9 +140,9 @@ export function errorsDoc(): string {
         "  hint: Fix the YAML at that line and column: ...",
     ),
     "",
-    "Below, a word in braces such as {file} stands for what the error names when it happens. Two of them are",
+    "Below, a word in braces such as {file} stands for what the error names when it happens. Three of them are",
     "warnings unless `sitegen build --strict` is given: " +
-      "[NoPages](#nopages) and [MissingTranslations](#missingtranslations).",
+      "[NoPages](#nopages), [MissingTranslations](#missingtranslations) and [BrokenLinks](#brokenlinks).",
     "",
     "| Name | Title |",
     "|---|---|",

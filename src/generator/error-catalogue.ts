@@ -347,6 +347,13 @@ export const ERRORS = {
       "instance, and keep it out of the repository; " +
       (p.setting ? `or set ${p.setting} to false in content/site.yaml.` : "or unset it, and no link is signed."),
   ),
+  BrokenLinks: entry<{ count: number; list: string }>(
+    "Broken links",
+    (p) => `${p.count} link(s) lead to no page or file of the output, on the pages named:\n${p.list}`,
+    "Fix each link where it was written: a page's address as src/pages/routes.ts gives it, with its locale's " +
+      "prefix (or page.href(routeId), which names a route by its id), a file of public/, or an `id` of the page. " +
+      "A warning, unless --strict makes it fail the build.",
+  ),
 } as const;
 
 export type ErrorName = keyof typeof ERRORS;

@@ -3,6 +3,7 @@ import type { ConfigOverrides, SiteConfig } from "../config.ts";
 import type { Dictionary } from "../content.ts";
 import type { SitegenError } from "../errors.ts";
 import { filesUnder } from "../files.ts";
+import { LinkCheck } from "../links.ts";
 import type { TargetName } from "../targets/targets.ts";
 import { writeTargetFiles } from "../targets/targets.ts";
 import { bundleCode } from "./bundle.ts";
@@ -139,9 +140,14 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     ...{ assets, collections, images, log },
   });
   const files = await outputFiles({ root, outDir, target, content, bundles, images, plan, collections });
+  // Each page's links checked as it goes by, against every file of the output (links.ts).
+  const links = new LinkCheck({
+    files: [plan.pages, files.output, files.server].flatMap((list) => list.map((f) => f.file)),
+    ...{ siteUrl: content.site.siteUrl, endpoints: bundles.apiCode ? Object.values(content.site.endpoints) : [] },
+  });
   const staged = writeOutput({
     ...{ outDir, previous: kept?.output, kept: selected.keep, precompress },
-    pages: counted(clock.timed("render", rendered), progress, "Rendering pages", selected.render.length),
+    pages: links.scan(counted(clock.timed("render", rendered), progress, "Rendering pages", selected.render.length)),
     files: files.output,
     serverFiles: files.server,
   });
@@ -158,6 +164,13 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   }
   let missing: MissingKey[];
   try {
+    const keptPages = selected.keep.map((page) => ({ page, broken: records[page.file].links }));
+    const sources = code.inputs.map(([path]) => path);
+    const broken = links.report({ kept: keptPages, contents: content.contents, root, sources, strict });
+    clock.add("links", links.ms);
+    if (broken) warnings.push(broken);
+    for (const { page } of staged.pages)
+      if (links.brokenOn(page.file)?.length) records[page.file].links = links.brokenOn(page.file);
     missing = reportBuild({ contents: content.contents, pages: Object.values(records), strict });
   } catch (error) {
     staged.staging.discard();
@@ -217,12 +230,16 @@ class StageClock {
     for (;;) {
       const started = performance.now();
       const next = iterator.next();
-      const ms = performance.now() - started;
-      this.timings[stage] = (this.timings[stage] ?? 0) + ms;
-      this.inner += ms;
+      this.add(stage, performance.now() - started);
       if (next.done) return;
       yield next.value;
     }
+  }
+
+  /** Time spent on `stage` inside another stage. */
+  add(stage: string, ms: number): void {
+    this.timings[stage] = (this.timings[stage] ?? 0) + ms;
+    this.inner += ms;
   }
 
   total(): number {
