@@ -30,8 +30,11 @@ export interface LinkCheckInput {
   endpoints: string[];
 }
 
-/** Where a page links, read from its HTML; `id` attributes are what a fragment can point at. */
-const ATTRIBUTE = /\s(href|src|srcset|id)=(?:"([^"]*)"|'([^']*)')/g;
+/**
+ * Where a page links, read from its HTML as React and Markdown write attributes (after a space, in double
+ * quotes); `id` attributes are what a fragment can point at.
+ */
+const ATTRIBUTE = / (href|src|srcset|id)="([^"]*)"/g;
 const EXTERNAL = /^(?:[a-z][a-z0-9+.-]*:|\/\/)/i;
 
 const decode = (value: string) =>
@@ -43,9 +46,6 @@ const decode = (value: string) =>
         .replace(/&gt;/g, ">")
         .replace(/&amp;/g, "&")
     : value;
-
-/** A copy of the string that holds none of the page it was cut from (V8 keeps a slice's whole source alive). */
-const copy = (value: string) => Buffer.from(value).toString();
 
 const decodeSafely = (value: string) => {
   try {
@@ -84,6 +84,11 @@ export class LinkCheck {
   private readonly fragments: { from: string; link: string; file: string; id: string }[] = [];
   /** Each rendered page, with its broken links. */
   private readonly pages = new Map<string, { page: PlannedPage; broken: BrokenLink[] }>();
+  /**
+   * What each link seen so far resolved to, unless that depends on its page (`#id`, a relative link): by its text
+   * in the HTML, with the link decoded. Both are copies: V8 keeps a string's whole page alive through a slice of it.
+   */
+  private readonly seen = new Map<string, { text: string; verdict: Verdict }>();
 
   constructor(input: LinkCheckInput) {
     this.files = new Set(input.files);
@@ -128,13 +133,13 @@ export class LinkCheck {
       all.push({ page, broken: still });
     }
     const sources = new Sources(input);
-    const groups = new Map<string, { link: BrokenLink; pages: string[] }>();
+    const groups = new Map<string, { link: BrokenLink; pages: PlannedPage[] }>();
     for (const { page, broken } of all) {
       for (const link of broken) {
         link.source ??= sources.of(link.link, page);
         const key = `${link.link}\u0000${link.source ?? ""}\u0000${link.fragment === true}`;
         if (!groups.has(key)) groups.set(key, { link, pages: [] });
-        groups.get(key)!.pages.push(pageName(page));
+        groups.get(key)!.pages.push(page);
       }
     }
     this.ms += performance.now() - started;
@@ -143,7 +148,7 @@ export class LinkCheck {
       const why = link.fragment ? ` (no id "${link.link.slice(link.link.indexOf("#") + 1)}" there)` : "";
       const where = link.source ? `, written in ${link.source}` : "";
       const more = pages.length > 3 ? ` and ${pages.length - 3} more` : "";
-      return `  ${link.link}${why}${where}: on ${pages.slice(0, 3).join(", ")}${more}`;
+      return `  ${link.link}${why}${where}: on ${pages.slice(0, 3).map(pageName).join(", ")}${more}`;
     });
     const error = sitegenError("BrokenLinks", { count: groups.size, list: list.join("\n") });
     if (input.strict) throw error;
@@ -152,24 +157,32 @@ export class LinkCheck {
 
   private scanPage(page: PlannedPage, html: string): void {
     const found: string[] = [];
-    const links = new Set<string>();
-    for (const [, name, double, single] of html.matchAll(ATTRIBUTE)) {
-      const value = double ?? single;
+    const links: string[] = [];
+    ATTRIBUTE.lastIndex = 0;
+    for (let match; (match = ATTRIBUTE.exec(html));) {
+      const [, name, value] = match;
       if (name === "id") found.push(value);
-      else if (name !== "srcset") links.add(value);
-      else for (const candidate of value.split(",")) links.add(candidate.trim().split(/\s+/)[0]);
+      else if (name !== "srcset") links.push(value);
+      else for (const candidate of value.split(",")) links.push(candidate.trim().split(/\s+/)[0]);
     }
     const ids = ` ${found.map(decode).join(" ")} `;
     this.ids.set(page.file, ids);
     const broken: BrokenLink[] = [];
     for (const raw of links) {
-      const link = decode(raw);
-      const verdict = this.resolve(link, page.path, ids);
-      if (verdict === "ok") continue;
-      if (typeof verdict === "object") this.fragments.push({ from: page.file, link: copy(link), ...verdict });
-      else broken.push({ link: copy(link), ...(verdict === "fragment" && { fragment: true }) });
+      const { text, verdict } = this.seen.get(raw) ?? this.check(raw, page.path, ids);
+      if (verdict === "ok" || broken.some((b) => b.link === text)) continue;
+      if (typeof verdict === "object") this.fragments.push({ from: page.file, link: text, ...verdict });
+      else broken.push({ link: text, ...(verdict === "fragment" && { fragment: true }) });
     }
     this.pages.set(page.file, { page, broken });
+  }
+
+  private check(raw: string, from: string, ids: string): { text: string; verdict: Verdict } {
+    const key = Buffer.from(raw).toString();
+    const text = raw.includes("&") ? Buffer.from(decode(raw)).toString() : key;
+    const result = { text, verdict: this.resolve(text, from, ids) };
+    if (raw.startsWith("/") || EXTERNAL.test(raw)) this.seen.set(key, result);
+    return result;
   }
 
   /**
@@ -195,31 +208,55 @@ export class LinkCheck {
   }
 }
 
-/** Where a broken link was written: the entry's Markdown, a text key of the page's locale, or the site's code. */
+/**
+ * Where a broken link was written: a text key of the page's locale, the site's code (an attribute first, then any
+ * quoted string), or the Markdown of the page's entry. Each link is looked for once per locale; an entry's body is
+ * rendered to look in it only until the link was missing from a few, as a link on every page is a component's.
+ */
 class Sources {
   private code?: { file: string; text: string }[];
+  private readonly found = new Map<string, string | undefined>();
+  private readonly notInEntries = new Map<string, number>();
+  private body?: { file: string; html: string };
 
   constructor(private readonly input: LinkReportInput) {}
 
   of(link: string, page: PlannedPage): string | undefined {
-    const escaped = link.replace(/&/g, "&amp;");
-    const body = page.entry?.html;
-    if (body && (body.includes(`"${link}"`) || body.includes(`"${escaped}"`))) return page.entry!.file;
-    const text = this.input.contents.find((c) => c.locale === page.locale);
+    const key = `${page.locale}\u0000${link}`;
+    if (!this.found.has(key)) this.found.set(key, this.inText(link, page.locale) ?? this.inCode(link));
+    const found = this.found.get(key);
+    if (found || !page.entry || (this.notInEntries.get(link) ?? 0) >= 8) return found;
+    // A page's broken links are looked for one after another: its body is rendered once for them.
+    if (this.body?.file !== page.file) this.body = { file: page.file, html: page.entry.html };
+    const body = this.body.html;
+    if (body.includes(`"${link}"`) || body.includes(`"${link.replace(/&/g, "&amp;")}"`)) return page.entry.file;
+    this.notInEntries.set(link, (this.notInEntries.get(link) ?? 0) + 1);
+    return undefined;
+  }
+
+  private inText(link: string, locale: string): string | undefined {
+    const text = this.input.contents.find((c) => c.locale === locale);
+    const quoted = [`"${link}"`, `'${link}'`, `(${link})`];
     for (const [key, value] of text?.dictionary ?? []) {
-      if (value.includes(link)) return `${text!.sources.get(key)} (${key})`;
+      if (value === link || quoted.some((q) => value.includes(q))) return `${text!.sources.get(key)} (${key})`;
     }
+    return undefined;
+  }
+
+  private inCode(link: string): string | undefined {
     this.code ??= this.input.sources
       .filter((file) => /\.[cm]?[jt]sx?$/.test(file) && !file.includes("/node_modules/"))
       .map((file) => ({ file: relative(this.input.root, file), text: readFileSync(file, "utf8") }))
       // The route table's paths are where pages are, not links.
       .filter(({ file }) => !file.startsWith("..") && file !== PROJECT_FILES.routes);
-    const quoted = new RegExp(`["'\`]${link.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}["'\`]`);
-    for (const { file, text } of this.code) {
-      const at = quoted.exec(text)?.index;
-      if (at === undefined) continue;
-      const before = text.slice(0, at + 1).split("\n");
-      return `${file}:${before.length}:${before[before.length - 1].length}`;
+    const literal = `["'\`]${link.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}["'\`]`;
+    for (const pattern of [new RegExp(`(?:href|src)[=:]\\s*\\{?\\s*(?=${literal})`), new RegExp(`(?=${literal})`)]) {
+      for (const { file, text } of this.code) {
+        const match = pattern.exec(text);
+        if (!match) continue;
+        const lines = text.slice(0, match.index + match[0].length + 1).split("\n");
+        return `${file}:${lines.length}:${lines[lines.length - 1].length}`;
+      }
     }
     return undefined;
   }
