@@ -4,7 +4,7 @@
  * an `id` of the page it leads to. Each page's HTML is scanned once, as it goes by on its way to the output,
  * with one regular expression over those attributes: nothing is read back from disk, and no page's HTML is kept.
  */
-import { readFileSync } from "node:fs";
+import { readFileSync, realpathSync } from "node:fs";
 import { relative } from "node:path";
 import type { LocaleContent } from "./content.ts";
 import { sitegenError, type SitegenError } from "./errors.ts";
@@ -244,11 +244,14 @@ class Sources {
   }
 
   private inCode(link: string): string | undefined {
-    this.code ??= this.input.sources
-      .filter((file) => /\.[cm]?[jt]sx?$/.test(file) && !file.includes("/node_modules/"))
-      .map((file) => ({ file: relative(this.input.root, file), text: readFileSync(file, "utf8") }))
-      // The route table's paths are where pages are, not links.
-      .filter(({ file }) => !file.startsWith("..") && file !== PROJECT_FILES.routes);
+    if (!this.code) {
+      const root = realpathSync(this.input.root); // as the compilers name their inputs
+      this.code = this.input.sources
+        .filter((file) => /\.[cm]?[jt]sx?$/.test(file) && !file.includes("/node_modules/"))
+        .map((file) => ({ file: relative(root, file), text: readFileSync(file, "utf8") }))
+        // The route table's paths are where pages are, not links.
+        .filter(({ file }) => !file.startsWith("..") && file !== PROJECT_FILES.routes);
+    }
     const literal = `["'\`]${link.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}["'\`]`;
     for (const pattern of [new RegExp(`(?:href|src)[=:]\\s*\\{?\\s*(?=${literal})`), new RegExp(`(?=${literal})`)]) {
       for (const { file, text } of this.code) {

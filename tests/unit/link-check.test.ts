@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildSite } from "../../src/generator/pipeline/build.ts";
@@ -126,6 +126,23 @@ describe("links checked at build time", () => {
       "1 link(s) lead to no page or file of the output, on the pages named:\n" +
         '  /atelier#heures (no id "heures" there), written in content/fr/notes/plomb.md: ' +
         'on /notes/plomb (route "note:plomb", notes/plomb.html)',
+    ]);
+  }, 120_000);
+});
+
+describe("a broken link's source, through a linked site folder", () => {
+  it("names the component's file and line", async () => {
+    const copy = fixtureCopy();
+    const pages = join(copy, "src", "pages", "pages.tsx");
+    writeFileSync(
+      pages,
+      readFileSync(pages, "utf8").replace('<h1>{t("home.heading")}</h1>', '<a href="/cardapio">x</a>'),
+    );
+    const linked = join(mkdtempSync(join(tmpdir(), "sitegen-links-")), "site");
+    symlinkSync(copy, linked, "dir");
+    const result = await buildSite({ root: linked, outDir: join(mkdtempSync(join(tmpdir(), "sitegen-links-")), "d") });
+    expect(result.warnings.map((w) => w.message.split("\n")[1])).toEqual([
+      '  /cardapio, written in src/pages/pages.tsx:42:15: on / (route "home", index.html)',
     ]);
   }, 120_000);
 });
