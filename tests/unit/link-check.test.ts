@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { buildSite } from "../../src/generator/pipeline/build.ts";
 import { LinkCheck } from "../../src/generator/links.ts";
 import type { PlannedPage } from "../../src/generator/pipeline/plan-pages.ts";
-import { ROOT, fixtureCopy } from "../helpers.ts";
+import { ROOT, fixtureCopy, projectCopy } from "../helpers.ts";
 
 /**
  * The build's link check (src/generator/links.ts) on the second site (tests/fixtures/minimal-site) with a
@@ -145,6 +145,16 @@ describe("a broken link's source, through a linked site folder", () => {
       '  /cardapio, written in src/pages/pages.tsx:42:15: on / (route "home", index.html)',
     ]);
   }, 120_000);
+});
+
+describe("the consultancy site, through a linked folder", () => {
+  it("links each page to its islands' modules where the build wrote them", async () => {
+    const linked = join(mkdtempSync(join(tmpdir(), "sitegen-links-")), "site");
+    symlinkSync(projectCopy(), linked, "dir");
+    const result = await buildSite({ root: linked, outDir: join(mkdtempSync(join(tmpdir(), "sitegen-links-")), "d") });
+    expect(result.pages.length).toBeGreaterThan(50);
+    expect(result.warnings.map((w) => w.message)).toEqual([]);
+  }, 180_000);
 });
 
 describe("what a link resolves to", () => {
