@@ -22,7 +22,7 @@ import { publishOutput, TWINS, writeOutput, type Precompress } from "./write-out
 export interface BuildOptions extends ConfigOverrides {
   root: string;
   outDir: string;
-  /** Fail on what is otherwise a warning: missing translations, a site with no page to publish. */
+  /** Fail on what is otherwise a warning: missing translations, broken links, a site with no page to publish. */
   strict?: boolean;
   /** Also write .br and .gz copies of text files: compressed as hard as the formats allow, or fast (sitegen serve). */
   precompress?: boolean | "fast";
