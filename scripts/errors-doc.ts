@@ -142,9 +142,9 @@ export function errorsDoc(): string {
         "  hint: Fix the YAML at that line and column: ...",
     ),
     "",
-    "Below, a word in braces such as {file} stands for what the error names when it happens. Four of them are",
+    "Below, a word in braces such as {file} stands for what the error names when it happens. Five of them are",
     "warnings unless `sitegen build --strict` is given: " +
-      "[NoPages](#nopages), [MissingTranslations](#missingtranslations),",
+      "[NoPages](#nopages), [MissingTranslations](#missingtranslations), [BrokenLinks](#brokenlinks),",
     "[EntryTranslationMissing](#entrytranslationmissing) and [CollectionEmptyInLocale](#collectionemptyinlocale).",
     "",
     "| Name | Title |",

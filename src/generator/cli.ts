@@ -60,7 +60,7 @@ export function createProgram(root: string): Command {
     )
     .option(
       "--strict",
-      "fail on what is otherwise a warning (a missing translation, a site with no page to publish)",
+      "fail on what is otherwise a warning (a missing translation, a broken link, a site with no page to publish)",
       false,
     )
     .option(

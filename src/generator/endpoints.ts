@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, realpathSync, renameSync, writeFileSync } from "node:fs";
 import { createHash } from "node:crypto";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
@@ -44,7 +44,7 @@ export async function compileEndpoints(root: string, inputs?: Set<string>): Prom
       await esbuild()
     ).build({
       entryPoints: [entry],
-      absWorkingDir: root,
+      absWorkingDir: realpathSync(root),
       bundle: true,
       platform: "node",
       format: "cjs",
@@ -54,7 +54,8 @@ export async function compileEndpoints(root: string, inputs?: Set<string>): Prom
       logLevel: "silent",
       metafile: true,
     });
-    for (const input of Object.keys(result.metafile.inputs)) inputs?.add(join(root, input));
+    // esbuild names its inputs relative to where it works from: the project's real path, as it names theirs.
+    for (const input of Object.keys(result.metafile.inputs)) inputs?.add(join(realpathSync(root), input));
     return result.outputFiles[0].text;
   } catch (error) {
     const first = (error as { errors?: { text: string }[] }).errors?.[0];

@@ -384,6 +384,13 @@ export const ERRORS = {
       "secret is not the site's, or this machine's clock is more than 5 minutes off; a 404, that the site " +
       "does not answer that address (its secret is not set, or its build is older).",
   ),
+  BrokenLinks: entry<{ count: number; list: string }>(
+    "Broken links",
+    (p) => `${p.count} link(s) lead to no page or file of the output, on the pages named:\n${p.list}`,
+    "Fix each link where it was written: a page's address as src/pages/routes.ts gives it, with its locale's " +
+      "prefix (or page.href(routeId), which names a route by its id), a file of public/, or an `id` of the page. " +
+      "A warning, unless --strict makes it fail the build.",
+  ),
 } as const;
 
 export type ErrorName = keyof typeof ERRORS;

@@ -294,6 +294,7 @@ describe("special pages and files", () => {
       "images",
       "plan",
       "render",
+      "links",
       "write",
     ]);
     const summary = buildSummary({ ...result, outDir: out });
@@ -320,7 +321,7 @@ describe("special pages and files", () => {
     expect(summary).toMatch(
       new RegExp(
         /stages: content \d+ ms, bundle \d+ ms, collections \d+ ms, images \d+ ms, /.source +
-          /plan \d+ ms, render \d+ ms, write \d+ ms/.source,
+          /plan \d+ ms, render \d+ ms, links \d+ ms, write \d+ ms/.source,
       ),
     );
     expect(summary).toMatch(

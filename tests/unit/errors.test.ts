@@ -505,6 +505,20 @@ describe("site code", () => {
     );
   });
 
+  it("BrokenLinks names each link, where it was written and the pages it is on, with --strict", async () => {
+    const project = fixtureCopy();
+    edit(project, "src/pages/pages.tsx", (t) =>
+      t.replace('<p>{t("home.body")}</p>', '<p>{t("home.body")}</p>\n      <a href="/cardapio">Carte</a>'),
+    );
+    await expectError(
+      "BrokenLinks",
+      () => buildSite({ root: project, outDir: out(), strict: true }),
+      "1 link(s) lead to no page or file of the output, on the pages named:\n" +
+        '  /cardapio, written in src/pages/pages.tsx:44:15: on / (route "home", index.html)',
+      /^Fix each link where it was written: .*A warning, unless --strict makes it fail the build\.$/,
+    );
+  });
+
   it("OutputWriteFailed names the file and says what to do", async () => {
     // A file where the output's folder should be: its parent cannot be created.
     const parent = mkdtempSync(join(tmpdir(), "sitegen-err-"));

@@ -1,4 +1,4 @@
-import { existsSync } from "node:fs";
+import { existsSync, realpathSync } from "node:fs";
 import { basename, join, relative } from "node:path";
 import { filesIn } from "../files.ts";
 import { PROJECT_FILES } from "../project.ts";
@@ -25,9 +25,11 @@ const NONE: IslandsBundle = { files: [], scripts: [], preloads: [], islands: {} 
  * against React's API and shipped as Preact: `react` resolves to src/islands/runtime/react.ts when the site
  * has one, else to preact/compat. A site without the runtime ships no JavaScript.
  */
-export async function bundleIslands(root: string, inputs?: Set<string>): Promise<IslandsBundle> {
+export async function bundleIslands(site: string, inputs?: Set<string>): Promise<IslandsBundle> {
   const runtime = PROJECT_FILES.islandsRuntime;
-  if (!existsSync(join(root, runtime))) return NONE;
+  if (!existsSync(join(site, runtime))) return NONE;
+  // The real path: esbuild names inputs and outputs by theirs, relative to where it works from.
+  const root = realpathSync(site);
   const islandFiles = filesIn(root, PROJECT_FILES.islands, ["ts", "tsx"]);
   const outdir = join(root, "assets");
   const reactShim = join(root, PROJECT_FILES.islandsReact);

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, renameSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, realpathSync, renameSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createHash } from "node:crypto";
 import { createRequire } from "node:module";
 import { join } from "node:path";
@@ -44,13 +44,15 @@ export async function bundlePages(root: string, inputs?: Set<string>): Promise<P
       `createElement(component, props ?? {})));`,
     `}`,
   ].join("\n");
+  // The project's real path: esbuild names the sources it reads relative to it (through a link, it would not).
+  const real = realpathSync(root);
   let code: string;
   try {
     const result = await (
       await esbuild()
     ).build({
-      stdin: { contents: entry, resolveDir: root, sourcefile: "sitegen-pages.js", loader: "js" },
-      absWorkingDir: root,
+      stdin: { contents: entry, resolveDir: real, sourcefile: "sitegen-pages.js", loader: "js" },
+      absWorkingDir: real,
       bundle: true,
       platform: "node",
       format: "cjs",
@@ -67,7 +69,7 @@ export async function bundlePages(root: string, inputs?: Set<string>): Promise<P
     });
     code = result.outputFiles[0].text;
     for (const input of Object.keys(result.metafile.inputs))
-      if (input !== "sitegen-pages.js") inputs?.add(join(root, input));
+      if (input !== "sitegen-pages.js") inputs?.add(join(real, input));
   } catch (error) {
     throw compileError("PageCompileError", error, PROJECT_FILES.routes);
   }

@@ -3,6 +3,7 @@ import type { ConfigOverrides, SiteConfig } from "../config.ts";
 import type { Dictionary } from "../content.ts";
 import type { SitegenError } from "../errors.ts";
 import { filesUnder } from "../files.ts";
+import { LinkCheck } from "../links.ts";
 import type { TargetName } from "../targets/targets.ts";
 import { writeTargetFiles } from "../targets/targets.ts";
 import { bundleCode } from "./bundle.ts";
@@ -22,7 +23,7 @@ import { publishOutput, TWINS, writeOutput, type Precompress } from "./write-out
 export interface BuildOptions extends ConfigOverrides {
   root: string;
   outDir: string;
-  /** Fail on what is otherwise a warning: missing translations, a site with no page to publish. */
+  /** Fail on what is otherwise a warning: missing translations, broken links, a site with no page to publish. */
   strict?: boolean;
   /** Also write .br and .gz copies of text files: compressed as hard as the formats allow, or fast (sitegen serve). */
   precompress?: boolean | "fast";
@@ -141,9 +142,14 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     ...{ assets, collections, images, log },
   });
   const files = await outputFiles({ root, outDir, target, content, bundles, images, plan, collections });
+  // Each page's links checked as it goes by, against every file of the output (links.ts).
+  const links = new LinkCheck({
+    files: [plan.pages, files.output, files.server].flatMap((list) => list.map((f) => f.file)),
+    ...{ siteUrl: content.site.siteUrl, endpoints: bundles.apiCode ? Object.values(content.site.endpoints) : [] },
+  });
   const staged = await writeOutput({
     ...{ outDir, previous: kept?.output, kept: selected.keep, precompress },
-    pages: counted(clock.timed("render", rendered), progress, "Rendering pages", selected.render.length),
+    pages: links.scan(counted(clock.timed("render", rendered), progress, "Rendering pages", selected.render.length)),
     files: files.output,
     serverFiles: files.server,
   });
@@ -160,6 +166,13 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   }
   let missing: MissingKey[];
   try {
+    const keptPages = selected.keep.map((page) => ({ page, broken: records[page.file].links }));
+    const sources = code.inputs.map(([path]) => path);
+    const broken = links.report({ kept: keptPages, contents: content.contents, root, sources, strict });
+    clock.add("links", links.ms);
+    if (broken) warnings.push(broken);
+    for (const { page } of staged.pages)
+      if (links.brokenOn(page.file)?.length) records[page.file].links = links.brokenOn(page.file);
     missing = reportBuild({ contents: content.contents, pages: Object.values(records), strict });
   } catch (error) {
     await staged.staging.discard();
@@ -219,12 +232,16 @@ class StageClock {
     for (;;) {
       const started = performance.now();
       const next = iterator.next();
-      const ms = performance.now() - started;
-      this.timings[stage] = (this.timings[stage] ?? 0) + ms;
-      this.inner += ms;
+      this.add(stage, performance.now() - started);
       if (next.done) return;
       yield next.value;
     }
+  }
+
+  /** Time spent on `stage` inside another stage. */
+  add(stage: string, ms: number): void {
+    this.timings[stage] = (this.timings[stage] ?? 0) + ms;
+    this.inner += ms;
   }
 
   total(): number {

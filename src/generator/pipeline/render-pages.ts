@@ -11,7 +11,7 @@ import { alternatesFor } from "../seo/hreflang.ts";
 import { structuredDataJson } from "../seo/structured-data.ts";
 import { sitegenError } from "../errors.ts";
 import type { PagesBundle } from "../compile/pages.ts";
-import { mapPageStack } from "../compile/page-stack.ts";
+import { pageFrames } from "../compile/page-stack.ts";
 import type { PagePlan, PlannedPage } from "./plan-pages.ts";
 
 /** What every page links to: the stylesheet and its fonts, the islands runtime and each island's module. */
@@ -101,7 +101,7 @@ export function* renderPages(input: RenderInput): Generator<RenderedPage> {
 
 function renderError(page: PlannedPage, error: unknown, bundleFile: string) {
   const e = error as Error;
-  const stack = mapPageStack((e?.stack ?? "").split("\n").slice(1, 6).join("\n"), bundleFile);
+  const stack = pageFrames(e?.stack ?? "", bundleFile);
   const where = page.route ? `route "${page.route.id}"` : page.label;
   const params = { page: where, path: page.path, locale: page.locale, text: e?.message ?? String(error), stack };
   return sitegenError("PageRenderError", params, { cause: error });

@@ -3,6 +3,7 @@ import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, r
 import { writeSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import type { BrokenLink } from "../links.ts";
 import { cacheFolder } from "../project.ts";
 import type { EntryRecord } from "./collections.ts";
 import type { CompiledCode } from "./bundle.ts";
@@ -40,6 +41,8 @@ export interface PageRecord {
   missing: string[];
   /** The page's HTML, in bytes. */
   bytes: number;
+  /** The page's links that lead nowhere (links.ts), when it has any. */
+  links?: BrokenLink[];
 }
 
 /** Raised when the file's shape changes: an older state is then ignored (a cold build). */
