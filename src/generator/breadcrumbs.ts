@@ -10,6 +10,8 @@ export interface Crumb {
 export interface CrumbLabels {
   home: string;
   of(path: string): string | undefined;
+  /** Whether a page is at that full path; when given, a segment with none gets no crumb (it would lead nowhere). */
+  exists?(path: string): boolean;
 }
 
 /**
@@ -30,13 +32,15 @@ export function crumbLabels(
       const key = `breadcrumbs.${routeIds.get(path)}`;
       return routeIds.has(path) && translator.has(key) ? translator.t(key) : undefined;
     },
+    exists: (path) => routeIds.has(path),
   };
 }
 
 /**
  * The trail of a page: the locale's home first, then one crumb per path segment, labelled with the label of
  * the route at that path (crumbLabels), or the segment capitalised when there is none; the last crumb is the
- * page itself and no link. The home page has none. Browser code uses it too (the not-found page builds the
+ * page itself and no link. A segment at which the site has no page (`/notes` of `/notes/:slug` without a
+ * listing) is left out when the labels say which pages exist. The home page has none. Browser code uses it too (the not-found page builds the
  * trail of the address asked for).
  */
 export function breadcrumbsFor(
@@ -50,10 +54,12 @@ export function breadcrumbsFor(
   const rest = unprefixedPath(p, locales);
   if (rest === "/") return [];
   const segments = rest.split("/").filter(Boolean);
-  const crumbs: Crumb[] = [{ label: labels.home, href: localizedPath("/", locale) }];
+  const home = localizedPath("/", locale);
+  const crumbs: Crumb[] = labels.exists && !labels.exists(home) ? [] : [{ label: labels.home, href: home }];
   segments.forEach((segment, i) => {
     const href = localizedPath(`/${segments.slice(0, i + 1).join("/")}`, locale);
     const last = i === segments.length - 1;
+    if (!last && labels.exists && !labels.exists(href)) return;
     const label = (last && lastLabel) || labels.of(href) || capitalise(safeDecode(segment));
     crumbs.push(last ? { label } : { label, href });
   });

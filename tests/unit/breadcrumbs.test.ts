@@ -4,6 +4,9 @@ import { createTranslator } from "../../src/generator/i18n.ts";
 
 // Every route's full path, in every locale, → its id; labels are keyed by route id.
 const ROUTE_IDS = new Map([
+  ["/", "home"],
+  ["/en", "home"],
+  ["/es", "home"],
   ["/services", "services"],
   ["/en/services", "services"],
   ["/es/services", "services"],
@@ -66,10 +69,24 @@ describe("breadcrumbs (spec §2)", () => {
     const crumbs = breadcrumbsFor("/industries/manufacturing", pt, LOCALES);
     expect(crumbs.at(-1)).toEqual({ label: "Manufacturing" });
     expect(crumbs[1]).toEqual({ label: "Setores", href: "/industries" });
-    expect(breadcrumbsFor("/en/case-studies/acme", en, LOCALES)).toEqual([
+    // The not-found page's trail (its island knows no page list) shows every segment of the address asked for.
+    const island = { home: "Home", of: () => undefined };
+    expect(breadcrumbsFor("/en/case-studies/acme", island, LOCALES)).toEqual([
       { label: "Home", href: "/en" },
       { label: "Case-studies", href: "/en/case-studies" },
       { label: "Acme" },
+    ]);
+  });
+
+  it("leave out a segment at which the site has no page, and Home when it has no home page", () => {
+    expect(breadcrumbsFor("/en/case-studies/acme", en, LOCALES)).toEqual([
+      { label: "Home", href: "/en" },
+      { label: "Acme" },
+    ]);
+    const noHome = crumbLabels(createTranslator("pt", new Map()), new Map([["/notes", "notes"]]));
+    expect(breadcrumbsFor("/notes/vitrail", noHome, LOCALES)).toEqual([
+      { label: "Notes", href: "/notes" },
+      { label: "Vitrail" },
     ]);
   });
 
@@ -103,6 +120,8 @@ describe("breadcrumbs (spec §2)", () => {
 
   it("label translated paths by their route's id, and a segment no route answers by the segment", () => {
     const ids = new Map([
+      ["/", "home"],
+      ["/en", "home"],
       ["/sobre", "about"],
       ["/en/about", "about"],
       ["/sobre/equipe", "about.team"],
