@@ -1,3 +1,5 @@
+import { sitegenError } from "./errors.ts";
+import { PROJECT_FILES } from "./project.ts";
 import type { CollectionDefinition, CollectionEntry } from "./site-definition.ts";
 
 type Sortable = Pick<CollectionEntry, "data" | "slug">;
@@ -6,11 +8,20 @@ type Sortable = Pick<CollectionEntry, "data" | "slug">;
  * A collection's entries in its order (CollectionDefinition.sortBy): by a field, ascending or descending, a
  * number compared as a number, a date as a date, text as the locale's language sorts it (Intl.Collator), false
  * before true. A field's name alone, and the default (`date`), put the greatest (the newest) first. Entries
- * without the field come last; ties go by slug.
+ * without the field come last; ties go by slug. A `sortBy` naming no field of the schema, or an order other than
+ * `asc` or `desc`, is a SiteDefinitionInvalid.
  */
 export function sortEntries<E extends Sortable>(entries: E[], definition: CollectionDefinition, locale?: string): E[] {
   const { field, order } =
     typeof definition.sortBy === "object" ? definition.sortBy : { field: definition.sortBy ?? "date", order: "desc" };
+  const invalid = (problem: string) =>
+    sitegenError("SiteDefinitionInvalid", {
+      file: PROJECT_FILES.routes,
+      problem: `the collection "${definition.name}"'s ${problem}`,
+    });
+  if (definition.sortBy !== undefined && !(field in definition.schema))
+    throw invalid(`sortBy names "${field}", which its schema does not define.`);
+  if (order !== "asc" && order !== "desc") throw invalid(`sortBy order is "${String(order)}": write "asc" or "desc".`);
   const collator = collatorOf(locale);
   const compare = (a: unknown, b: unknown): number => {
     if (typeof a === "number" && typeof b === "number") return a - b;

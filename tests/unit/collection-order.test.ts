@@ -95,6 +95,17 @@ describe("a collection's order", () => {
     expect(load({ name: "prices", schema, sortBy: "price" })).toEqual(["p3", "p4", "p2", "p1", "p5"]);
   });
 
+  it("refuses a sort field the schema lacks, and an order other than asc or desc, naming routes.ts", () => {
+    const schema = { title: { type: "text" as const }, price: { type: "number" as const } };
+    expect(() => load({ name: "prices", schema, sortBy: "prise" })).toThrow(
+      'the collection "prices"\'s sortBy names "prise", which its schema does not define.',
+    );
+    const ascending = { field: "price", order: "ascending" } as unknown as { field: string; order: "asc" };
+    expect(() => load({ name: "prices", schema, sortBy: ascending })).toThrow(
+      'the collection "prices"\'s sortBy order is "ascending": write "asc" or "desc".',
+    );
+  });
+
   it("orders text ascending as the locale's language does: ö beside o in German, after z in Swedish", () => {
     for (const locale of ["de", "sv"]) {
       write("names", "n1", { title: "Zucker" }, locale);
