@@ -20,6 +20,11 @@ export interface SiteConfig {
   endpoints: Record<string, string>;
   /** The image a page without one of its own shows when shared (Open Graph), relative to content/site.yaml. */
   socialImage?: string;
+  /**
+   * Paths of the site's address that another server answers (an application at /app): the build's link check
+   * (links.ts) takes a link under one of them as leading somewhere.
+   */
+  servedElsewhere: string[];
   [fact: string]: unknown;
 }
 
@@ -52,6 +57,7 @@ export function loadSiteConfig(root: string, overrides: ConfigOverrides = {}, en
     locales: readLocales(raw.locales, file),
     endpoints: readEndpoints(raw.endpoints, file),
     socialImage: raw.socialImage === undefined ? undefined : requireText(raw, "socialImage", file),
+    servedElsewhere: readPaths(raw.servedElsewhere, file),
   };
 }
 
@@ -108,6 +114,14 @@ function readEndpoints(value: unknown, file: string): Record<string, string> {
       throw invalid(file, `endpoints.${name}`, "must be a path (/api/...) or an absolute URL.");
   }
   return value as Record<string, string>;
+}
+
+/** servedElsewhere: a list of paths, each starting with "/" (a trailing "/" is dropped). */
+function readPaths(value: unknown, file: string): string[] {
+  if (value === undefined) return [];
+  if (!Array.isArray(value) || value.some((p) => typeof p !== "string" || !p.startsWith("/")))
+    throw invalid(file, "servedElsewhere", 'must be a list of paths, each starting with "/", such as /app.');
+  return (value as string[]).map((p) => p.replace(/\/+$/, "") || "/");
 }
 
 /** The base address without a trailing slash; a bad value fails early, naming where it came from. */

@@ -26,7 +26,10 @@ export interface LinkCheckInput {
   files: Iterable<string>;
   /** The site's address: a link to it is checked as a link into the site. */
   siteUrl: string;
-  /** The endpoints' paths (site.yaml's `endpoints`), when the site has an endpoints module. */
+  /**
+   * Paths answered by something other than a file of the output: the endpoints (site.yaml's `endpoints`, when
+   * the site has an endpoints module) and site.yaml's `servedElsewhere`. A link to one, or under one, is fine.
+   */
   endpoints: string[];
 }
 
@@ -199,7 +202,7 @@ export class LinkCheck {
     if (!link.startsWith("/")) link = new URL(link, `http://site${from}`).pathname;
     const path = decodeSafely(link.split(/[?#]/)[0]);
     if (path === undefined) return "missing";
-    if (this.endpoints.some((e) => path === e || path.startsWith(`${e}/`))) return "ok";
+    if (this.endpoints.some((e) => path === e || path.startsWith(e === "/" ? e : `${e}/`))) return "ok";
     const base = path.slice(1);
     const candidates = path.endsWith("/") ? [`${base}index.html`] : [base, `${base}.html`, `${base}/index.html`];
     const file = candidates.find((f) => this.files.has(f));

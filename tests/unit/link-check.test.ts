@@ -4,6 +4,7 @@ import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildSite } from "../../src/generator/pipeline/build.ts";
+import { loadSiteConfig } from "../../src/generator/config.ts";
 import { LinkCheck } from "../../src/generator/links.ts";
 import type { PlannedPage } from "../../src/generator/pipeline/plan-pages.ts";
 import { ROOT, fixtureCopy, projectCopy } from "../helpers.ts";
@@ -185,6 +186,12 @@ describe("what a link resolves to", () => {
     expect(report([[page("en/about.html", "/en/about"), html]], ["/api/contact"])).toEqual([]);
   });
 
+  it("takes any link at or under a path served elsewhere (site.yaml's servedElsewhere) as leading somewhere", () => {
+    const html = '<a href="/app">a</a><a href="/app/x/y?z=1">b</a><a href="/apple">c</a>';
+    expect(report([[page("en/about.html", "/en/about"), html]], ["/app"])).toEqual(["  /apple: on en/about.html"]);
+    expect(report([[page("en/about.html", "/en/about"), html]], ["/"])).toEqual([]);
+  });
+
   it("reports each broken link once, with every page it is on", () => {
     const lines = report([
       [page("en/about.html", "/en/about"), '<a href="/en/team">a</a><img srcset="/img/y.avif 1x"><a href="#x">x</a>'],
@@ -200,5 +207,28 @@ describe("what a link resolves to", () => {
       "  en/team: on en/404.html",
       '  /en#x (no id "x" there): on en/404.html',
     ]);
+  });
+});
+
+describe("site.yaml's servedElsewhere", () => {
+  const siteWith = (lines: string) => {
+    const dir = mkdtempSync(join(tmpdir(), "sitegen-elsewhere-"));
+    mkdirSync(join(dir, "content"));
+    writeFileSync(
+      join(dir, "content", "site.yaml"),
+      "siteUrl: https://example.org\nlocales:\n  - { code: en, lang: en, ogLocale: en_GB, prefix: '' }\n" + lines,
+    );
+    return dir;
+  };
+
+  it("is a list of paths, a trailing slash dropped; none by default", () => {
+    expect(loadSiteConfig(siteWith("servedElsewhere: [/app/, /shop]\n")).servedElsewhere).toEqual(["/app", "/shop"]);
+    expect(loadSiteConfig(siteWith("")).servedElsewhere).toEqual([]);
+  });
+
+  it("refuses anything else, naming the setting", () => {
+    expect(() => loadSiteConfig(siteWith("servedElsewhere: app\n"))).toThrow(
+      'must be a list of paths, each starting with "/", such as /app.',
+    );
   });
 });

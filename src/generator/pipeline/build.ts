@@ -145,7 +145,8 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   // Each page's links checked as it goes by, against every file of the output (links.ts).
   const links = new LinkCheck({
     files: [plan.pages, files.output, files.server].flatMap((list) => list.map((f) => f.file)),
-    ...{ siteUrl: content.site.siteUrl, endpoints: bundles.apiCode ? Object.values(content.site.endpoints) : [] },
+    siteUrl: content.site.siteUrl,
+    endpoints: [...(bundles.apiCode ? Object.values(content.site.endpoints) : []), ...content.site.servedElsewhere],
   });
   const staged = await writeOutput({
     ...{ outDir, previous: kept?.output, kept: selected.keep, precompress },
