@@ -40,8 +40,8 @@ export function crumbLabels(
  * The trail of a page: the locale's home first, then one crumb per path segment, labelled with the label of
  * the route at that path (crumbLabels), or the segment capitalised when there is none; the last crumb is the
  * page itself and no link. A segment at which the site has no page (`/notes` of `/notes/:slug` without a
- * listing) is left out when the labels say which pages exist. The home page has none. Browser code uses it too (the not-found page builds the
- * trail of the address asked for).
+ * listing) is left out when the labels say which pages exist. The home page has none. Browser code uses it
+ * too (the not-found page builds the trail of the address asked for).
  */
 export function breadcrumbsFor(
   path: string,
