@@ -17,11 +17,13 @@ export interface CrumbLabels {
 /**
  * The labels of one locale's trails: `breadcrumbs.home`, and `breadcrumbs.<route id>` for the route at a path.
  * Keyed by route, not by path segment, so that translated paths (`/sobre`, `/about`) share one key.
- * `routeIds` maps every route's full path, in every locale, to its id.
+ * `routeIds` maps every route's full path, in every locale, to its id; a path at or under one of
+ * `servedElsewhere` (site.yaml's) has a page too, another server's.
  */
 export function crumbLabels(
   translator: { t(key: string): string; has(key: string): boolean },
   routeIds: ReadonlyMap<string, string>,
+  servedElsewhere: readonly string[] = [],
 ): CrumbLabels {
   return {
     // Read only by a trail: a page without one does not ask for the key.
@@ -32,7 +34,8 @@ export function crumbLabels(
       const key = `breadcrumbs.${routeIds.get(path)}`;
       return routeIds.has(path) && translator.has(key) ? translator.t(key) : undefined;
     },
-    exists: (path) => routeIds.has(path),
+    exists: (path) =>
+      routeIds.has(path) || servedElsewhere.some((p) => path === p || path.startsWith(p === "/" ? p : `${p}/`)),
   };
 }
 

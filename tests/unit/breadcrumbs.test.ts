@@ -88,6 +88,13 @@ describe("breadcrumbs (spec §2)", () => {
       { label: "Notes", href: "/notes" },
       { label: "Vitrail" },
     ]);
+    // Unless another server answers there (site.yaml's servedElsewhere).
+    const elsewhere = crumbLabels(createTranslator("pt", new Map()), new Map(), ["/"]);
+    expect(breadcrumbsFor("/notes/vitrail", elsewhere, LOCALES)).toEqual([
+      { label: "breadcrumbs.home", href: "/" },
+      { label: "Notes", href: "/notes" },
+      { label: "Vitrail" },
+    ]);
   });
 
   it("follow every locale's prefix, and name the last crumb by the page's own title when given", () => {

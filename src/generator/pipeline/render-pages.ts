@@ -218,7 +218,7 @@ function pageData(page: PlannedPage, translator: Translator, context: BuildConte
  * key `pagination.page`).
  */
 function crumbsOf(page: PlannedPage, translator: Translator, context: BuildContext, groupLabel: string | undefined) {
-  const labels = crumbLabels(translator, context.routeIds);
+  const labels = crumbLabels(translator, context.routeIds, context.site.servedElsewhere);
   const locales = context.site.locales;
   if (page.entry) return breadcrumbsFor(page.path, labels, locales, String(page.entry.data.title ?? page.entry.slug));
   if (page.listing && page.listing.page > 1) {
