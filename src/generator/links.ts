@@ -35,9 +35,23 @@ export interface LinkCheckInput {
 
 /**
  * Where a page links, read from its HTML as React and Markdown write attributes (after a space, in double
- * quotes); `id` attributes are what a fragment can point at.
+ * quotes, a quote inside escaped); `id` attributes are what a fragment can point at.
  */
-const ATTRIBUTE = / (href|src|srcset|id)="([^"]*)"/g;
+const ATTRIBUTES = [" href", " src", " srcset", " id"] as const;
+
+/**
+ * Each `name="value"` of those attributes in a page's HTML. It goes from one `="` to the next rather than
+ * testing every space of the text for an attribute's name, which took several times longer on long pages.
+ */
+function* attributesOf(html: string): Generator<[name: string, value: string]> {
+  for (let at = html.indexOf('="'); at !== -1;) {
+    const end = html.indexOf('"', at + 2);
+    if (end === -1) return;
+    const name = ATTRIBUTES.find((n) => html.startsWith(n, at - n.length));
+    if (name) yield [name.slice(1), html.slice(at + 2, end)];
+    at = html.indexOf('="', end + 1);
+  }
+}
 const EXTERNAL = /^(?:[a-z][a-z0-9+.-]*:|\/\/)/i;
 
 const decode = (value: string) =>
@@ -161,9 +175,7 @@ export class LinkCheck {
   private scanPage(page: PlannedPage, html: string): void {
     const found: string[] = [];
     const links: string[] = [];
-    ATTRIBUTE.lastIndex = 0;
-    for (let match; (match = ATTRIBUTE.exec(html));) {
-      const [, name, value] = match;
+    for (const [name, value] of attributesOf(html)) {
       if (name === "id") found.push(value);
       else if (name !== "srcset") links.push(value);
       else for (const candidate of value.split(",")) links.push(candidate.trim().split(/\s+/)[0]);
