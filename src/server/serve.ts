@@ -1,6 +1,7 @@
 import { join, relative, sep } from "node:path";
 import { buildSite, type BuildResult } from "../generator/pipeline/build.ts";
 import { terminalProgress } from "../generator/pipeline/progress.ts";
+import { saveState } from "../generator/pipeline/state.ts";
 import { formatError } from "../generator/errors.ts";
 import { createSiteServer, listen } from "./server.ts";
 import { loadEndpoints } from "../generator/endpoints.ts";
@@ -59,10 +60,11 @@ export async function startServe(options: ServeOptions): Promise<void> {
   );
 
   const watchers: TreeWatcher[] = [];
+  // The last good build: its state stays in memory between rebuilds, and is saved when serve stops.
+  let last = first;
+  let running = false;
   if (options.watch) {
-    let last = first;
     let timer: NodeJS.Timeout | undefined;
-    let running = false;
     let again = false;
     // What the watchers reported since the last good build, relative to the project: the next build looks
     // again at these entry files only, and keeps the state of the last build in memory for the rest.
@@ -78,7 +80,7 @@ export async function startServe(options: ServeOptions): Promise<void> {
       // A watcher that could not watch a whole folder reports nothing for it: every entry file is looked at.
       const changed = watchers.some((w) => w.partial) ? undefined : paths;
       try {
-        const result = await buildSite({ ...buildOptions, state: last.state, changed });
+        const result = await buildSite({ ...buildOptions, state: last.state, changed, saveState: false });
         last = result;
         site.refresh();
         console.log(
@@ -114,6 +116,8 @@ export async function startServe(options: ServeOptions): Promise<void> {
 
   const stop = async () => {
     for (const w of watchers) w.close();
+    // A rebuild under way has forgotten the saved state and not finished: the next serve then starts cold.
+    if (!running && last !== first) saveState(options.root, options.outDir, last.state);
     await site.close();
     await api.stopBackground?.(2_000);
     await api.close();

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildSite, type BuildOptions, type BuildResult } from "../../src/generator/pipeline/build.ts";
 import { cacheFolder } from "../../src/generator/project.ts";
+import { loadState, saveState } from "../../src/generator/pipeline/state.ts";
 import { projectCopy, treeHashes } from "../helpers.ts";
 
 /**
@@ -45,7 +46,7 @@ const serveOptions = (): BuildOptions => ({ root: project, outDir: out, precompr
  * cold build to compare with.
  */
 async function rebuild(reported: string[]): Promise<BuildResult> {
-  last = await buildSite({ ...serveOptions(), state: last.state, changed: new Set(reported) });
+  last = await buildSite({ ...serveOptions(), state: last.state, changed: new Set(reported), saveState: false });
   rmSync(cold, { recursive: true, force: true });
   await buildSite({ ...serveOptions(), outDir: cold, incremental: false });
   expect(treeHashes(out)).toEqual(treeHashes(cold));
@@ -77,7 +78,8 @@ describe("a rebuild from the previous build's state in memory (sitegen serve)", 
   }, 120_000);
 
   const rendersOnePagePerEdit =
-    "renders one page for each of two edits in a row, and leaves a state a new process keeps every page by";
+    "renders one page for each of two edits in a row, saves no state meanwhile, and the one saved on stopping " +
+    "lets a new process keep every page";
   it(
     rendersOnePagePerEdit,
     async () => {
@@ -89,6 +91,10 @@ describe("a rebuild from the previous build's state in memory (sitegen serve)", 
       expect([first.rendered, second.rendered]).toEqual([1, 1]);
       expect(read("insights/memory-2.html")).toContain("Texto dois, revisto.");
       expect(read("en/insights/memory-1.html")).toContain("Text one, revised.");
+      // A rebuild forgets the state on disk (it no longer describes the output) and saves none: serve saves
+      // the state it holds when it stops.
+      expect(loadState(project, out)).toBeUndefined();
+      saveState(project, out, second.state);
       const next = await buildSite(serveOptions());
       expect(next.rendered).toBe(0);
       expect(treeHashes(out)).toEqual(treeHashes(cold));

@@ -1,9 +1,10 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { get } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { loadState } from "../../src/generator/pipeline/state.ts";
 import { ROOT, projectCopy } from "../helpers.ts";
 
 /**
@@ -130,6 +131,16 @@ describe("sitegen serve, watching", () => {
         clearInterval(polling);
       }
       stream.destroy();
+
+      // Rebuilds save no state; stopping saves the last good build's, for the next serve or build to start from.
+      expect(loadState(project, out)).toBeUndefined();
+      const stopped = new Promise((resolve) => server!.once("exit", resolve));
+      server.kill("SIGTERM");
+      await stopped;
+      const saved = loadState(project, out);
+      expect(saved?.pages["en/insights/mlops-llmops.html"]?.bytes).toBe(
+        statSync(join(out, "en/insights/mlops-llmops.html")).size,
+      );
     },
     180_000,
   );

@@ -37,6 +37,11 @@ export interface BuildOptions extends ConfigOverrides {
   state?: BuildState;
   /** The files sitegen serve's watcher saw change since that build: the other entry files are not looked at. */
   changed?: ReadonlySet<string>;
+  /**
+   * Save the state for the next build's process (the default). sitegen serve keeps it in memory between its
+   * rebuilds instead, and saves the last one when it stops.
+   */
+  saveState?: boolean;
   /** Where the build says how far it has got (progress.ts): `sitegen build` shows it on a terminal. */
   progress?: Progress;
 }
@@ -141,7 +146,10 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     ...{ plan, pages: selected.render, bundle: bundles.pages, site: content.site, dictionaries: content.dictionaries },
     ...{ assets, collections, images, log },
   });
-  const files = await outputFiles({ root, outDir, target, content, bundles, images, plan, collections });
+  const files = await outputFiles({
+    ...{ root, outDir, target, content, bundles, images, plan, collections },
+    previous: kept && { sitemap: kept.sitemap, output: kept.output },
+  });
   // Each page's links checked as it goes by, against every file of the output (links.ts).
   const links = new LinkCheck({
     files: [plan.pages, files.output, files.server].flatMap((list) => list.map((f) => f.file)),
@@ -187,8 +195,19 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   const entries = Object.fromEntries(allEntries(collections).map((e) => [e.file, entryRecord(e)!]));
   const reads = incremental ? log.names.map((name): [string, string] => [name, inputs.digest(name)]) : [];
   const output = staged.output;
-  const state: BuildState = { version: VERSION, key, entriesKey, entries, reads, pages: records, output, code };
-  if (incremental) saveState(root, outDir, state);
+  const sitemap = files.sitemapKey;
+  const state: BuildState = {
+    version: VERSION,
+    key,
+    entriesKey,
+    entries,
+    reads,
+    pages: records,
+    output,
+    code,
+    sitemap,
+  };
+  if (incremental && options.saveState !== false) saveState(root, outDir, state);
   clock.lap("write");
 
   const sizes = Object.values(staged.output);

@@ -1,10 +1,10 @@
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { filesBelow } from "../files.ts";
 import { hostFiles } from "../security-headers.ts";
 import { serverBundleFiles } from "../server-bundle.ts";
 import { feedFiles } from "../seo/feeds.ts";
-import { buildRobots, sitemapXml } from "../seo/sitemap.ts";
+import { buildRobots, sitemapKey, sitemapXml } from "../seo/sitemap.ts";
 import { TARGETS, type TargetName, type TargetOutput } from "../targets/targets.ts";
 import type { Bundles } from "./bundle.ts";
 import type { Collections } from "./collections.ts";
@@ -22,6 +22,8 @@ export interface OutputFilesInput {
   images: ProcessedImages;
   plan: PagePlan;
   collections: Collections;
+  /** What the previous build into the same folder made sitemap.xml from, and its output's files and sizes. */
+  previous?: { sitemap?: string; output: Record<string, number> };
 }
 
 export interface OutputFiles {
@@ -33,6 +35,8 @@ export interface OutputFiles {
   assets: { file: string; code: Uint8Array }[];
   /** What the deploy target makes besides the output (targets/). */
   target: TargetOutput;
+  /** What sitemap.xml was made from, for the next build. */
+  sitemapKey?: string;
 }
 
 /**
@@ -50,8 +54,12 @@ export async function outputFiles(input: OutputFilesInput): Promise<OutputFiles>
   ];
   const definitions = bundles.pages.site.collections ?? [];
   const feeds = feedFiles({ site, definitions, collections: input.collections, routes: plan.routes, dictionaries });
-  const sitemap = await sitemapXml(site, plan.routes, new Date().toISOString().slice(0, 10));
-  const { outDir } = input;
+  const { outDir, previous } = input;
+  const today = new Date().toISOString().slice(0, 10);
+  const key = sitemapKey(site, plan.routes, today);
+  const sitemap = sameSitemap(outDir, key, previous)
+    ? readFileSync(join(outDir, "sitemap.xml"), "utf8")
+    : await sitemapXml(site, plan.routes, today);
   const target = await TARGETS[input.target]({ root, outDir, site, dictionaries, apiCode: bundles.apiCode });
   const publicFile = (file: string) => ({ file: file.slice("public/".length), data: readFileSync(join(root, file)) });
   const host = hostFiles(site);
@@ -67,5 +75,16 @@ export async function outputFiles(input: OutputFilesInput): Promise<OutputFiles>
     ...target.outputFiles,
   ];
   const server = target.serverBundle ? serverBundleFiles({ site, dictionaries, apiCode: bundles.apiCode }) : [];
-  return { output, server, assets, target };
+  return { output, server, assets, target, sitemapKey: sitemap === undefined ? undefined : key };
+}
+
+/**
+ * Whether the output folder's sitemap.xml is the one the previous build made from the same routes: a rebuild
+ * after an edit that adds, removes or redates no page (most of sitegen serve's) then reads it back rather than
+ * writing thousands of URLs again.
+ */
+function sameSitemap(outDir: string, key: string, previous: OutputFilesInput["previous"]): boolean {
+  const file = join(outDir, "sitemap.xml");
+  const size = previous?.output["sitemap.xml"];
+  return previous?.sitemap === key && size !== undefined && existsSync(file) && statSync(file).size === size;
 }

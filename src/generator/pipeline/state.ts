@@ -27,6 +27,8 @@ export interface BuildState {
   /** Every file of the output folder, by its path relative to it, and its size in bytes. */
   output: Record<string, number>;
   code?: CompiledCode;
+  /** What sitemap.xml was made from (sitemap.ts' sitemapKey): the same, and the file is reused as it is. */
+  sitemap?: string;
 }
 
 /** What a build remembers of each page it wrote, to keep the page in the next build if nothing it read changed. */

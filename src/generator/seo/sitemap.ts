@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import type { SiteConfig } from "../config.ts";
 import type { Route } from "../site-definition.ts";
 import { absoluteUrl } from "./urls.ts";
@@ -26,6 +27,13 @@ export async function sitemapXml(site: SiteConfig, routes: Route[], lastmod: str
   }
   stream.end();
   return (await xml).toString();
+}
+
+/** A digest of everything sitemapXml makes the sitemap from: the same digest, the same file. */
+export function sitemapKey(site: SiteConfig, routes: Route[], lastmod: string): string {
+  const hash = createHash("sha256").update(JSON.stringify([site.siteUrl, site.locales, lastmod]));
+  for (const route of routes) hash.update(JSON.stringify([route.paths, route.lastmod ?? ""]));
+  return hash.digest("hex");
 }
 
 /** Whether any route has a page in some locale: what the sitemap lists. */
