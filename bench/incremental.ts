@@ -201,8 +201,13 @@ async function serveEdits(
     }
     return times;
   } finally {
+    // Stopped, and waited for: serve saves its build state as it stops, into the site's folder this bench removes.
+    const exited = new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once("exit", resolve)));
     try {
       process.kill(-child.pid!, "SIGTERM");
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([exited, new Promise((resolve) => (timer = setTimeout(resolve, 10_000)))]);
+      clearTimeout(timer);
     } catch {
       // already gone
     }
