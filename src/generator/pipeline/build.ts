@@ -131,9 +131,12 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   });
   const kept = previous?.key === key && existsSync(outDir) ? previous : undefined;
   const inputs = new PageInputs(plan.routes, collections, entriesByFile(collections));
-  const present = new Set(kept ? filesUnder(outDir) : []);
+  // sitegen serve's state in memory describes the folder it alone writes; a state read from disk is checked
+  // against the folder, which someone may have changed since.
+  const listed = kept && !options.state ? new Set(filesUnder(outDir)) : undefined;
+  const present = (file: string) => (listed ? listed.has(file) : kept !== undefined && file in kept.output);
   const twins = precompress ? TWINS : [];
-  const isPresent = (file: string) => present.has(file) && twins.every((twin) => present.has(file + twin));
+  const isPresent = (file: string) => present(file) && twins.every((twin) => present(file + twin));
   const selected = selectPages({ pages: plan.pages, previous: kept, inputs, present: isPresent });
   clock.lap("plan");
 

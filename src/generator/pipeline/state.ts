@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { createHash, hash as digestOf } from "node:crypto";
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync } from "node:fs";
 import { writeSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
@@ -119,7 +119,8 @@ export function stateKey(root: string, parts: Record<string, unknown>): string {
   return hash(JSON.stringify({ ...codeAndLock(root), ...parts }));
 }
 
-export const hash = (value: string | Uint8Array) => createHash("sha1").update(value).digest("hex");
+/** SHA-1 in hex, in one call (a Hash object per value costs more than the hashing of a page's small plan). */
+export const hash = (value: string | Uint8Array) => digestOf("sha1", value, "hex");
 
 /** sitegen's code and the project's lock file, hashed once per process and lock file. */
 const known = new Map<string, { stamp: string; value: { code: string; lock: string } }>();
