@@ -50,7 +50,7 @@ function parseEntity(raw: string): { headers: Record<string, string>; text: stri
     headers[line.slice(0, at).toLowerCase()] = decodeWords(line.slice(at + 1).trim());
   }
   let body = raw.slice(split + 4);
-  // A multipart message (as worker-mailer sends even plain text): its first text/plain part is the text.
+  // A multipart message (an issue: text and HTML): its first text/plain part is the text.
   const boundary = /^multipart\/[^;]+;.*boundary="?([^";]+)"?/i.exec(headers["content-type"] ?? "")?.[1];
   if (boundary) {
     const parts = body

@@ -6,18 +6,24 @@
  * - `issue-copies/<issue>/<subscriber>`: the id of that subscriber's copy, written only if absent before
  *   the copy itself, `outbox/<id>`, is. Queued again (a second post, or a run after a cut one), the marker
  *   is found and its copy is not written twice; a copy whose marker was written but not the copy (a crash
- *   between the two) is written then, under the marker's id. A marker holds ids only, no address.
+ *   between the two) is written then, under the marker's id. A marker holds ids only, no address, and goes
+ *   with its copy when the subscription is erased (blobs-store.ts).
  * - A copy is an outbox blob of its subscriber, with `dedupe_key`, and `refused_at` once the mail server
  *   refused the address for good (the subscription then gets `bounced_at` and `bounce_reason`).
  *
  * Reading the progress reads every outbox blob, as listing does: fine for a firm's list of subscribers.
  */
-import { BlobsSubmissionStore, outboxKey, type NewsletterBlob, type OutboxBlob } from "./blobs-store.ts";
+import {
+  BlobsSubmissionStore,
+  copyMarkerKey as markerKey,
+  outboxKey,
+  type NewsletterBlob,
+  type OutboxBlob,
+} from "./blobs-store.ts";
 import type { IssueProgress, IssueRecord, IssueStore, NewIssue, OutboxMessage } from "./store.ts";
 
 const iso = (ms: number) => new Date(ms).toISOString();
 const issueKey = (id: number) => `issues/${String(id).padStart(16, "0")}`;
-const markerKey = (dedupeKey: string) => `issue-copies/${dedupeKey.replaceAll(":", "/")}`;
 
 export class BlobsIssueStore extends BlobsSubmissionStore implements IssueStore {
   /** Subscription id → its blob, read once per listing (a queue run asks for every subscriber in turn). */

@@ -35,6 +35,7 @@ import {
   type ClaimOptions,
   type ContactEntry,
   type ContactRow,
+  type IssueRecord,
   type ListedRow,
   type NewsletterEntry,
   type NewsletterRow,
@@ -67,6 +68,8 @@ export interface OutboxBlob extends OutboxRow {
 
 const iso = (ms: number) => new Date(ms).toISOString();
 export const outboxKey = (id: number) => `outbox/${String(id).padStart(16, "0")}`;
+/** The marker of an issue's copy to one subscriber (blobs-issues.ts), from the copy's unique key. */
+export const copyMarkerKey = (dedupeKey: string) => `issue-copies/${dedupeKey.replaceAll(":", "/")}`;
 
 function checkMessages(messages: readonly OutboxMessage[]): { kind: string; payload: unknown }[] {
   return messages.map((m) => {
@@ -335,16 +338,27 @@ export class BlobsSubmissionStore implements SubmissionStore {
 
   async findByEmail(email: string): Promise<SubjectData> {
     const key = emailKey(email);
-    const [newsletter, contact, outbox] = await Promise.all([
+    const [newsletter, contact, outbox, issues] = await Promise.all([
       this.readAll<NewsletterBlob>("newsletter"),
       this.readAll<ContactBlob>("contact"),
       this.readAll<OutboxBlob>("outbox"),
+      this.readAll<IssueRecord>("issues"),
     ]);
+    const issue = new Map(issues.map((i) => [i.id, i]));
+    const copies = outbox.filter((o) => o.email_key === key && o.kind === "issue");
     return {
       newsletter: newsletter
         .filter((r) => r.email_key === key)
         .map((r) => withoutStored(newsletterBlob(r)) as NewsletterRow),
       contact: contact.filter((r) => r.email_key === key).map((r) => withoutStored(r) as ContactRow),
+      issues: copies.flatMap((o) => {
+        const sent = issue.get((o.payload as { issue?: number } | null)?.issue ?? NaN);
+        if (!sent) return [];
+        const { id, day, locale, articles, subject } = sent;
+        return [
+          { issue: id, day, locale, articles, subject, sent_at: o.delivered_at, refused_at: o.refused_at ?? null },
+        ];
+      }),
       outbox: outbox.filter((o) => o.email_key === key).map(outboxRow),
     };
   }
@@ -368,7 +382,11 @@ export class BlobsSubmissionStore implements SubmissionStore {
     };
     const keys = new Set([...gone.newsletter, ...gone.contact].map((r) => r.key));
     const notifications = outbox.filter((o) => keys.has(o.submission_key));
-    for (const o of notifications) await this.blobs().delete(outboxKey(o.id));
+    for (const o of notifications) {
+      await this.blobs().delete(outboxKey(o.id));
+      // An issue's copy leaves its marker (blobs-issues.ts): ids only, but of a subscription that is gone.
+      if (o.dedupe_key) await this.blobs().delete(copyMarkerKey(o.dedupe_key));
+    }
     for (const key of keys) await this.blobs().delete(key);
     return { newsletter: gone.newsletter.length, contact: gone.contact.length, outbox: notifications.length };
   }

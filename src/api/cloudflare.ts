@@ -1,19 +1,20 @@
 /**
  * The Cloudflare Pages worker (advanced mode: dist/_worker.js): the same endpoints and notifications as
  * `sitegen start` (edge.ts over endpoints.ts), over D1 (d1-store.ts) through the binding SUBMISSIONS, the
- * settings from the worker's environment (the project's variables and secrets), e-mail through workerd's
- * sockets (notify/email-workers.ts), and one delivery pass after each answer, kept alive by ctx.waitUntil.
+ * settings from the worker's environment (the project's variables and secrets), e-mail through nodemailer
+ * (notify/email.ts, DKIM-signed as on Node) over workerd's sockets, and one delivery pass after each answer,
+ * kept alive by ctx.waitUntil.
  * `sitegen build --target cloudflare` bundles this module with the build's configuration and text
  * (src/generator/targets/cloudflare.ts); dist/_routes.json sends only the endpoints' paths here, so Pages
- * serves every other file itself, with dist/_headers. Web-standard only: it runs in workerd without Node
- * compatibility.
+ * serves every other file itself, with dist/_headers. Web-standard but for the mail transport, which runs on
+ * the Node modules of workerd's nodejs_compat flag (set in the wrangler configuration the build writes).
  */
 import type { SiteConfig } from "../generator/config.ts";
 import { D1IssueStore } from "./d1-issues.ts";
 import type { D1Database } from "./d1-store.ts";
 import { createEdgeApi } from "./edge.ts";
 import { D1 } from "./hosting.ts";
-import { createWorkersMailer } from "./notify/email-workers.ts";
+import { createMailer } from "./notify/email.ts";
 
 /**
  * The bindings Pages gives the worker: the D1 database the project binds as SUBMISSIONS, the static files,
@@ -78,7 +79,7 @@ function variables(env: PagesEnv): Record<string, string | undefined> {
 export function createPagesWorker(options: PagesWorkerOptions): {
   fetch(request: Request, env: PagesEnv, ctx?: PagesContext): Promise<Response>;
 } {
-  const api = createEdgeApi({ site: options.site, messages: options.messages, createMailer: createWorkersMailer });
+  const api = createEdgeApi({ site: options.site, messages: options.messages, createMailer });
   // One store per binding, so it migrates once per isolate (the rate limit counts in D1, shared by all).
   let store: { db: D1Database; store: D1IssueStore } | undefined;
   const storeFor = (db: D1Database) => {

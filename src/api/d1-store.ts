@@ -10,7 +10,10 @@
 import { D1RateLimiter } from "./d1-rate-limit.ts";
 import { SCHEMA_MIGRATIONS_TABLE, SQLITE_MIGRATIONS, statementsOf, type SqliteMigration } from "./sqlite-migrations.ts";
 import {
-  deliveryOf,
+  listedRows,
+  sentIssue,
+  SQLITE_SENT_ISSUES,
+  type CountedRow,
   emailKey,
   retentionMs,
   type ClaimOptions,
@@ -250,16 +253,7 @@ export class D1SubmissionStore implements SubmissionStore {
   }
 
   async list<T extends SubmissionType>(type: T): Promise<ListedRow<T>[]> {
-    const rows = await this.all<
-      Record<string, unknown> & {
-        total: number;
-        undelivered: number;
-        attempts: number;
-        pending_attempts: number;
-        last_error: string | null;
-        refused: number;
-      }
-    >(
+    const rows = await this.all<CountedRow>(
       "SELECT s.*, coalesce(o.total, 0) AS total, coalesce(o.undelivered, 0) AS undelivered, " +
         `coalesce(o.attempts, 0) AS attempts, coalesce(o.refused, 0) AS refused,
            coalesce(o.pending_attempts, 0) AS pending_attempts, o.last_error AS last_error
@@ -274,17 +268,7 @@ export class D1SubmissionStore implements SubmissionStore {
          ORDER BY s.id`,
       type,
     );
-    return rows.map(({ total, undelivered, attempts, refused, pending_attempts, last_error, ...row }) => ({
-      ...row,
-      ...deliveryOf({
-        total,
-        undelivered,
-        attempts,
-        refused,
-        pendingAttempts: pending_attempts,
-        lastError: last_error,
-      }),
-    })) as ListedRow<T>[];
+    return listedRows<T>(rows);
   }
 
   async claimOutbox({ now, limit = 10, leaseMs = 300_000, skipKinds = [] }: ClaimOptions): Promise<OutboxRow[]> {
@@ -326,6 +310,7 @@ export class D1SubmissionStore implements SubmissionStore {
     return {
       newsletter: await this.all(`SELECT ${COLUMNS.newsletter} FROM newsletter WHERE email_key = ? ORDER BY id`, key),
       contact: await this.all(`SELECT ${COLUMNS.contact} FROM contact WHERE email_key = ? ORDER BY id`, key),
+      issues: (await this.all<Parameters<typeof sentIssue>[0]>(SQLITE_SENT_ISSUES, key)).map(sentIssue),
       outbox: (await this.all<RawOutbox>(`SELECT * FROM outbox WHERE ${OUTBOX_OF_EMAIL} ORDER BY id`, key)).map(
         outboxRow,
       ),

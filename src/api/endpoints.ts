@@ -3,8 +3,8 @@
  * notification settings (the environment over site.yaml's defaults), the outbox kinds queued with each
  * submission, the double opt-in (its signed links and its confirm endpoint), the deliverers, and the outbox
  * worker that sends what is due. `sitegen serve` and `sitegen start` (node-api.ts) run that worker on a timer;
- * the Cloudflare Pages worker and the Netlify Function (edge.ts) run one pass of it after each request. Only
- * the mail transport differs: nodemailer where Node's sockets exist, worker-mailer in workerd.
+ * the Cloudflare Pages worker and the Netlify Function (edge.ts) run one pass of it after each request. The
+ * mail transport (nodemailer, in every runtime) is given by the runtime's entry module.
  *
  * Web-standard only, as handlers.ts: the transport is given, never imported here.
  */

@@ -3,7 +3,10 @@ import { dirname } from "node:path";
 import { immediate, openSqlite, type SqliteDatabase, type SqliteStatement } from "./sqlite-driver.ts";
 import { migrateSqlite } from "./sqlite-migrate.ts";
 import {
-  deliveryOf,
+  listedRows,
+  sentIssue,
+  SQLITE_SENT_ISSUES,
+  type CountedRow,
   emailKey,
   retentionMs,
   StoreError,
@@ -18,7 +21,6 @@ import {
   type OutboxMessage,
   type OutboxRow,
   type RemovedRows,
-  type SentIssue,
   type SubjectData,
   type SubmissionStore,
   outboxOf,
@@ -38,12 +40,6 @@ const OUTBOX_OF_EMAIL = `${outboxOf("newsletter", "email_key = ?")}
 /** The outbox rows of the newsletter signups older than one cutoff and of the contact messages older than another. */
 const OUTBOX_BEFORE = `${outboxOf("newsletter", "created_at < ?")}
   OR ${outboxOf("contact", "created_at < ?")}`;
-
-/** The issues queued for the address whose key is bound: each copy's issue, and when it was sent or refused. */
-const SENT_ISSUES = `SELECT i.id AS issue, i.day, i.locale, i.articles, i.subject,
-    o.delivered_at AS sent_at, o.refused_at
-  FROM outbox o JOIN newsletter_issues i ON i.id = json_extract(o.payload, '$.issue')
-  WHERE o.kind = 'issue' AND ${outboxOf("newsletter", "email_key = ?")}`;
 
 type RawOutbox = Omit<OutboxRow, "payload"> & { payload: string };
 const outboxRow = (row: RawOutbox): OutboxRow => ({ ...row, payload: JSON.parse(row.payload) });
@@ -220,25 +216,8 @@ export class SqliteSubmissionStore implements SubmissionStore, IssueStore {
            FROM outbox WHERE submission_type = ? GROUP BY submission_id
          ) o ON o.submission_id = s.id
          ORDER BY s.id`,
-    ).all(type) as (Record<string, unknown> & {
-      total: number;
-      undelivered: number;
-      attempts: number;
-      refused: number;
-      pending_attempts: number;
-      last_error: string | null;
-    })[];
-    return rows.map(({ total, undelivered, attempts, refused, pending_attempts, last_error, ...row }) => ({
-      ...row,
-      ...deliveryOf({
-        total,
-        undelivered,
-        attempts,
-        refused,
-        pendingAttempts: pending_attempts,
-        lastError: last_error,
-      }),
-    })) as ListedRow<T>[];
+    ).all(type) as CountedRow[];
+    return listedRows<T>(rows);
   }
 
   async claimOutbox({ now, limit = 10, leaseMs = 300_000, skipKinds = [] }: ClaimOptions): Promise<OutboxRow[]> {
@@ -275,9 +254,7 @@ export class SqliteSubmissionStore implements SubmissionStore, IssueStore {
       contact: this.sql(`SELECT ${COLUMNS.contact} FROM contact WHERE email_key = ? ORDER BY id`).all(
         key,
       ) as SubjectData["contact"],
-      issues: (
-        this.sql(`${SENT_ISSUES} ORDER BY o.id`).all(key) as (Omit<SentIssue, "articles"> & { articles: string })[]
-      ).map((row) => ({ ...row, articles: JSON.parse(row.articles) as string[] })),
+      issues: (this.sql(SQLITE_SENT_ISSUES).all(key) as Parameters<typeof sentIssue>[0][]).map(sentIssue),
       outbox: (this.sql(`SELECT * FROM outbox WHERE ${OUTBOX_OF_EMAIL} ORDER BY id`).all(key, key) as RawOutbox[]).map(
         outboxRow,
       ),

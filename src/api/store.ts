@@ -130,8 +130,8 @@ export interface SentIssue {
 export interface SubjectData {
   newsletter: NewsletterRow[];
   contact: ContactRow[];
-  /** The newsletter issues queued for the address, oldest first (stores that send issues: SQLite, PostgreSQL). */
-  issues?: SentIssue[];
+  /** The newsletter issues queued for the address, oldest first. */
+  issues: SentIssue[];
   outbox: OutboxRow[];
 }
 
@@ -314,6 +314,40 @@ export function deliveryOf(counts: {
     delivery_error: lastError,
   };
 }
+
+/** A listed row as the SQLite and D1 stores read it: the submission's columns, then its notifications' counts. */
+export type CountedRow = Record<string, unknown> & {
+  total: number;
+  undelivered: number;
+  attempts: number;
+  refused: number;
+  pending_attempts: number;
+  last_error: string | null;
+};
+
+/** Each counted row as `list` returns it: the submission's columns and its delivery (deliveryOf). */
+export function listedRows<T extends SubmissionType>(rows: CountedRow[]): ListedRow<T>[] {
+  return rows.map(({ total, undelivered, attempts, refused, pending_attempts, last_error, ...row }) => ({
+    ...row,
+    ...deliveryOf({ total, undelivered, attempts, refused, pendingAttempts: pending_attempts, lastError: last_error }),
+  })) as ListedRow<T>[];
+}
+
+/**
+ * SQLite's and D1's query of the issues queued for the address whose key is bound: each copy's issue,
+ * and when it was sent or refused, oldest first.
+ */
+export const SQLITE_SENT_ISSUES = `SELECT i.id AS issue, i.day, i.locale, i.articles, i.subject,
+    o.delivered_at AS sent_at, o.refused_at
+  FROM outbox o JOIN newsletter_issues i ON i.id = json_extract(o.payload, '$.issue')
+  WHERE o.kind = 'issue' AND ${outboxOf("newsletter", "email_key = ?")}
+  ORDER BY o.id`;
+
+/** A sent issue as SQL returns it: its articles as a JSON array. */
+export const sentIssue = (row: Omit<SentIssue, "articles"> & { articles: string }): SentIssue => ({
+  ...row,
+  articles: JSON.parse(row.articles) as string[],
+});
 
 /**
  * A store's failures that a developer must act on, told apart by `code` (errors.ts maps each to its catalogue entry).

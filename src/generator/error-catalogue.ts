@@ -275,8 +275,8 @@ export const ERRORS = {
   WorkerBundleInvalid: entry<{ file: string; problem: string }>(
     "The Cloudflare worker cannot be bundled",
     (p) => `${p.file}: ${p.problem}`,
-    "The worker runs in Cloudflare's runtime without Node: import only web-standard code from it (no node: " +
-      "modules, no packages that need them), and export createPagesWorker from it.",
+    "The worker runs in Cloudflare's runtime (workerd with its nodejs_compat flag): import only code that runs " +
+      "there (web-standard code, and node: modules by their node: names), and export createPagesWorker from it.",
   ),
   NetlifyFunctionInvalid: entry<{ file: string; problem: string }>(
     "Cannot make the Netlify Function",

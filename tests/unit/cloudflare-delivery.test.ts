@@ -8,6 +8,7 @@ import { unsubscribeLink, UnsubscribeTokens } from "../../src/api/unsubscribe.ts
 import { sendThroughSite } from "../../src/api/commands/newsletter-remote.ts";
 import { signRequest } from "../../src/api/signed-requests.ts";
 import { commandContext } from "../../src/generator/site-commands.ts";
+import { DKIM_PEM_ONE_LINE, verifyDkim } from "../dkim-keys.ts";
 import { projectCopy, ROOT } from "../helpers.ts";
 import { startSmtpSink, startWebhook, until, type SmtpSink, type WebhookReceiver } from "../notify-sinks.ts";
 import { d1Query, startPagesDev, type PagesDev } from "../wrangler.ts";
@@ -24,6 +25,12 @@ import { d1Query, startPagesDev, type PagesDev } from "../wrangler.ts";
 const project = projectCopy();
 const SECRET = "a-test-signing-key-of-more-than-32-characters";
 const FIRM = "leads@firma.example.com";
+const SELECTOR = "pages2026";
+/** Every message the worker sends is DKIM-signed for the sender's domain, and mailauth verifies it. */
+const signed = async (raw: Buffer) =>
+  expect(await verifyDkim(raw, SELECTOR, "vetorai.com.br")).toEqual([
+    { result: "pass", domain: "vetorai.com.br", selector: SELECTOR },
+  ]);
 let pages: PagesDev | undefined;
 let smtp: SmtpSink;
 let hook: WebhookReceiver;
@@ -43,7 +50,8 @@ beforeAll(async () => {
   // How wrangler gives a Pages project's variables and secrets to the worker locally.
   writeFileSync(
     join(project, ".dev.vars"),
-    `SMTP_URL=${smtp.url}\nNOTIFY_EMAIL_TO=${FIRM}\nNOTIFY_WEBHOOK_URL=${hook.url}\nSUBMISSIONS_SECRET=${SECRET}\n`,
+    `SMTP_URL=${smtp.url}\nNOTIFY_EMAIL_TO=${FIRM}\nNOTIFY_WEBHOOK_URL=${hook.url}\nSUBMISSIONS_SECRET=${SECRET}\n` +
+      `DKIM_PRIVATE_KEY=${DKIM_PEM_ONE_LINE}\nDKIM_SELECTOR=${SELECTOR}\n`,
   );
   pages = await startPagesDev(project);
 }, 240_000);
@@ -105,10 +113,11 @@ describe("notifications on Cloudflare Pages", () => {
     const [mail] = smtp.mails;
     expect(mail.to).toEqual([FIRM]);
     expect(mail.from).toBe("site@vetorai.com.br");
-    expect(mail.headers["reply-to"]).toBe('"Ana Souza" <ana@cliente.example.com>');
+    expect(mail.headers["reply-to"]).toBe("Ana Souza <ana@cliente.example.com>");
     expect(mail.subject).toContain("Ana Souza");
     expect(mail.text).toContain("Olá!\nQueremos um piloto de IA.");
     expect(mail.text).toContain("Cliente & Cia");
+    await signed(mail.raw);
     expect(hook.bodies[0]).toMatchObject({
       event: "contact",
       submission: { type: "contact", firstName: "Ana", email: "ana@cliente.example.com", message: message.message },
@@ -186,8 +195,10 @@ describe("notifications on Cloudflare Pages", () => {
 
     await until(() => smtp.mails.length === before + 1, 30_000, "the confirmation e-mail");
     const mail = smtp.mails[before];
-    expect(mail.to).toEqual(["Leitora@Exemplo.com.br"]);
+    // The local part as typed; a domain is case-blind, and nodemailer writes it lower-cased, as on Node.
+    expect(mail.to).toEqual(["Leitora@exemplo.com.br"]);
     expect(mail.subject).toBe(PT.get("newsletterConfirm.mail.subject"));
+    await signed(mail.raw);
     const link = /https:\/\/\S+\/api\/newsletter\/confirm\?token=[\w.-]+/.exec(mail.text)?.[0];
     expect(link, mail.text).toBeDefined();
     const url = new URL(link!);
@@ -310,6 +321,8 @@ describe("sending an issue through the Pages worker (sitegen newsletter send --s
       expect(mailto).toBe("<mailto:privacidade@vetorai.com.br?subject=unsubscribe>");
       expect(mail.headers["list-unsubscribe-post"]).toBe("List-Unsubscribe=One-Click");
       expect(mail.text).toContain(web.slice(1, -1));
+      await signed(mail.raw);
+      expect(mail.headers["dkim-signature"]).toMatch(/\bh=[^;]*list-unsubscribe/i);
     }
     expect((await issues()).map((i) => [i.locale, i.queued])).toEqual([
       ["pt", 1],

@@ -76,7 +76,9 @@ describe("sitegen build --target cloudflare", () => {
       exclude: [],
     });
     const worker = readFileSync(join(dist, "_worker.js"), "utf8");
-    expect(worker).not.toMatch(/from\s*["']node:|require\(["']node:/);
+    // Node's modules only as ES imports, which workerd's nodejs_compat flag resolves (nodemailer's).
+    expect(worker).not.toMatch(/require\(["']node:/);
+    expect(worker).toMatch(/from\s*["']node:tls["']/);
     expect(worker).toContain("export {");
 
     const text = readFileSync(join(folder, "wrangler.jsonc"), "utf8");
@@ -86,6 +88,7 @@ describe("sitegen build --target cloudflare", () => {
       name: "vetorai-com-br",
       pages_build_output_dir: "./dist",
       compatibility_date: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
+      compatibility_flags: ["nodejs_compat"],
       d1_databases: [{ binding: "SUBMISSIONS", database_name: "vetorai-com-br-submissions" }],
     });
     // The workerd of wrangler 4.86.0 refuses later dates.

@@ -1,6 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { generateKeyPairSync } from "node:crypto";
-import { dkimVerify } from "mailauth";
 import { sendNewsletter } from "../../src/api/commands/newsletter-send.ts";
 import { createDeliverers } from "../../src/api/notify/deliverers.ts";
 import { createMailer } from "../../src/api/notify/email.ts";
@@ -9,6 +7,7 @@ import type { OutboxRow } from "../../src/api/store.ts";
 import { loadSiteConfig } from "../../src/generator/config.ts";
 import { loadLocaleContent } from "../../src/generator/content.ts";
 import { commandContext } from "../../src/generator/site-commands.ts";
+import { DKIM_PEM, DKIM_PEM_ONE_LINE, verifyDkim } from "../dkim-keys.ts";
 import { projectCopy, ROOT } from "../helpers.ts";
 import { startSmtpSink, type SmtpSink } from "../notify-sinks.ts";
 
@@ -17,10 +16,6 @@ import { startSmtpSink, type SmtpSink } from "../notify-sinks.ts";
  * leaves signed for the domain of notifications.from (or DKIM_DOMAIN), and mailauth verifies the signature
  * against the public key as DNS would publish it. A message changed on the way fails.
  */
-const { privateKey, publicKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
-const PEM = privateKey.export({ type: "pkcs8", format: "pem" }).toString();
-/** The key as its TXT record carries it: the DER of the public key, in base64. */
-const P = publicKey.export({ type: "spki", format: "der" }).toString("base64");
 const SECRET = "a-test-secret-of-more-than-thirty-two-characters";
 const SITE = loadSiteConfig(ROOT);
 const MESSAGES = {
@@ -34,19 +29,6 @@ beforeAll(async () => {
 });
 afterAll(() => smtp.close());
 
-/** A DNS that knows one record: the public key at <selector>._domainkey.<domain>. */
-function dns(selector: string, domain: string) {
-  return async (name: string, type: string) => {
-    if (type === "TXT" && name === `${selector}._domainkey.${domain}`) return [[`v=DKIM1; k=rsa; p=${P}`]];
-    throw Object.assign(new Error(`queryTxt ENOTFOUND ${name}`), { code: "ENOTFOUND" });
-  };
-}
-
-async function verify(raw: Buffer, selector: string, domain: string) {
-  const { results } = await dkimVerify(raw, { resolver: dns(selector, domain) });
-  return results.map((r) => ({ result: r.status.result, domain: r.signingDomain, selector: r.selector }));
-}
-
 describe("DKIM-signed e-mail", () => {
   it("signs each newsletter issue for the sender's domain, and the signature verifies", async () => {
     const project = projectCopy();
@@ -54,18 +36,17 @@ describe("DKIM-signed e-mail", () => {
     const entries = await base.entries("insights");
     const context = { ...base, entries: async () => entries };
     smtp.mails.length = 0;
-    // The key as a platform's one-line setting keeps it: line breaks written \n.
     const env = {
       SMTP_URL: smtp.url,
       SUBMISSIONS_SECRET: SECRET,
       DATABASE_URL: "",
-      DKIM_PRIVATE_KEY: PEM.trim().replace(/\n/g, "\\n"),
+      DKIM_PRIVATE_KEY: DKIM_PEM_ONE_LINE,
       DKIM_SELECTOR: "news2026",
     };
     await sendNewsletter(context, { since: "2026-11-01", testTo: "editor@example.com" }, { env, print: () => {} });
     expect(smtp.mails).toHaveLength(2);
     for (const mail of smtp.mails) {
-      expect(await verify(mail.raw, "news2026", "vetorai.com.br")).toEqual([
+      expect(await verifyDkim(mail.raw, "news2026", "vetorai.com.br")).toEqual([
         { result: "pass", domain: "vetorai.com.br", selector: "news2026" },
       ]);
       expect(mail.headers["dkim-signature"]).toMatch(/\bh=[^;]*list-unsubscribe/i);
@@ -73,9 +54,9 @@ describe("DKIM-signed e-mail", () => {
     // A message altered on the way no longer verifies.
     const altered = Buffer.from(smtp.mails[0].raw.toString("latin1").replace("Insights", "Inside"), "latin1");
     expect(altered.equals(smtp.mails[0].raw)).toBe(false);
-    expect((await verify(altered, "news2026", "vetorai.com.br"))[0].result).toBe("fail");
+    expect((await verifyDkim(altered, "news2026", "vetorai.com.br"))[0].result).toBe("fail");
     // Nor does it against another key.
-    expect((await verify(smtp.mails[0].raw, "other", "vetorai.com.br"))[0].result).not.toBe("pass");
+    expect((await verifyDkim(smtp.mails[0].raw, "other", "vetorai.com.br"))[0].result).not.toBe("pass");
   });
 
   it("signs a lead's notification to the firm for DKIM_DOMAIN when it is set", async () => {
@@ -83,7 +64,7 @@ describe("DKIM-signed e-mail", () => {
     const env = {
       SMTP_URL: smtp.url,
       NOTIFY_EMAIL_TO: "contato@example.com",
-      DKIM_PRIVATE_KEY: PEM,
+      DKIM_PRIVATE_KEY: DKIM_PEM,
       DKIM_SELECTOR: "leads",
       DKIM_DOMAIN: "mail.example.com",
     };
@@ -104,7 +85,7 @@ describe("DKIM-signed e-mail", () => {
       close();
     }
     expect(smtp.mails).toHaveLength(1);
-    expect(await verify(smtp.mails[0].raw, "leads", "mail.example.com")).toEqual([
+    expect(await verifyDkim(smtp.mails[0].raw, "leads", "mail.example.com")).toEqual([
       { result: "pass", domain: "mail.example.com", selector: "leads" },
     ]);
   });
@@ -120,7 +101,7 @@ describe("DKIM-signed e-mail", () => {
       }
       return undefined;
     };
-    expect(failure({ DKIM_PRIVATE_KEY: PEM })).toEqual([
+    expect(failure({ DKIM_PRIVATE_KEY: DKIM_PEM })).toEqual([
       "DKIM_SELECTOR",
       "DKIM_PRIVATE_KEY is set, but DKIM_SELECTOR is not: DKIM signing needs both.",
     ]);
@@ -128,7 +109,7 @@ describe("DKIM-signed e-mail", () => {
       "DKIM_PRIVATE_KEY",
       "DKIM_PRIVATE_KEY is not a PEM private key (-----BEGIN PRIVATE KEY----- ...); its value is not shown.",
     ]);
-    expect(failure({ DKIM_PRIVATE_KEY: PEM, DKIM_SELECTOR: "s1", DKIM_DOMAIN: "not a domain" })).toEqual([
+    expect(failure({ DKIM_PRIVATE_KEY: DKIM_PEM, DKIM_SELECTOR: "s1", DKIM_DOMAIN: "not a domain" })).toEqual([
       "DKIM_DOMAIN",
       'DKIM_DOMAIN is "not a domain", which is no domain name.',
     ]);

@@ -1,7 +1,8 @@
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { previewNewsletter } from "../../src/api/commands/newsletter.ts";
 import { newArticles, readIntro } from "../../src/api/newsletter/compose.ts";
 import { formatDay } from "../../src/api/newsletter/issue-mail.tsx";
@@ -102,6 +103,28 @@ describe("sitegen newsletter preview, on the site's own articles", () => {
     );
     expect(readFileSync(join(out, "pt.txt"), "utf8")).toContain(
       "Nesta edição, **governança de IA**. <script>alert(1)</script>\n\nNossos artigos mais recentes:",
+    );
+  });
+
+  it("shows a cover from the built output when dist/ holds it, and from siteUrl otherwise", async () => {
+    // The preview above, made with no built output: the cover on the site.
+    const cover = / src="(https:\/\/www\.vetorai\.com\.br\/[^"]+)"/.exec(
+      readFileSync(join(out, "pt.html"), "utf8"),
+    )?.[1];
+    expect(cover).toMatch(/\/assets\/img\/ai-governance-\d+\.[0-9a-f]+\.jpg$/);
+    const path = new URL(cover!).pathname;
+    const built = join(root, "dist", ...path.split("/").filter(Boolean));
+    mkdirSync(dirname(built), { recursive: true });
+    writeFileSync(built, "a JPEG as the build writes it");
+    const local = join(mkdtempSync(join(tmpdir(), "sitegen-news-")), "issue");
+    await preview(root, { since: "2026-11-01", out: local }, NOW);
+    const img = readFileSync(join(local, "pt.html"), "utf8").match(/<img [^>]*>/g) ?? [];
+    expect(img).toHaveLength(1);
+    expect(img[0]).toContain(` src="${pathToFileURL(built).href}"`);
+    expect(img[0]).toContain(' width="552"');
+    // The plain text links the article on the site, as the sent issue does.
+    expect(readFileSync(join(local, "pt.txt"), "utf8")).toContain(
+      "https://www.vetorai.com.br/insights/governanca-de-ia",
     );
   });
 

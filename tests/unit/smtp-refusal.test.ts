@@ -1,13 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createMailer } from "../../src/api/notify/email.ts";
 import { RecipientRefused } from "../../src/api/notify/mailer.ts";
-import { workerMailerRefusal } from "../../src/api/notify/smtp-refusal.ts";
 import { startSmtpSink, type SmtpSink } from "../notify-sinks.ts";
 
 /**
  * Only a 5xx reply to RCPT TO says an address is gone for good (RecipientRefused): a temporary refusal, a
  * refused login or a refused message is an ordinary failure, tried again. With nodemailer against a local
- * SMTP server, and with the errors worker-mailer throws (it runs in workerd only).
+ * SMTP server.
  */
 let smtp: SmtpSink;
 beforeAll(async () => {
@@ -54,15 +53,5 @@ describe("a recipient refused for good", () => {
     } finally {
       wrongLogin.close();
     }
-  });
-
-  it("is told apart in worker-mailer's errors", () => {
-    const refused = workerMailerRefusal(
-      new Error("Invalid RCPT TO: <gone@example.com> NOTIFY=NEVER 550 5.1.1 No such user here\r\n"),
-    );
-    expect([refused?.code, refused?.reply]).toEqual([550, "550 5.1.1 No such user here"]);
-    expect(workerMailerRefusal(new Error("Invalid RCPT TO: <a@example.com> 451 4.3.0 Try later"))).toBeUndefined();
-    expect(workerMailerRefusal(new Error("Failed to plain authentication: 535 5.7.8 Bad login"))).toBeUndefined();
-    expect(workerMailerRefusal(new Error("Failed send email body: 554 5.6.0 Message refused"))).toBeUndefined();
   });
 });

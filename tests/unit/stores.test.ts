@@ -6,7 +6,7 @@ import { openSqlite } from "../../src/api/sqlite-driver.ts";
 import { createApiHandlers } from "../../src/api/index.ts";
 import { PG_MIGRATIONS } from "../../src/api/pg-migrations.ts";
 import { SQLITE_MIGRATIONS } from "../../src/api/sqlite-migrations.ts";
-import type { ContactEntry, NewsletterEntry, OutboxMessage, SubmissionStore } from "../../src/api/store.ts";
+import type { ContactEntry, IssueStore, NewsletterEntry, OutboxMessage, SubmissionStore } from "../../src/api/store.ts";
 import { loadSiteConfig, type SiteConfig } from "../../src/generator/config.ts";
 import { loadLocaleContent } from "../../src/generator/content.ts";
 import { commandContext } from "../../src/generator/site-commands.ts";
@@ -289,28 +289,73 @@ for (const [backend, migrations] of BACKENDS) {
       },
     );
 
-    it("finds and erases everything about an address, in any case, notifications included; purges by age", async () => {
-      const { store } = await fresh();
+    const findsAndErases =
+      "finds and erases everything about an address, in any case, notifications and issues sent included; purges " +
+      "by age";
+    it(findsAndErases, async () => {
+      const { store: opened } = await fresh();
+      const store = opened as SubmissionStore & IssueStore;
       await store.addNewsletter(news("Ana@Example.com"), [email({ who: "ana" })]);
       await store.addContact(contact("ana@example.com", { message: "primeira" }), [email({ who: "ana" })]);
       await store.addContact(contact("ANA@example.com", { message: "segunda" }));
       await store.addNewsletter(news("bia@example.com"), [email({ who: "bia" })]);
       await store.addContact(contact("bia@example.com"), [email({ who: "bia" })]);
+      // Two issues: Ana gets both, and the first reaches her; Bia gets the first, which reaches her too.
+      const issue = (day: string, articles: string[]) =>
+        store.recordIssue({
+          ...{ locale: "pt", day, articles, subject: `Insights · ${day}`, intro: null },
+          ...{ html: "<p>…</p>", text: "…", createdAt: at(0) },
+        });
+      const first = await issue("2026-01-12", ["insights.a"]);
+      const second = await issue("2026-01-19", ["insights.b", "insights.c"]);
+      const [anaRow, biaRow] = await store.list("newsletter");
+      const copy = (id: number, to: string) => ({ kind: "issue", payload: { issue: id, to, subject: "…" } });
+      for (const [id, reader] of [
+        [first, anaRow],
+        [second, anaRow],
+        [first, biaRow],
+      ] as const)
+        await store.queueOnce(`issue:${id}:${reader.id}`, reader.id, copy(id, reader.email), T0 + DAY);
+      for (const [id, reader] of [
+        [first, anaRow],
+        [first, biaRow],
+      ] as const) {
+        const queued = (await store.findByEmail(reader.email)).outbox.find(
+          (o) => o.kind === "issue" && (o.payload as { issue: number }).issue === id,
+        );
+        await store.markDelivered(queued!.id, T0 + DAY);
+      }
+      const sent = (id: number, sentAt: string | null) => ({
+        ...{ issue: id, locale: "pt", sent_at: sentAt, refused_at: null },
+        ...(id === first
+          ? { day: "2026-01-12", articles: ["insights.a"], subject: "Insights · 2026-01-12" }
+          : { day: "2026-01-19", articles: ["insights.b", "insights.c"], subject: "Insights · 2026-01-19" }),
+      });
 
       const found = await store.findByEmail(" ana@EXAMPLE.com ");
       expect(found.newsletter.map((r) => r.email)).toEqual(["Ana@Example.com"]);
       expect(found.contact.map((r) => r.message)).toEqual(["primeira", "segunda"]);
-      expect(found.outbox.map((r) => [r.submission_type, r.payload])).toEqual([
-        ["newsletter", { who: "ana" }],
-        ["contact", { who: "ana" }],
+      expect(found.issues).toEqual([sent(first, at(DAY)), sent(second, null)]);
+      expect(found.outbox.map((r) => [r.submission_type, r.kind])).toEqual([
+        ["newsletter", "email"],
+        ["contact", "email"],
+        ["newsletter", "issue"],
+        ["newsletter", "issue"],
       ]);
 
-      expect(await store.deleteByEmail("ANA@example.com")).toEqual({ newsletter: 1, contact: 2, outbox: 2 });
-      expect(await store.findByEmail("ana@example.com")).toMatchObject({ newsletter: [], contact: [], outbox: [] });
-      expect((await store.findByEmail("ana@example.com")).issues ?? []).toEqual([]);
+      expect(await store.deleteByEmail("ANA@example.com")).toEqual({ newsletter: 1, contact: 2, outbox: 4 });
+      expect(await store.findByEmail("ana@example.com")).toEqual({
+        newsletter: [],
+        contact: [],
+        issues: [],
+        outbox: [],
+      });
       expect(await store.deleteByEmail("ana@example.com")).toEqual({ newsletter: 0, contact: 0, outbox: 0 });
       const bia = await store.findByEmail("bia@example.com");
-      expect([bia.newsletter.length, bia.contact.length, bia.outbox.length]).toEqual([1, 1, 2]);
+      expect([bia.newsletter.length, bia.contact.length, bia.outbox.length]).toEqual([1, 1, 3]);
+      expect(bia.issues).toEqual([sent(first, at(DAY))]);
+      // The issues themselves stay: they hold no address.
+      expect((await store.issues()).map((i) => i.id)).toEqual([first, second]);
 
       // Purge: everything stored more than 30 days before now goes, with its notifications.
       await store.addContact(contact("old@x.com", { createdAt: at(-40 * DAY) }), [email()]);

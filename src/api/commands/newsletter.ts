@@ -1,10 +1,12 @@
 /**
  * `sitegen newsletter preview`: the next issue of each locale (newsletter/compose.ts), rendered as the
  * subscribers would receive it (newsletter/issue-mail.tsx), written to a folder as <locale>.html and
- * <locale>.txt. Nothing is opened and nothing is sent.
+ * <locale>.txt. Nothing is opened and nothing is sent. The covers that the built output (dist/) holds show
+ * from it, so a preview made before the site is deployed shows its images; a sent issue links them on siteUrl.
  */
-import { mkdirSync, writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { join, resolve, sep } from "node:path";
+import { pathToFileURL } from "node:url";
 import type { CommandContext } from "../../generator/plugin.ts";
 import {
   ARTICLES,
@@ -18,6 +20,9 @@ import { renderIssue, type RenderedIssue } from "../newsletter/issue-mail.tsx";
 import { isIssueStore } from "../store.ts";
 import type { Environment } from "../stores.ts";
 import { withStore } from "./store.ts";
+
+/** The folder `sitegen build` writes the site to, relative to the project folder: the preview's covers. */
+const BUILT_OUTPUT = "dist";
 
 /** Where the preview is written when --out is not given, relative to the project folder. */
 export const PREVIEW_FOLDER = ".data/newsletter-preview";
@@ -93,6 +98,29 @@ export function renderIn(
   return renderIssue({ issue, lang, date: day, text, brand, ...(unsubscribeUrl ? { unsubscribeUrl } : {}) });
 }
 
+/**
+ * The issues with each cover on `siteUrl` that `outDir` holds given as that file's address (file:), for a
+ * preview; any other cover keeps its address.
+ */
+export function withBuiltCovers(issues: IssueContent[], siteUrl: string, outDir: string): IssueContent[] {
+  const site = new URL(siteUrl);
+  const base = site.pathname.endsWith("/") ? site.pathname : `${site.pathname}/`;
+  const root = resolve(outDir);
+  const local = (address: string): string | undefined => {
+    const url = new URL(address);
+    if (url.origin !== site.origin || !url.pathname.startsWith(base)) return undefined;
+    const file = resolve(root, decodeURIComponent(url.pathname.slice(base.length)));
+    return file.startsWith(root + sep) && existsSync(file) ? pathToFileURL(file).href : undefined;
+  };
+  return issues.map((issue) => ({
+    ...issue,
+    articles: issue.articles.map((article) => {
+      const file = article.cover && local(article.cover.url);
+      return file ? { ...article, cover: { ...article.cover!, url: file } } : article;
+    }),
+  }));
+}
+
 export async function previewNewsletter(
   context: CommandContext,
   opts: PreviewOptions,
@@ -108,7 +136,11 @@ export async function previewNewsletter(
     async (store) => (isIssueStore(store) ? store.issues() : []),
     () => [],
   );
-  const issues = await nextIssues(context, historyOf(records, since));
+  const issues = withBuiltCovers(
+    await nextIssues(context, historyOf(records, since)),
+    context.site().siteUrl,
+    join(context.root, BUILT_OUTPUT),
+  );
   const when = since ? ` since ${since}` : records.length > 0 ? " since the last issue" : "";
   const day = now.toISOString().slice(0, 10);
   for (const locale of context.site().locales.map((l) => l.code)) {

@@ -45,9 +45,9 @@ export async function exportSubject(
     context,
     env,
     (store) => store.findByEmail(email),
-    () => ({ newsletter: [], contact: [], outbox: [] }),
+    () => ({ newsletter: [], contact: [], issues: [], outbox: [] }),
   );
-  const { newsletter, contact, issues = [], outbox } = found;
+  const { newsletter, contact, issues, outbox } = found;
   console.log(JSON.stringify({ email, newsletter, contact, issues, outbox }, null, 2));
 }
 

@@ -22,7 +22,7 @@ export interface Deliverers {
 export type { MailerFactory } from "./mailer.ts";
 
 export interface DelivererOptions {
-  /** The SMTP transport of this runtime (nodemailer on Node, worker-mailer on Cloudflare). */
+  /** The SMTP transport of this runtime (nodemailer, email.ts; a test may give another). */
   createMailer: MailerFactory;
   /** How long a double opt-in link stays valid, as the confirmation e-mail says. */
   unconfirmedDays?: number;

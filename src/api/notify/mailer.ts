@@ -1,7 +1,8 @@
 /**
- * What the deliverers need of an SMTP transport, whichever runtime provides it: nodemailer on Node
- * (email.ts), worker-mailer over workerd's sockets on Cloudflare (email-workers.ts). Each runtime passes its
- * factory to createEndpoints, so no module shared by every runtime imports a transport.
+ * What the deliverers need of an SMTP transport: nodemailer (email.ts), on Node and in workerd alike (its
+ * nodejs_compat flag gives node:net, node:tls and node:crypto over workerd's own sockets). Each runtime
+ * passes the factory to createEndpoints, so no module shared by every runtime imports a transport, and a
+ * test may give its own.
  */
 import type { DkimSettings } from "./settings.ts";
 

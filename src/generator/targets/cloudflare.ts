@@ -103,11 +103,11 @@ async function bundleWorker(root: string, site: SiteConfig, dictionaries: Record
       absWorkingDir: root,
       bundle: true,
       format: "esm",
-      // No Node: a `node:` import fails here, by name, rather than in workerd (no nodejs_compat flag is set).
       platform: "browser",
       conditions: ["workerd", "worker", "browser"],
-      // workerd's TCP sockets, which the SMTP client (worker-mailer) sends e-mail through.
-      external: ["cloudflare:sockets"],
+      // workerd's Node modules (the nodejs_compat flag, wranglerConfig), which nodemailer sends and signs
+      // e-mail with: node:net and node:tls over workerd's TCP sockets, node:crypto for DKIM.
+      external: ["node:*"],
       target: "es2022",
       minifySyntax: true,
       legalComments: "none",
@@ -129,6 +129,7 @@ export function wranglerConfig(settings: CloudflareSettings, outputDir: string):
     name: settings.project,
     pages_build_output_dir: `./${outputDir}`,
     compatibility_date: COMPATIBILITY_DATE,
+    compatibility_flags: ["nodejs_compat"],
     ...(settings.d1
       ? {
           d1_databases: [
