@@ -15,6 +15,7 @@ import { outputFiles } from "./output-files.ts";
 import { planPages } from "./plan-pages.ts";
 import { counted, NO_PROGRESS, type Progress } from "./progress.ts";
 import { ReadLog, renderPages } from "./render-pages.ts";
+import { StageClock } from "../stage-clock.ts";
 import { planWarnings, reportBuild, type MissingKey } from "./report.ts";
 import { PageInputs, selectPages } from "./select-pages.ts";
 import { forgetState, loadState, saveState, stateKey, VERSION, type BuildState, type PageRecord } from "./state.ts";
@@ -137,7 +138,8 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   const present = (file: string) => (listed ? listed.has(file) : kept !== undefined && file in kept.output);
   const twins = precompress ? TWINS : [];
   const isPresent = (file: string) => present(file) && twins.every((twin) => present(file + twin));
-  const selected = selectPages({ pages: plan.pages, previous: kept, inputs, present: isPresent });
+  const entries = allEntries(collections);
+  const selected = selectPages({ pages: plan.pages, previous: kept, entries, inputs, present: isPresent });
   clock.lap("plan");
 
   // 5 and 6. Each page rendered, then written into a staging folder with every other file of the output.
@@ -195,7 +197,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   forgetState(root, outDir);
   publishOutput(staged, kept?.output);
   writeTargetFiles(root, outDir, files.target);
-  const entries = Object.fromEntries(allEntries(collections).map((e) => [e.file, entryRecord(e)!]));
+  const entryRecords = Object.fromEntries(entries.map((e) => [e.file, entryRecord(e)!]));
   const reads = incremental ? log.names.map((name): [string, string] => [name, inputs.digest(name)]) : [];
   const output = staged.output;
   const sitemap = files.sitemapKey;
@@ -203,7 +205,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     version: VERSION,
     key,
     entriesKey,
-    entries,
+    entries: entryRecords,
     reads,
     pages: records,
     output,
@@ -231,43 +233,4 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     targetSummary: files.target.summary,
     state,
   };
-}
-
-/**
- * The time each stage took, in the order they ran; a stage run inside another (rendering, inside the writing) apart.
- */
-class StageClock {
-  readonly timings: Record<string, number> = {};
-  private readonly started = performance.now();
-  private mark = this.started;
-  private inner = 0;
-
-  lap(stage: string): void {
-    const now = performance.now();
-    this.timings[stage] = now - this.mark - this.inner;
-    this.mark = now;
-    this.inner = 0;
-  }
-
-  /** Each item of the sequence as it is asked for, the time spent making it counted as `stage`'s. */
-  *timed<T>(stage: string, items: Iterable<T>): Generator<T> {
-    const iterator = items[Symbol.iterator]();
-    for (;;) {
-      const started = performance.now();
-      const next = iterator.next();
-      this.add(stage, performance.now() - started);
-      if (next.done) return;
-      yield next.value;
-    }
-  }
-
-  /** Time spent on `stage` inside another stage. */
-  add(stage: string, ms: number): void {
-    this.timings[stage] = (this.timings[stage] ?? 0) + ms;
-    this.inner += ms;
-  }
-
-  total(): number {
-    return performance.now() - this.started;
-  }
 }

@@ -1,5 +1,5 @@
 import type { CollectionEntry, Route } from "../site-definition.ts";
-import { entryRecord, type Collections } from "./collections.ts";
+import { entryRecord, type Collections, type EntryRecord } from "./collections.ts";
 import type { PlannedPage } from "./plan-pages.ts";
 import { hash, type BuildState } from "./state.ts";
 import { inheritedFields } from "../shared-fields.ts";
@@ -62,7 +62,9 @@ function entryFields(e: CollectionEntry) {
 export interface SelectInput {
   pages: PlannedPage[];
   /** The previous build's record of each page and what they read (BuildState's pages and reads). */
-  previous: Pick<BuildState, "pages" | "reads"> | undefined;
+  previous: Pick<BuildState, "pages" | "reads" | "entries"> | undefined;
+  /** Every entry of this build (to find those whose file changed since the previous build). */
+  entries: CollectionEntry[];
   inputs: PageInputs;
   /** Whether a page's file is still in the output (with its compressed twins). */
   present: (file: string) => boolean;
@@ -72,17 +74,40 @@ export interface SelectInput {
  * Which pages the previous output can keep: those whose plan and every read are as they were, and whose file
  * is still there (`present`, with the compressed twins the build writes). All others are rendered.
  */
-export function selectPages({ pages, previous, inputs, present }: SelectInput) {
+export function selectPages({ pages, previous, entries, inputs, present }: SelectInput) {
   if (!previous) return { render: pages, keep: [] };
   const render: PlannedPage[] = [];
   const keep: PlannedPage[] = [];
   // Each thing read is compared once, however many pages read it.
   const unchanged: boolean[] = [];
   const same = (i: number) => (unchanged[i] ??= inputs.digest(previous.reads[i][0]) === previous.reads[i][1]);
+  // A page planned from no entry whose file changed has the plan it had: its hash is not made again.
+  const edited = editedEntries(entries, previous.entries);
+  const replanned = ({ listing, entry }: PlannedPage) =>
+    !edited || listing !== undefined || (entry !== undefined && edited.has(`${entry.collection}:${entry.key}`));
   for (const page of pages) {
     const record = previous.pages[page.file];
-    const kept = record?.input === inputs.pageInput(page) && record.reads.every(same);
+    const input = record && !replanned(page) ? record.input : inputs.pageInput(page);
+    const kept = record?.input === input && record.reads.every(same);
     (kept && present(page.file) ? keep : render).push(page);
   }
   return { render, keep };
+}
+
+/**
+ * The entries whose file changed since the previous build, as `collection:key` (their translations'): an
+ * entry's page is planned from its entry and that entry's translations (paths, shared fields) only. Undefined
+ * when an entry file came or went, which moves listings and translations: then every page's plan is hashed.
+ */
+function editedEntries(entries: CollectionEntry[], before: Record<string, EntryRecord>): Set<string> | undefined {
+  if (entries.length !== Object.keys(before).length) return undefined;
+  const edited = new Set<string>();
+  for (const entry of entries) {
+    const old = before[entry.file];
+    if (!old) return undefined;
+    if (old.hash === entryRecord(entry)?.hash) continue;
+    const oldKey = typeof old.data.translationKey === "string" ? old.data.translationKey : entry.slug;
+    edited.add(`${entry.collection}:${entry.key}`).add(`${entry.collection}:${oldKey}`);
+  }
+  return edited;
 }
