@@ -1,8 +1,7 @@
-import { existsSync, mkdirSync, readFileSync, realpathSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, realpathSync, renameSync, writeFileSync } from "node:fs";
 import { createHash } from "node:crypto";
 import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
-import { compileFunction } from "node:vm";
+import { join } from "node:path";
 import type { SiteConfig } from "./config.ts";
 import type { Dictionary } from "./content.ts";
 import { sitegenError } from "./errors.ts";
@@ -50,6 +49,14 @@ export async function compileEndpoints(root: string, inputs?: Set<string>): Prom
       format: "cjs",
       target: "node20",
       packages: "external",
+      // A module whose export is a function of `require`: its loader gives it the require that finds its packages
+      // (requireBuiltModule), with no code compiled from text.
+      banner: {
+        js:
+          'module.exports = function sitegenEndpoints(require) {\n"use strict";\n' +
+          "var module = { exports: {} }, exports = module.exports;",
+      },
+      footer: { js: "return module.exports;\n};" },
       write: false,
       logLevel: "silent",
       metafile: true,
@@ -94,7 +101,7 @@ export function loadCompiledModule(root: string, code: string): SitePlugin {
   mkdirSync(dir, { recursive: true });
   const file = join(dir, `api-${createHash("sha1").update(code).digest("hex").slice(0, 12)}.cjs`);
   if (!existsSync(file)) writeAtomically(file, code);
-  return createRequire(join(root, "package.json"))(file) as SitePlugin;
+  return instantiate(file, createRequire(join(root, "package.json")));
 }
 
 /**
@@ -129,17 +136,26 @@ export function requireBuiltModule(file: string, root: string): SitePlugin {
     }
     throw sitegenError("ApiDependencyMissing", { file, module: id, root });
   }, places[0]);
-  const module = { exports: {} as SitePlugin };
-  let run: (...args: unknown[]) => void;
+  return instantiate(file, require);
+}
+
+/**
+ * The module compileEndpoints wrote, loaded as a file (and forgotten by Node's module cache, as another build may
+ * write the same path), then made with the given require for its packages.
+ */
+function instantiate(file: string, require: NodeJS.Require): SitePlugin {
+  const load = createRequire(file);
+  let made: unknown;
   try {
-    run = compileFunction(readFileSync(file, "utf8"), ["exports", "require", "module", "__filename", "__dirname"], {
-      filename: file,
-    }) as typeof run;
+    made = load(file);
   } catch (error) {
     throw sitegenError("ApiModuleInvalid", { file, problem: (error as Error).message }, { cause: error });
+  } finally {
+    delete load.cache[file];
   }
-  run(module.exports, require, module, file, dirname(file));
-  return module.exports;
+  if (typeof made !== "function")
+    throw sitegenError("ApiModuleInvalid", { file, problem: "it was not written by this sitegen: build again." });
+  return (made as (require: NodeJS.Require) => SitePlugin)(require);
 }
 
 /**

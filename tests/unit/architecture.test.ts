@@ -120,6 +120,16 @@ describe("the code stays readable", () => {
     expect(long).toEqual([]);
   });
 
+  it("runs no code made from text: no eval, no Function constructor, no node:vm, no worker from a string", () => {
+    const made = /\beval\(|new Function\(|["']node:vm["']|eval: true/;
+    const found = code
+      .filter(({ file }) => file.startsWith("src/") || file.startsWith("bin/"))
+      .flatMap(({ file, text }) =>
+        text.split("\n").flatMap((line, i) => (made.test(line) ? [`${file}:${i + 1}`] : [])),
+      );
+    expect(found).toEqual([]);
+  });
+
   it("keeps the generator under 7,000 lines and its build stages under 2,500", () => {
     expect(lineCount("src/generator/")).toBeLessThan(7_000);
     expect(lineCount("src/generator/pipeline/")).toBeLessThan(2_500);

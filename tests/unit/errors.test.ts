@@ -671,7 +671,8 @@ describe("sitegen build --target cloudflare and netlify with double opt-in", () 
 function startableDist(): string {
   const dist = out();
   const site = loadSiteConfig(ROOT);
-  const apiCode = "exports.createApiHandlers = () => ({ handlers: {}, close() {} });\n";
+  // As the build writes an endpoints module (endpoints.ts): a function of the require that finds its packages.
+  const apiCode = "module.exports = () => ({ createApiHandlers: () => ({ handlers: {}, close() {} }) });\n";
   for (const { file, data } of serverBundleFiles({ site, dictionaries: {}, apiCode })) {
     mkdirSync(dirname(join(dist, file)), { recursive: true });
     writeFileSync(join(dist, file), data);
@@ -775,7 +776,11 @@ describe("commands", () => {
     const file = join(dist, "_sitegen", "api.cjs");
     writeFileSync(
       file,
-      'exports.createApiHandlers = () => ({ handlers: {}, close() {} });\nrequire("sitegen-no-such-package");\n',
+      // As the build writes it (endpoints.ts): a function of the require that finds its packages.
+      "module.exports = (require) => {\n" +
+        '  require("sitegen-no-such-package");\n' +
+        "  return { createApiHandlers: () => ({ handlers: {}, close() {} }) };\n" +
+        "};\n",
     );
     const root = mkdtempSync(join(tmpdir(), "sitegen-err-"));
     await expectError(
@@ -784,6 +789,14 @@ describe("commands", () => {
       `${file} requires "sitegen-no-such-package", which is installed neither beside it nor in ${root}.`,
       `Install the production dependencies where sitegen start runs (npm ci --omit=dev in ${root}); ` +
         `"sitegen-no-such-package" must be in package.json's dependencies, not devDependencies.`,
+    );
+    // A module of another shape (written by hand, or by another version of sitegen) is refused, not run.
+    writeFileSync(file, "exports.createApiHandlers = () => ({ handlers: {}, close() {} });\n");
+    await expectError(
+      "ApiModuleInvalid",
+      () => loadBuiltEndpoints(file, root, loadSiteConfig(ROOT), {}),
+      `${file}: it was not written by this sitegen: build again.`,
+      /createApiHandlers/,
     );
   });
 
