@@ -105,6 +105,7 @@ export function catalogueSite(
       "      <h1>{String(entry!.data.title)}</h1>",
       '      <p className="price">{typeof entry!.data.price} {String(entry!.data.price)}</p>',
       '      {entry!.images?.photo && <img src={entry!.images.photo.fallback.src} alt="" />}',
+      '      {"body" in entry!.data && <p className="body">{String(entry!.data.body)}</p>}',
       "    </article>",
       "  );",
       "}",

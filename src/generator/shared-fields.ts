@@ -9,24 +9,25 @@ import type { CollectionDefinition, CollectionEntry } from "./site-definition.ts
  * else the file name).
  */
 
-const inherited = new WeakMap<CollectionEntry, Record<string, unknown>>();
-
-/** What an entry inherited from its default locale's file: part of its fields' digest in incremental builds. */
-export function inheritedFields(entry: CollectionEntry): Record<string, unknown> | undefined {
-  return inherited.get(entry);
+export interface SharedFields {
+  /** The fields each entry of a non-default locale inherits (entries that inherit none are left out). */
+  inherits: Map<CollectionEntry, Record<string, unknown>>;
+  /** A problem for each required shared field that neither the entry nor its default locale's file gives. */
+  problems: EntryProblem[];
 }
 
 /**
- * Gives each entry of a non-default locale the shared fields it does not write, from the default locale's
- * entry of the same key. Returns a problem for each required shared field that neither gives.
+ * The shared fields each entry of a non-default locale does not write, from the default locale's entry of the
+ * same key (collections.ts gives them to the entry).
  */
-export function inheritSharedFields(
+export function sharedFields(
   byLocale: Record<string, CollectionEntry[]>,
   definition: CollectionDefinition,
   defaultLocale: string,
-): EntryProblem[] {
+): SharedFields {
+  const inherits = new Map<CollectionEntry, Record<string, unknown>>();
   const shared = Object.entries(definition.schema).filter(([, rule]) => rule.shared);
-  if (!shared.length) return [];
+  if (!shared.length) return { inherits, problems: [] };
   const sources = new Map((byLocale[defaultLocale] ?? []).map((entry) => [entry.key, entry]));
   const problems: EntryProblem[] = [];
   for (const [locale, entries] of Object.entries(byLocale)) {
@@ -47,13 +48,10 @@ export function inheritSharedFields(
               `to inherit it from: write it here, or add that file (same file name, or same translationKey).`,
           });
       }
-      if (!Object.keys(values).length) continue;
-      inherited.set(entry, values);
-      // The entry's own fields over the inherited ones, a getter (a schema's `body`) kept as it is.
-      entry.data = Object.defineProperties({ ...values }, Object.getOwnPropertyDescriptors(entry.data));
+      if (Object.keys(values).length) inherits.set(entry, values);
     }
   }
-  return problems;
+  return { inherits, problems };
 }
 
 /** An image's path, written relative to the file `from`, made relative to the file `to`. */

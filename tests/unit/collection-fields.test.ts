@@ -132,6 +132,24 @@ describe("shared fields", () => {
     expect(texts(dir, "en/shop.html", ".pieces li")).toContain("Rose window number 135 boolean true");
   });
 
+  it("reach a translation whose schema names `body`, beside its own body text", async () => {
+    const schema = SHARED.replace("translationKey:", 'body: { type: "text" },\n  translationKey:');
+    const site = catalogueSite(schema);
+    site.write(
+      "content/fr/pieces/rosace.yaml",
+      "title: Rosace\ndescription: Une rosace.\nprice: 120\nbody: Du verre.\n",
+    );
+    site.write(
+      "content/en/pieces/rose-window.yaml",
+      "title: Rose window\ndescription: A rose window.\ntranslationKey: rosace\nbody: |\n  Stained glass.\n",
+    );
+    const dir = out();
+    await buildSite({ root: site.root, outDir: dir });
+    expect(texts(dir, "en/shop/rose-window.html", ".price")).toEqual(["number 120"]);
+    expect(texts(dir, "en/shop/rose-window.html", ".body")).toEqual(["Stained glass."]);
+    expect(texts(dir, "boutique/rosace.html", ".body")).toEqual(["Du verre."]);
+  });
+
   it("required, and missing from a translation with no file in the default locale, fail the build", async () => {
     const site = catalogueSite(SHARED);
     site.write("content/fr/pieces/rosace.md", piece({ title: "Rosace", description: "Une rosace.", price: 120 }));

@@ -1,13 +1,14 @@
 import { createHash } from "node:crypto";
 import { readFileSync, statSync } from "node:fs";
-import { basename } from "node:path";
 import { PROJECT_FILES } from "../project.ts";
 import { filesIn } from "../files.ts";
-import { countWords, createMarkdown, IMAGE_PLACEHOLDER, readingMinutes, type MarkdownEnv } from "../markdown.ts";
+import { countWords, createMarkdown, readingMinutes, type MarkdownEnv } from "../markdown.ts";
 import type { Dictionary } from "../content.ts";
-import type { CollectionDefinition, CollectionEntry, ImageRef } from "../site-definition.ts";
+import type { CollectionDefinition, CollectionEntry } from "../site-definition.ts";
 import type { SitegenError } from "../errors.ts";
-import { inheritSharedFields } from "../shared-fields.ts";
+import type { EntryProblem } from "../error-catalogue.ts";
+import { sharedFields } from "../shared-fields.ts";
+import { Entry, KEPT_BODIES, type EntryContext, type EntryRecord } from "../entry.ts";
 import { sortEntries } from "../entry-order.ts";
 import { entryInvalid, entryProblems, fieldPlace, parseEntry, validate } from "./entry-file.ts";
 
@@ -30,116 +31,8 @@ export interface CollectionsInput {
   progress?: (done: number, total: number) => void;
 }
 
-/** What a build keeps of an entry file for the next build: its checked fields, reading time and images. */
-export interface EntryRecord {
-  /** The hash of the file's text, its size and time of change. */
-  hash: string;
-  size: number;
-  mtimeMs: number;
-  data: Record<string, unknown>;
-  /** The hash of `data`, which pages' plans are compared by. */
-  dataHash: string;
-  readingMinutes: number;
-  /** The Markdown body's first line in the file, and the images it refers to (for the image stage). */
-  firstLine: number;
-  bodyImages?: ImageRef[];
-}
-
 /** Collection name → locale → its entries, in the collection's order. */
 export type Collections = Record<string, Record<string, CollectionEntry[]>>;
-
-/** What the entries of one collection and locale share in a build. */
-interface EntryContext {
-  input: CollectionsInput;
-  definition: CollectionDefinition;
-  render: (md: string, env?: MarkdownEnv) => string;
-  /** How much body text may still be kept in memory (KEPT_BODIES). */
-  budget: { left: number };
-}
-
-/**
- * How much body text a build keeps in memory, in UTF-16 code units: the bodies of a site of a few thousand
- * entries fit and are not read twice; beyond it, a body is read from its file again when a page asks for it.
- */
-const KEPT_BODIES = 8 * 1024 * 1024;
-
-/**
- * An entry, as pages see it. Its `html` is a getter, rendered each time it is asked for, so that a build of
- * many thousand entries never holds every rendered body at once; what hashes or copies an entry's fields
- * leaves it out, with the record and the body, which are private.
- */
-class Entry implements CollectionEntry {
-  image?: string = undefined;
-  ogImage?: CollectionEntry["ogImage"] = undefined;
-  images?: CollectionEntry["images"] = undefined;
-  bodyPictures?: string[] = undefined;
-  path?: string = undefined;
-  readonly collection: string;
-  readonly slug: string;
-  readonly key: string;
-  /** Not read-only: shared-fields.ts adds the shared fields a translation inherits. */
-  data: Record<string, unknown>;
-  readonly readingMinutes: number;
-  readonly bodyImages: ImageRef[] | undefined;
-  readonly #record: EntryRecord;
-  readonly #body: string | undefined;
-  readonly #context: EntryContext;
-
-  constructor(
-    context: EntryContext,
-    record: EntryRecord,
-    body: string | undefined,
-    readonly locale: string,
-    readonly file: string,
-  ) {
-    this.#context = context;
-    this.#record = record;
-    this.#body = body;
-    this.collection = context.definition.name;
-    this.slug = entrySlug(file);
-    this.key = typeof record.data.translationKey === "string" ? record.data.translationKey : this.slug;
-    this.readingMinutes = record.readingMinutes;
-    this.bodyImages = record.bodyImages;
-    // A schema's `body` field is read when asked for, as the Markdown body is: a getter of a copy of the fields.
-    this.data = "body" in context.definition.schema ? withBody(record.data, () => this.bodyText()) : record.data;
-  }
-
-  get html(): string {
-    if ("body" in this.#context.definition.schema) return "";
-    const markdown = this.bodyText();
-    if (!markdown) return "";
-    const pictures = this.bodyPictures;
-    if (!pictures) return this.#context.render(markdown);
-    const html = this.#context.render(markdown, { images: [], firstLine: this.#record.firstLine });
-    return html.replace(IMAGE_PLACEHOLDER, (_, i: string) => pictures[Number(i)] ?? "");
-  }
-
-  /** The body text: kept in memory, or from its file again. */
-  bodyText(): string {
-    const { input, definition } = this.#context;
-    input.onBodyRead?.(this.file);
-    if (this.#body !== undefined) return this.#body;
-    const parsed = parseEntry(this.file, readFileSync(`${input.root}/${this.file}`, "utf8"), definition, true);
-    return "body" in definition.schema ? String(parsed.front.body ?? "") : parsed.body;
-  }
-
-  static recordOf(entry: Entry): EntryRecord {
-    return entry.#record;
-  }
-}
-
-/** The fields with a `body` getter that reads the entry's body when asked for. */
-function withBody(data: Record<string, unknown>, body: () => string): Record<string, unknown> {
-  return Object.defineProperty({ ...data }, "body", { get: body, enumerable: false });
-}
-
-/** What the next build may reuse of an entry's file. */
-export function entryRecord(entry: CollectionEntry | undefined): EntryRecord | undefined {
-  return entry instanceof Entry ? Entry.recordOf(entry) : undefined;
-}
-
-/** An entry's slug: its file's name without the extension. */
-export const entrySlug = (file: string) => basename(file).replace(/\.(md|ya?ml)$/, "");
 
 /** Every entry of every collection and locale. */
 export function allEntries(collections: Collections): CollectionEntry[] {
@@ -186,7 +79,12 @@ export function loadCollections(input: CollectionsInput): Collections {
       input.progress?.(++done, total);
     }
   }
-  const unshared = input.definitions.flatMap((d) => inheritSharedFields(out[d.name], d, input.locales[0]));
+  const unshared: EntryProblem[] = [];
+  for (const definition of input.definitions) {
+    const { inherits, problems } = sharedFields(out[definition.name], definition, input.locales[0]);
+    for (const [entry, values] of inherits) (entry as Entry).inherit(values);
+    unshared.push(...problems);
+  }
   // A single failing file keeps its own error (a YAML syntax error shows the lines in question).
   if (failed.length === 1 && !unshared.length) throw failed[0];
   if (failed.length || unshared.length)
@@ -214,9 +112,9 @@ function readEntry(context: EntryContext, file: string, locale: string): Collect
   }
   const text = readFileSync(path, "utf8");
   const { record, body } = readRecord(context, file, locale, text, size, mtimeMs);
-  // A copy of the body: a slice would keep the file's whole text in memory for as long as the entry lives.
-  const kept = body.length <= context.budget.left ? Buffer.from(body).toString() : undefined;
-  if (kept !== undefined) context.budget.left -= kept.length;
+  const bytes = Buffer.byteLength(body);
+  const kept = bytes <= context.budget.left ? Buffer.from(body) : undefined;
+  if (kept !== undefined) context.budget.left -= bytes;
   return new Entry(context, record, kept, locale, file);
 }
 

@@ -1,8 +1,8 @@
 import type { CollectionEntry, Route } from "../site-definition.ts";
-import { entryRecord, type Collections, type EntryRecord } from "./collections.ts";
+import type { Collections } from "./collections.ts";
+import { entryRecord, inheritedFields, type EntryRecord } from "../entry.ts";
 import type { PlannedPage } from "./plan-pages.ts";
 import { hash, type BuildState } from "./state.ts";
-import { inheritedFields } from "../shared-fields.ts";
 
 /**
  * The digests of what pages read, for one build: a page's plan (its address, route, entry, listing), and

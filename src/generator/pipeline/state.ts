@@ -5,7 +5,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { BrokenLink } from "../links.ts";
 import { cacheFolder } from "../project.ts";
-import type { EntryRecord } from "./collections.ts";
+import type { EntryRecord } from "../entry.ts";
 import type { CompiledCode } from "./bundle.ts";
 
 /**
