@@ -4,6 +4,7 @@ import { IMAGE_PLACEHOLDER, type MarkdownEnv } from "./markdown.ts";
 import type { CollectionDefinition, CollectionEntry, ImageRef } from "./site-definition.ts";
 import type { CollectionsInput } from "./pipeline/collections.ts";
 import { parseEntry } from "./pipeline/entry-file.ts";
+import type { BodyPlace } from "./entry-bodies.ts";
 
 /**
  * A collection's entry as pages see it (CollectionEntry), and what a build keeps of its file for the next one
@@ -30,17 +31,7 @@ export interface EntryContext {
   input: CollectionsInput;
   definition: CollectionDefinition;
   render: (md: string, env?: MarkdownEnv) => string;
-  /** How much body text may still be kept in memory (KEPT_BODIES). */
-  budget: { left: number };
 }
-
-/**
- * How much body text a build keeps in memory, in bytes of UTF-8: the bodies of a site of a few thousand entries
- * fit and are not read twice; beyond it, a body is read from its file again when a page asks for it. Kept as
- * UTF-8, outside the JavaScript heap: half the size of a string of Portuguese text, whose accents make the engine
- * store every character in two bytes.
- */
-export const KEPT_BODIES = 8 * 1024 * 1024;
 
 /**
  * An entry, as pages see it. Its `html` is a getter, rendered each time it is asked for, so that a build of
@@ -60,7 +51,8 @@ export class Entry implements CollectionEntry {
   readonly readingMinutes: number;
   readonly bodyImages: ImageRef[] | undefined;
   readonly #record: EntryRecord;
-  readonly #body: Buffer | undefined;
+  /** Where the build's bodies file holds the body, if this build read the entry's file. */
+  readonly #body: BodyPlace | undefined;
   readonly #context: EntryContext;
   /** The shared fields this translation inherits from its default locale's file (shared-fields.ts). */
   #inherited: Record<string, unknown> | undefined;
@@ -68,7 +60,7 @@ export class Entry implements CollectionEntry {
   constructor(
     context: EntryContext,
     record: EntryRecord,
-    body: Buffer | undefined,
+    body: BodyPlace | undefined,
     readonly locale: string,
     readonly file: string,
   ) {
@@ -106,11 +98,11 @@ export class Entry implements CollectionEntry {
     return html.replace(IMAGE_PLACEHOLDER, (_, i: string) => pictures[Number(i)] ?? "");
   }
 
-  /** The body text: kept in memory, or from its file again. */
+  /** The body text: from the build's bodies file, or from the entry's file again. */
   bodyText(): string {
     const { input, definition } = this.#context;
     input.onBodyRead?.(this.file);
-    if (this.#body !== undefined) return this.#body.toString();
+    if (this.#body && input.bodies) return input.bodies.read(this.#body);
     const parsed = parseEntry(this.file, readFileSync(`${input.root}/${this.file}`, "utf8"), definition, true);
     return "body" in definition.schema ? String(parsed.front.body ?? "") : parsed.body;
   }

@@ -101,7 +101,10 @@ describe("failing builds", () => {
   it("name the page and route of a component that throws, and leave dist unchanged", () => {
     const project = projectCopy();
     const out = join(mkdtempSync(join(tmpdir(), "sitegen-out-")), "dist");
+    // The build's scratch file of entry bodies goes with the build, whether it succeeds or fails.
+    const scratch = () => readdirSync(join(project, "node_modules", ".cache", "sitegen"));
     expect(run(["build", "--out", out], project).status).toBe(0);
+    expect(scratch().filter((name) => name.startsWith("bodies-"))).toEqual([]);
     const before = snapshot(out);
     const page = join(project, "src", "pages", "about.tsx");
     writeFileSync(
@@ -113,6 +116,7 @@ describe("failing builds", () => {
     );
     const failed = run(["build", "--out", out], project);
     expect(failed.status).not.toBe(0);
+    expect(scratch().filter((name) => name.startsWith("bodies-"))).toEqual([]);
     expect(failed.stderr).toMatch(
       new RegExp(
         /PageRenderError: A page failed to render\n\s+/.source +

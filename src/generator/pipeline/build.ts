@@ -9,6 +9,8 @@ import { writeTargetFiles } from "../targets/targets.ts";
 import { bundleCode } from "./bundle.ts";
 import { entriesByFile, allEntries, loadCollections } from "./collections.ts";
 import { entryRecord } from "../entry.ts";
+import { EntryBodies } from "../entry-bodies.ts";
+import { cacheFolder } from "../project.ts";
 import { entryTranslationWarnings } from "../entry-translations.ts";
 import { processImages } from "./images.ts";
 import { loadContent } from "./load-content.ts";
@@ -81,6 +83,16 @@ export interface BuildResult {
  * plan and every read are as they were is kept from the previous output instead of rendered.
  */
 export async function buildSite(options: BuildOptions): Promise<BuildResult> {
+  // The entries' bodies, kept in a scratch file from the collections stage until the last page is rendered.
+  const bodies = new EntryBodies(cacheFolder(options.root));
+  try {
+    return await runStages(options, bodies);
+  } finally {
+    bodies.close();
+  }
+}
+
+async function runStages(options: BuildOptions, bodies: EntryBodies): Promise<BuildResult> {
   const { root, outDir } = options;
   const target = options.target ?? "node";
   const strict = options.strict === true;
@@ -108,6 +120,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     ...{ dictionaries: content.dictionaries, definitions, drafts: options.drafts === true },
     previous: previous?.entriesKey === entriesKey ? previous.entries : undefined,
     changed: options.changed,
+    bodies,
     onBodyRead: (file) => log.note(`body:${file}`),
     progress: (done, total) => progress.step("Reading entries", done, total),
   });

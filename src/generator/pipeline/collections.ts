@@ -8,7 +8,8 @@ import type { CollectionDefinition, CollectionEntry } from "../site-definition.t
 import type { SitegenError } from "../errors.ts";
 import type { EntryProblem } from "../error-catalogue.ts";
 import { sharedFields } from "../shared-fields.ts";
-import { Entry, KEPT_BODIES, type EntryContext, type EntryRecord } from "../entry.ts";
+import { Entry, type EntryContext, type EntryRecord } from "../entry.ts";
+import type { EntryBodies } from "../entry-bodies.ts";
 import { sortEntries } from "../entry-order.ts";
 import { entryInvalid, entryProblems, fieldPlace, parseEntry, validate } from "./entry-file.ts";
 
@@ -25,6 +26,11 @@ export interface CollectionsInput {
   previous?: Record<string, EntryRecord>;
   /** The files sitegen serve's watcher saw change since the previous build: the others are not looked at. */
   changed?: ReadonlySet<string>;
+  /**
+   * Where the bodies of the files read are kept for the pages (entry-bodies.ts); without it, and for a file not
+   * read again, a page's body is read from its file when it asks for it.
+   */
+  bodies?: EntryBodies;
   /** Told each time a page reads an entry's body (incremental builds note which pages read which bodies). */
   onBodyRead?: (file: string) => void;
   /** Told after each entry how many of the entries are read (progress.ts). */
@@ -56,11 +62,10 @@ export function entriesByFile(collections: Collections): Map<string, CollectionE
  */
 export function loadCollections(input: CollectionsInput): Collections {
   const render = createMarkdown(input.siteUrl);
-  const budget = { left: KEPT_BODIES };
   const lists = input.definitions.flatMap((definition) =>
     input.locales.map((locale) => {
       const files = filesIn(input.root, `${PROJECT_FILES.content}/${locale}/${definition.name}`, ["md", "yaml", "yml"]);
-      return { context: { input, definition, render, budget }, locale, files };
+      return { context: { input, definition, render }, locale, files };
     }),
   );
   const out: Collections = Object.fromEntries(input.definitions.map((definition) => [definition.name, {}]));
@@ -112,10 +117,7 @@ function readEntry(context: EntryContext, file: string, locale: string): Collect
   }
   const text = readFileSync(path, "utf8");
   const { record, body } = readRecord(context, file, locale, text, size, mtimeMs);
-  const bytes = Buffer.byteLength(body);
-  const kept = bytes <= context.budget.left ? Buffer.from(body) : undefined;
-  if (kept !== undefined) context.budget.left -= bytes;
-  return new Entry(context, record, kept, locale, file);
+  return new Entry(context, record, input.bodies?.add(body), locale, file);
 }
 
 /** Whether the file, or a folder that holds it, is among the paths reported changed. */
