@@ -56,6 +56,8 @@ export interface EndpointsOptions {
 export interface CommandContext {
   /** The project folder. */
   root: string;
+  /** The built output the commands read: `dist/` in the project folder, where `sitegen build` writes by default. */
+  output: string;
   /**
    * The site's configuration: content/site.yaml's, or, in a folder that holds only a built output (the
    * container of `sitegen start`), what the build recorded in dist/_sitegen/. Read when first asked for.

@@ -56,7 +56,7 @@ function siteSource(
       Object.fromEntries(site().locales.map((l) => [l.code, loadLocaleContent(root, l.code, site()).dictionary])),
     );
     const entries = (collection: string) => publishedEntries(root, collection);
-    return { context: { root, site, messages, error, entries }, plugin: () => loadApiModule(root) };
+    return { context: { root, output: outDir, site, messages, error, entries }, plugin: () => loadApiModule(root) };
   }
   const bundle = once(() => readServerBundle(outDir));
   const site = (): SiteConfig => bundle().site;
@@ -65,7 +65,7 @@ function siteSource(
   const entries = async (collection: string) => {
     throw sitegenError("SourcesMissing", { root, collection });
   };
-  return { context: { root, site, messages, error, entries }, plugin };
+  return { context: { root, output: outDir, site, messages, error, entries }, plugin };
 }
 
 function once<T>(make: () => T): () => T {

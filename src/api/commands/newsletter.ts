@@ -21,9 +21,6 @@ import { isIssueStore } from "../store.ts";
 import type { Environment } from "../stores.ts";
 import { withStore } from "./store.ts";
 
-/** The folder `sitegen build` writes the site to, relative to the project folder: the preview's covers. */
-const BUILT_OUTPUT = "dist";
-
 /** Where the preview is written when --out is not given, relative to the project folder. */
 export const PREVIEW_FOLDER = ".data/newsletter-preview";
 
@@ -139,7 +136,7 @@ export async function previewNewsletter(
   const issues = withBuiltCovers(
     await nextIssues(context, historyOf(records, since)),
     context.site().siteUrl,
-    join(context.root, BUILT_OUTPUT),
+    context.output,
   );
   const when = since ? ` since ${since}` : records.length > 0 ? " since the last issue" : "";
   const day = now.toISOString().slice(0, 10);
