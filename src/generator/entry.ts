@@ -144,4 +144,4 @@ export function inheritedFields(entry: CollectionEntry): Record<string, unknown>
 }
 
 /** An entry's slug: its file's name without the extension. */
-export const entrySlug = (file: string) => basename(file).replace(/\.(md|ya?ml)$/, "");
+const entrySlug = (file: string) => basename(file).replace(/\.(md|ya?ml)$/, "");

@@ -148,7 +148,6 @@ function pagesByFile(pages: PlannedPage[]): Map<string, PlannedPage> {
 function routePage(r: RouteDefinition, route: Route, locale: string, path: string, of: PageOf = {}): PlannedPage {
   const file = outputFileForPath(path);
   const meta = of.entry ? { title: "", description: "" } : metaOf(r);
-  const [entry, listing] = [of.entry, of.listing];
   return {
     kind: "route",
     path,
@@ -159,8 +158,8 @@ function routePage(r: RouteDefinition, route: Route, locale: string, path: strin
     props: r.props,
     meta,
     label: path,
-    entry,
-    listing,
+    entry: of.entry,
+    listing: of.listing,
   };
 }
 
